@@ -1,0 +1,29 @@
+import { Command, Flags } from "@oclif/core";
+import {
+  ABCI_SEMVER,
+  BLOCK_PROTOCOL,
+  P2P_PROTOCOL,
+  RXBFT_VERSION,
+  TENDERMINT_COMPAT_VERSION,
+} from "../version.js";
+
+export default class Version extends Command {
+  static override description = "Show rxbft's version and the protocol versions it speaks.";
+  static override examples = ["<%= config.bin %> version", "<%= config.bin %> version --json"];
+  static override flags = {
+    json: Flags.boolean({ description: "print every version as one JSON object", default: false }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Version);
+    const versions = {
+      rxbft: RXBFT_VERSION,
+      tendermint_compat: TENDERMINT_COMPAT_VERSION,
+      abci: ABCI_SEMVER,
+      block_protocol: BLOCK_PROTOCOL,
+      p2p_protocol: P2P_PROTOCOL,
+    };
+    if (flags.json) this.log(JSON.stringify(versions));
+    else this.log(RXBFT_VERSION);
+  }
+}

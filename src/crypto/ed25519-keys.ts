@@ -1,0 +1,83 @@
+// ed25519 key material in Tendermint's raw forms: a 32-byte public key, and a 64-byte private key
+// that is the 32-byte seed followed by the public key (Go's ed25519 layout, used in the key files).
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+
+export const PUBLIC_KEY_SIZE = 32;
+export const PRIVATE_KEY_SIZE = 64;
+export const SEED_SIZE = 32;
+export const SIGNATURE_SIZE = 64;
+
+export interface Ed25519KeyPair {
+  /** 32-byte public key. */
+  publicKey: Uint8Array;
+  /** 64 bytes: seed ‖ public key. */
+  privateKey: Uint8Array;
+}
+
+const b64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64url");
+
+/** A node:crypto private KeyObject from a 32-byte seed (via JWK: fast and exact). */
+export function privateKeyObjectFromSeed(seed: Uint8Array): KeyObject {
+  if (seed.length !== SEED_SIZE)
+    throw new Error(`ed25519 seed must be ${SEED_SIZE} bytes, got ${seed.length}`);
+  const publicKey = publicKeyFromSeed(seed);
+  return createPrivateKey({
+    key: { kty: "OKP", crv: "Ed25519", d: b64url(seed), x: b64url(publicKey) },
+    format: "jwk",
+  });
+}
+
+/** The 32-byte public key of a 32-byte seed. */
+export function publicKeyFromSeed(seed: Uint8Array): Uint8Array {
+  if (seed.length !== SEED_SIZE)
+    throw new Error(`ed25519 seed must be ${SEED_SIZE} bytes, got ${seed.length}`);
+  // Build the private key without x; node derives the public half.
+  const pkcs8 = Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]);
+  const privateKey = createPrivateKey({ key: pkcs8, format: "der", type: "pkcs8" });
+  const jwk = createPublicKey(privateKey).export({ format: "jwk" });
+  return new Uint8Array(Buffer.from(jwk.x as string, "base64url"));
+}
+
+/** A new random key pair from the OS's CSPRNG. */
+export function generateEd25519KeyPair(): Ed25519KeyPair {
+  const { privateKey } = generateKeyPairSync("ed25519");
+  const jwk = privateKey.export({ format: "jwk" });
+  const seed = new Uint8Array(Buffer.from(jwk.d as string, "base64url"));
+  const publicKey = new Uint8Array(Buffer.from(jwk.x as string, "base64url"));
+  return { publicKey, privateKey: concatKey(seed, publicKey) };
+}
+
+/** The Go-layout 64-byte private key for a seed. */
+export function keyPairFromSeed(seed: Uint8Array): Ed25519KeyPair {
+  const publicKey = publicKeyFromSeed(seed);
+  return { publicKey, privateKey: concatKey(seed, publicKey) };
+}
+
+/**
+ * Checks a 64-byte Go-layout private key: its second half must be the public key of its seed.
+ * Returns the key pair, or an error message saying what is wrong.
+ */
+export function keyPairFromPrivateKey(privateKey: Uint8Array): Ed25519KeyPair | string {
+  if (privateKey.length !== PRIVATE_KEY_SIZE) {
+    return `ed25519 private key must be ${PRIVATE_KEY_SIZE} bytes (seed ‖ public key), got ${privateKey.length}`;
+  }
+  const seed = privateKey.subarray(0, SEED_SIZE);
+  const derived = publicKeyFromSeed(seed);
+  if (!Buffer.from(derived).equals(Buffer.from(privateKey.subarray(SEED_SIZE)))) {
+    return "ed25519 private key's last 32 bytes are not the public key of its seed";
+  }
+  return { publicKey: derived, privateKey: new Uint8Array(privateKey) };
+}
+
+/** Signs with a 64-byte Go-layout private key. */
+export function signEd25519(privateKey: Uint8Array, message: Uint8Array): Uint8Array {
+  const keyObject = privateKeyObjectFromSeed(privateKey.subarray(0, SEED_SIZE));
+  return new Uint8Array(sign(null, message, keyObject));
+}
+
+function concatKey(seed: Uint8Array, publicKey: Uint8Array): Uint8Array {
+  const key = new Uint8Array(PRIVATE_KEY_SIZE);
+  key.set(seed, 0);
+  key.set(publicKey, SEED_SIZE);
+  return key;
+}

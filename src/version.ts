@@ -1,0 +1,17 @@
+// The versions rxbft reports: its own release, and the Tendermint protocol versions it speaks.
+import { readFileSync } from "node:fs";
+
+const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
+
+/** rxbft's own release (package.json). */
+export const RXBFT_VERSION: string = packageJson.version;
+/** The Tendermint release line whose RPC and wire rxbft matches; clients choose decoders by it. */
+export const TENDERMINT_COMPAT_VERSION = "0.34.24";
+/** Block protocol version carried in every header. */
+export const BLOCK_PROTOCOL = 11;
+/** P2P protocol version carried in NodeInfo. */
+export const P2P_PROTOCOL = 8;
+/** ABCI semver of the v0.34 socket protocol. */
+export const ABCI_SEMVER = "0.17.0";

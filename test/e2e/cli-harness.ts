@@ -1,0 +1,33 @@
+// Runs the built `rxbft` binary (bin/run.js over dist/) as a child process, as a user would.
+import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const RXBFT_BIN = fileURLToPath(new URL("../../bin/run.js", import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [RXBFT_BIN, ...args],
+      { env: { ...process.env, ...env }, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** A fresh temporary directory for a test's node home. */
+export function tempHome(prefix = "rxbft-test-"): string {
+  return join(mkdtempSync(join(tmpdir(), prefix)), "home");
+}
