@@ -1,0 +1,95 @@
+// Gives ts-proto's output gogoproto's semantics for the fields Tendermint v0.34 declares
+// non-nullable (listed in proto/non-nullable-fields.txt): such a field is typed `T` rather than
+// `T | undefined`, always encoded (an empty message still writes its tag and a zero length, which
+// hashes such as the header's and the BlockResponse vector depend on), and filled with the empty
+// message after decoding when the peer left it out. Run by generate.sh after buf generate.
+// Usage: node post-process-generated.mjs <generated-dir> <proto-dir>
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const [outDir, protoDir] = process.argv.slice(2);
+if (!outDir || !protoDir) throw new Error("usage: post-process-generated.mjs <generated-dir> <proto-dir>");
+
+const wanted = readFileSync(join(protoDir, "non-nullable-fields.txt"), "utf8")
+  .split("\n")
+  .map((line) => line.trim())
+  .filter((line) => line !== "" && !line.startsWith("#"));
+
+const camel = (snake) => snake.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+
+/** Map "tendermint.types" → ["Vote.block_id", …] */
+const byPackage = new Map();
+for (const entry of wanted) {
+  const parts = entry.split(".");
+  const field = parts.pop();
+  const message = parts.pop();
+  const pkg = parts.join(".");
+  if (!byPackage.has(pkg)) byPackage.set(pkg, []);
+  byPackage.get(pkg).push({ message, field: camel(field), entry });
+}
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? walk(full) : full.endsWith(".ts") ? [full] : [];
+  });
+}
+
+/** Returns [start, end) of the block that opens with `opener` and closes with `closer`. */
+function block(text, opener, closer, entry) {
+  const start = text.indexOf(opener);
+  if (start < 0) throw new Error(`${entry}: cannot find "${opener.trim()}"`);
+  const end = text.indexOf(closer, start);
+  if (end < 0) throw new Error(`${entry}: unterminated "${opener.trim()}"`);
+  return [start, end + closer.length];
+}
+
+function replaceOnce(text, [start, end], from, to, entry) {
+  const segment = text.slice(start, end);
+  if (!segment.includes(from)) throw new Error(`${entry}: expected "${from}" in generated code`);
+  return text.slice(0, start) + segment.replace(from, to) + text.slice(end);
+}
+
+const seen = new Set();
+for (const file of walk(outDir)) {
+  const source = /^\/\/ source: (.+\.proto)$/m.exec(readFileSync(file, "utf8"))?.[1];
+  if (!source || source.startsWith("google/")) continue;
+  const protoText = readFileSync(join(protoDir, source), "utf8");
+  const pkg = /^package\s+([\w.]+);/m.exec(protoText)?.[1];
+  let text = readFileSync(file, "utf8");
+  for (const { message, field, entry } of byPackage.get(pkg) ?? []) {
+    if (!new RegExp(`^message ${message} \\{`, "m").test(protoText)) continue;
+    seen.add(entry);
+    const iface = block(text, `export interface ${message} {\n`, "\n}\n", entry);
+    const typeMatch = new RegExp(`\\n  ${field}: (\\w+) \\| undefined;`).exec(text.slice(...iface));
+    if (!typeMatch) throw new Error(`${entry}: field ${field} not found in interface ${message}`);
+    const type = typeMatch[1];
+    text = replaceOnce(text, iface, `  ${field}: ${type} | undefined;`, `  ${field}: ${type};`, entry);
+
+    // createBase keeps a placeholder that decode() replaces before returning (below), so a
+    // decode allocates the empty message only when the field was really absent.
+    const base = block(text, `function createBase${message}(): ${message} {\n`, "\n}\n", entry);
+    text = replaceOnce(text, base, `${field}: undefined`, `${field}: undefined as unknown as ${type}`, entry);
+
+    const codec = block(text, `export const ${message} = {\n`, "\n};\n", entry);
+    const encodeRe = new RegExp(
+      `    if \\(message\\.${field} !== undefined\\) \\{\\n      (${type}\\.encode\\(message\\.${field}, writer\\.uint32\\(\\d+\\)\\.fork\\(\\)\\)\\.ldelim\\(\\);)\\n    \\}\\n`,
+    );
+    const encodeMatch = encodeRe.exec(text.slice(...codec));
+    if (!encodeMatch) throw new Error(`${entry}: encode of ${field} not in the expected shape`);
+    text = replaceOnce(text, codec, encodeMatch[0], `    ${encodeMatch[1]}\n`, entry);
+
+    const decode = block(text, `export const ${message} = {\n`, "\n};\n", entry);
+    const decodeEnd = "\n    return message;\n  },\n";
+    const fill = `\n    if (message.${field} === undefined) {\n      message.${field} = ${type}.decode(new Uint8Array(0));\n    }`;
+    text = replaceOnce(text, decode, decodeEnd, `${fill}${decodeEnd}`, entry);
+  }
+  writeFileSync(file, text);
+}
+
+const missing = wanted.filter((entry) => !seen.has(entry));
+if (missing.length > 0) {
+  throw new Error(
+    `non-nullable fields not found in ${relative(process.cwd(), outDir)}: ${missing.join(", ")}`,
+  );
+}
