@@ -1,0 +1,114 @@
+// The node's event loop, generic over one state machine:
+//   merge(sources, feedback) → stamp → log → scan(reducer) → effects → handlers → feedback
+// Inputs from effect handlers come back through `feedback`, queued (never re-entrant), so a
+// transition and all its effects are complete before the next input is folded. Replaying
+// the logged inputs through the same reducer yields the same transitions.
+import {
+  connectable,
+  merge,
+  type Observable,
+  observeOn,
+  queueScheduler,
+  ReplaySubject,
+  Subject,
+  type Subscription,
+} from "rxjs";
+import { map, scan, share, tap } from "rxjs/operators";
+
+/** A pure reducer's answer to one input. */
+export interface Transition<S, E> {
+  state: S;
+  effects: readonly E[];
+}
+
+export type Reducer<S, I, E> = (state: S, input: I) => Transition<S, E>;
+
+/** One folded input, with the state before and after and the effects it produced. */
+export interface Step<S, I, E> {
+  seq: number;
+  input: I;
+  before: S;
+  state: S;
+  effects: readonly E[];
+}
+
+export interface LoopOptions<S, I, E, R> {
+  initialState: S;
+  reducer: Reducer<S, I, E>;
+  /** Outside inputs (peers, timers, admissions), already verified. */
+  sources: Observable<I>[];
+  /** Adds what only the log may add (the time an input entered it), producing the logged record. */
+  stamp: (input: I, seq: number) => R;
+  /** The record the reducer folds; identity when stamping does not change the input's shape. */
+  toInput: (record: R) => I;
+  /** Appends a record to the log before it is folded (synchronous buffering; durability is the log's). */
+  append?: (record: R) => void;
+  /** Effect handlers: each takes the effect stream and returns the inputs it learns. */
+  handlers: ((effect$: Observable<E>, state$: Observable<S>) => Observable<I>)[];
+}
+
+export interface Loop<S, I, E> {
+  /** Latest state (replays the current value to late subscribers). */
+  state$: Observable<S>;
+  /** Every fold, in order. */
+  transition$: Observable<Step<S, I, E>>;
+  /** Every effect, in order. */
+  effect$: Observable<E>;
+  /** Pushes an input from outside the declared sources (commands, tests). */
+  dispatch(input: I): void;
+  /** Starts the loop; returns a subscription whose unsubscribe stops it. */
+  start(): Subscription;
+}
+
+export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S, I, E> {
+  const feedback = new Subject<I>();
+  const state$ = new ReplaySubject<S>(1);
+  state$.next(options.initialState);
+  let seq = 0;
+
+  const seed: Step<S, I, E> = {
+    seq: -1,
+    input: undefined as unknown as I,
+    before: options.initialState,
+    state: options.initialState,
+    effects: [],
+  };
+  const folded$ = merge(...options.sources, feedback).pipe(
+    // Trampolines inputs that arrive while a fold or its effects are still running.
+    observeOn(queueScheduler),
+    map((input) => options.stamp(input, seq++)),
+    tap((record) => options.append?.(record)),
+    scan((previous: Step<S, I, E>, record: R, index: number): Step<S, I, E> => {
+      const input = options.toInput(record);
+      const { state, effects } = options.reducer(previous.state, input);
+      return { seq: index, input, before: previous.state, state, effects };
+    }, seed),
+    tap((step) => state$.next(step.state)),
+  );
+  const transitions = connectable(folded$, {
+    connector: () => new Subject<Step<S, I, E>>(),
+    resetOnDisconnect: false,
+  });
+  const transition$ = transitions.pipe(share());
+  const effect$ = new Subject<E>();
+
+  return {
+    state$: state$.asObservable(),
+    transition$,
+    effect$: effect$.asObservable(),
+    dispatch: (input) => feedback.next(input),
+    start() {
+      // Effects are re-emitted in fold order; handlers subscribe before the loop connects.
+      const running = transitions.subscribe((step) => {
+        for (const effect of step.effects) effect$.next(effect);
+      });
+      for (const handler of options.handlers) {
+        running.add(
+          handler(effect$.asObservable(), state$.asObservable()).subscribe((input) => feedback.next(input)),
+        );
+      }
+      running.add(transitions.connect());
+      return running;
+    },
+  };
+}
