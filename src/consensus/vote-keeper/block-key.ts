@@ -1,0 +1,32 @@
+// A string key per BlockID so votes for the same block can be tallied together. Nil (the zero
+// BlockID) is the empty string. Hex keeps the key readable in logs and state dumps.
+import type { BlockID } from "../../wire/generated/tendermint/types/types.js";
+
+export type BlockKey = string;
+
+export const NIL_KEY: BlockKey = "";
+
+function hex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+}
+
+export function isNilBlockId(blockId: BlockID | undefined): boolean {
+  return (
+    blockId === undefined ||
+    (blockId.hash.length === 0 &&
+      blockId.partSetHeader.total === 0 &&
+      blockId.partSetHeader.hash.length === 0)
+  );
+}
+
+/** `hash/total/partsHash` in hex, or "" for nil. */
+export function blockKeyOf(blockId: BlockID | undefined): BlockKey {
+  if (blockId === undefined || isNilBlockId(blockId)) return NIL_KEY;
+  return `${hex(blockId.hash)}/${blockId.partSetHeader.total}/${hex(blockId.partSetHeader.hash)}`;
+}
+
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

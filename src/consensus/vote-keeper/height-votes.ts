@@ -1,0 +1,153 @@
+// The vote keeper: every prevote and precommit of one height, per round, counted against the
+// height's validator set. It rejects what cannot count (unknown validator, wrong height, rounds
+// too far ahead), ignores duplicates, reports conflicting votes (equivocation) without counting
+// them, and emits the thresholds each vote crosses.
+import { SignedMsgType, type Vote } from "../../wire/generated/tendermint/types/types.js";
+import { blockKeyOf, isNilBlockId, sameBytes } from "./block-key.js";
+import type { Threshold } from "./threshold.js";
+import { countVote, emptyTally, type VoteTally } from "./vote-tally.js";
+
+/**
+ * Votes for rounds further than this beyond the current round are dropped: memory stays bounded
+ * (validators × (current round + this) × 2 votes) whatever peers send. Honest validators more
+ * than this many rounds ahead are caught up with by their later votes as our round advances.
+ */
+export const MAX_ROUNDS_AHEAD = 32;
+
+export interface ValidatorWeights {
+  readonly addresses: readonly Uint8Array[];
+  readonly powers: readonly bigint[];
+  readonly totalPower: bigint;
+}
+
+export interface RoundVotes {
+  readonly prevotes: VoteTally;
+  readonly precommits: VoteTally;
+}
+
+export interface HeightVotes {
+  readonly height: bigint;
+  readonly weights: ValidatorWeights;
+  /** Index = round; undefined for rounds nobody voted in yet. */
+  readonly rounds: readonly (RoundVotes | undefined)[];
+  /** Lowest round in which more than 2/3 precommitted one block (the decision), or -1. */
+  readonly decisionRound: number;
+  /** Highest round with more than 2/3 of any prevotes or of any precommits, or -1. */
+  readonly highestTwoThirdsAnyRound: number;
+}
+
+export function weightsOf(
+  validators: readonly { address: Uint8Array; votingPower: bigint }[],
+): ValidatorWeights {
+  let totalPower = 0n;
+  for (const v of validators) totalPower += v.votingPower;
+  return {
+    addresses: validators.map((v) => v.address),
+    powers: validators.map((v) => v.votingPower),
+    totalPower,
+  };
+}
+
+export function emptyHeightVotes(height: bigint, weights: ValidatorWeights): HeightVotes {
+  return { height, weights, rounds: [], decisionRound: -1, highestTwoThirdsAnyRound: -1 };
+}
+
+export type AddVoteOutcome =
+  | { readonly kind: "added"; readonly votes: HeightVotes; readonly thresholds: readonly Threshold[] }
+  /** The same vote again, or one for the same BlockID (a re-signed timestamp): nothing to count. */
+  | { readonly kind: "duplicate" }
+  /** A second, different vote of one validator for the same height, round and type. */
+  | { readonly kind: "conflict"; readonly existing: Vote; readonly vote: Vote }
+  /** A vote that cannot count here; `reason` names what is wrong. */
+  | { readonly kind: "rejected"; readonly reason: string };
+
+export function roundVotes(votes: HeightVotes, round: number): RoundVotes | undefined {
+  return round >= 0 && round < votes.rounds.length ? votes.rounds[round] : undefined;
+}
+
+export function prevotesIn(votes: HeightVotes, round: number): VoteTally | undefined {
+  return roundVotes(votes, round)?.prevotes;
+}
+
+export function precommitsIn(votes: HeightVotes, round: number): VoteTally | undefined {
+  return roundVotes(votes, round)?.precommits;
+}
+
+/**
+ * Adds a vote (its signature verified upstream). `currentRound` is the round the node is in: a
+ * vote beyond it by more than MAX_ROUNDS_AHEAD is rejected, and +2/3 in a later round is a SkipRound.
+ */
+export function addVote(votes: HeightVotes, vote: Vote, currentRound: number): AddVoteOutcome {
+  if (vote.height !== votes.height)
+    return { kind: "rejected", reason: `vote height ${vote.height} is not ${votes.height}` };
+  const isPrevote = vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE;
+  if (!isPrevote && vote.type !== SignedMsgType.SIGNED_MSG_TYPE_PRECOMMIT) {
+    return { kind: "rejected", reason: `vote type ${vote.type} is neither prevote nor precommit` };
+  }
+  if (!Number.isInteger(vote.round) || vote.round < 0)
+    return { kind: "rejected", reason: `vote round ${vote.round} is negative` };
+  if (vote.round > currentRound + MAX_ROUNDS_AHEAD) {
+    return {
+      kind: "rejected",
+      reason: `vote round ${vote.round} is more than ${MAX_ROUNDS_AHEAD} rounds ahead of ${currentRound}`,
+    };
+  }
+  const { weights } = votes;
+  const index = vote.validatorIndex;
+  if (!Number.isInteger(index) || index < 0 || index >= weights.addresses.length) {
+    return {
+      kind: "rejected",
+      reason: `validator index ${index} is outside the set of ${weights.addresses.length}`,
+    };
+  }
+  if (!sameBytes(weights.addresses[index]!, vote.validatorAddress)) {
+    return { kind: "rejected", reason: `validator address does not match validator index ${index}` };
+  }
+  const existingRound = roundVotes(votes, vote.round);
+  const n = weights.addresses.length;
+  const round = existingRound ?? { prevotes: emptyTally(n), precommits: emptyTally(n) };
+  const tally = isPrevote ? round.prevotes : round.precommits;
+  const existing = tally.votes[index];
+  if (existing !== undefined) {
+    if (blockKeyOf(existing.blockId) === blockKeyOf(vote.blockId)) return { kind: "duplicate" };
+    return { kind: "conflict", existing, vote };
+  }
+
+  const update = countVote(tally, vote, weights.powers[index]!, weights.totalPower);
+  const nextRound: RoundVotes = isPrevote
+    ? { prevotes: update.tally, precommits: round.precommits }
+    : { prevotes: round.prevotes, precommits: update.tally };
+  const rounds = votes.rounds.slice();
+  while (rounds.length <= vote.round) rounds.push(undefined);
+  rounds[vote.round] = nextRound;
+
+  const thresholds: Threshold[] = [];
+  let { decisionRound, highestTwoThirdsAnyRound } = votes;
+  const r = vote.round;
+  if (update.crossedAny) {
+    thresholds.push({ kind: isPrevote ? "PolkaAny" : "PrecommitAny", round: r });
+    if (r > highestTwoThirdsAnyRound) highestTwoThirdsAnyRound = r;
+    if (r > currentRound) thresholds.push({ kind: "SkipRound", round: r });
+  }
+  const major = update.crossedMajority;
+  if (major !== undefined) {
+    const nil = isNilBlockId(major.blockId);
+    if (isPrevote) {
+      thresholds.push(
+        nil ? { kind: "PolkaNil", round: r } : { kind: "PolkaBlock", round: r, blockId: major.blockId },
+      );
+    } else if (nil) {
+      thresholds.push({ kind: "PrecommitNil", round: r });
+    } else {
+      thresholds.push({ kind: "PrecommitBlock", round: r, blockId: major.blockId });
+      if (decisionRound < 0 || r < decisionRound) decisionRound = r;
+    }
+  }
+  if (!isPrevote && update.tally.power === weights.totalPower)
+    thresholds.push({ kind: "PrecommitAll", round: r });
+  return {
+    kind: "added",
+    votes: { height: votes.height, weights, rounds, decisionRound, highestTwoThirdsAnyRound },
+    thresholds,
+  };
+}

@@ -1,0 +1,25 @@
+// The vote keeper: counting prevotes and precommits per round and reporting thresholds.
+export { type BlockKey, blockKeyOf, isNilBlockId, NIL_KEY, sameBytes } from "./block-key.js";
+export { commitFromPrecommits, precommitOfCommitSig, votesFromCommit } from "./commit-from-votes.js";
+export {
+  type AddVoteOutcome,
+  addVote,
+  emptyHeightVotes,
+  type HeightVotes,
+  MAX_ROUNDS_AHEAD,
+  precommitsIn,
+  prevotesIn,
+  type RoundVotes,
+  roundVotes,
+  type ValidatorWeights,
+  weightsOf,
+} from "./height-votes.js";
+export type { Threshold, ThresholdKind } from "./threshold.js";
+export {
+  type BlockPower,
+  countVote,
+  emptyTally,
+  isTwoThirds,
+  powerFor,
+  type VoteTally,
+} from "./vote-tally.js";

@@ -1,0 +1,87 @@
+// The votes of one kind (prevotes or precommits) in one round, and their running sums. Immutable:
+// adding a vote returns a new tally (the validator array is copied, O(validators)), so every
+// earlier state stays valid for replay and for projections holding on to it.
+import type { BlockID, Vote } from "../../wire/generated/tendermint/types/types.js";
+import { type BlockKey, blockKeyOf } from "./block-key.js";
+
+export interface BlockPower {
+  readonly key: BlockKey;
+  readonly blockId: BlockID;
+  readonly power: bigint;
+}
+
+export interface VoteTally {
+  /** The first vote of each validator, by validator index. */
+  readonly votes: readonly (Vote | undefined)[];
+  /** Power of all votes counted. */
+  readonly power: bigint;
+  /** Power per voted BlockID (nil included, key ""), in order of first appearance. */
+  readonly blocks: readonly BlockPower[];
+  /** The BlockID (possibly nil) that first gathered more than 2/3 of the power; sticky. */
+  readonly majority: BlockPower | undefined;
+  /** More than 2/3 of the power voted, for anything; sticky. */
+  readonly anyMajority: boolean;
+}
+
+export function emptyTally(validatorCount: number): VoteTally {
+  return {
+    votes: new Array<Vote | undefined>(validatorCount).fill(undefined),
+    power: 0n,
+    blocks: [],
+    majority: undefined,
+    anyMajority: false,
+  };
+}
+
+/** Strictly more than two thirds, in exact integers: 3·part > 2·total. */
+export function isTwoThirds(part: bigint, total: bigint): boolean {
+  return part * 3n > total * 2n;
+}
+
+export interface TallyUpdate {
+  readonly tally: VoteTally;
+  readonly crossedAny: boolean;
+  readonly crossedMajority: BlockPower | undefined;
+}
+
+/** Counts a vote known to be the first of its validator in this tally. */
+export function countVote(tally: VoteTally, vote: Vote, power: bigint, totalPower: bigint): TallyUpdate {
+  const votes = tally.votes.slice();
+  votes[vote.validatorIndex] = vote;
+  const key = blockKeyOf(vote.blockId);
+  let found = false;
+  let blockPower: BlockPower | undefined;
+  const blocks = tally.blocks.map((entry) => {
+    if (entry.key !== key) return entry;
+    found = true;
+    blockPower = { key, blockId: entry.blockId, power: entry.power + power };
+    return blockPower;
+  });
+  if (!found) {
+    blockPower = { key, blockId: vote.blockId, power };
+    blocks.push(blockPower);
+  }
+  const sum = tally.power + power;
+  const crossedAny = !tally.anyMajority && isTwoThirds(sum, totalPower);
+  const crossedMajority =
+    tally.majority === undefined && blockPower !== undefined && isTwoThirds(blockPower.power, totalPower)
+      ? blockPower
+      : undefined;
+  return {
+    tally: {
+      votes,
+      power: sum,
+      blocks,
+      majority: tally.majority ?? crossedMajority,
+      anyMajority: tally.anyMajority || crossedAny,
+    },
+    crossedAny,
+    crossedMajority,
+  };
+}
+
+/** Power of the votes for one BlockID key (nil is ""). */
+export function powerFor(tally: VoteTally, key: BlockKey): bigint {
+  for (const entry of tally.blocks) if (entry.key === key) return entry.power;
+  return 0n;
+}
