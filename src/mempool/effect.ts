@@ -1,0 +1,53 @@
+// What the mempool reducer asks the world to do. Handlers in streams/ carry these out.
+import type { MempoolRefusal } from "./errors.js";
+
+/** Run CheckTx (type New) on the mempool connection; the answer comes back as CheckTxCompleted. */
+export interface RunCheckTx {
+  type: "RunCheckTx";
+  requestId: number;
+  hash: string;
+  tx: Uint8Array;
+  from: string;
+}
+
+/** Recheck the remaining txs (type Recheck) after a block; answers come back as RecheckCompleted. */
+export interface RunRecheck {
+  type: "RunRecheck";
+  height: bigint;
+  txs: readonly { hash: string; tx: Uint8Array }[];
+}
+
+/** The outcome for a waiting caller (broadcast_tx_sync/commit, or a peer's tx). */
+export interface AdmissionDecided {
+  type: "AdmissionDecided";
+  requestId: number;
+  hash: string;
+  /** added: in the pool; refused: by a mempool rule before or after CheckTx; invalid: CheckTx code ≠ 0. */
+  outcome:
+    | { kind: "added" }
+    | { kind: "refused"; refusal: MempoolRefusal }
+    | { kind: "invalid"; code: number };
+}
+
+/** Send an admitted tx to peers, except those it came from. */
+export interface GossipTx {
+  type: "GossipTx";
+  hash: string;
+  tx: Uint8Array;
+  exceptPeers: readonly string[];
+}
+
+/** Txs are waiting: consensus may propose (once per height, for create_empty_blocks = false). */
+export interface TxsAvailable {
+  type: "TxsAvailable";
+  height: bigint;
+}
+
+/** Txs dropped without a caller waiting (failed recheck, ttl, flush), for logs and metrics. */
+export interface TxsEvicted {
+  type: "TxsEvicted";
+  reason: "recheck-failed" | "ttl-expired" | "flushed";
+  hashes: readonly string[];
+}
+
+export type MempoolEffect = RunCheckTx | RunRecheck | AdmissionDecided | GossipTx | TxsAvailable | TxsEvicted;

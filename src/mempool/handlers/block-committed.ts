@@ -1,0 +1,68 @@
+// After a block: committed txs leave the pool, the cache learns their outcome, expired txs
+// are dropped, and the rest are rechecked against the new application state.
+import { OrderedMap } from "immutable";
+import { cachePush, cacheRemove } from "../cache.js";
+import type { MempoolEffect } from "../effect.js";
+import type { BlockCommitted } from "../input.js";
+import type { MempoolState } from "../state.js";
+import type { MempoolTransition } from "../transition.js";
+import { noticeTxsAvailable } from "./txs-available.js";
+
+export function onBlockCommitted(state: MempoolState, input: BlockCommitted): MempoolTransition {
+  const { config } = state;
+  let { txs, txsBytes, cache, checking } = state;
+  input.txHashes.forEach((hash, i) => {
+    const pending = txs.get(hash);
+    if (pending) {
+      txs = txs.delete(hash);
+      txsBytes -= pending.tx.length;
+    }
+    // A CheckTx still running for a tx that is now committed must not add it afterwards.
+    if (checking.has(hash)) checking = checking.set(hash, true);
+    const valid = (input.deliverTxCodes[i] ?? 0) === 0;
+    if (valid) cache = cachePush(cache, hash, config.cacheSize);
+    else if (!config.keepInvalidTxsInCache) cache = cacheRemove(cache, hash);
+  });
+
+  const expired: string[] = [];
+  if (config.ttlNumBlocks > 0 || config.ttlDurationMs > 0) {
+    for (const entry of txs.values()) {
+      const tooOld =
+        (config.ttlNumBlocks > 0 && input.height - entry.height > BigInt(config.ttlNumBlocks)) ||
+        (config.ttlDurationMs > 0 && input.time - entry.addedAtMs > config.ttlDurationMs);
+      if (tooOld) expired.push(entry.hash);
+    }
+    for (const hash of expired) {
+      txsBytes -= txs.get(hash)?.tx.length ?? 0;
+      txs = txs.delete(hash);
+      cache = cacheRemove(cache, hash);
+    }
+  }
+
+  const effects: MempoolEffect[] = [];
+  if (expired.length) effects.push({ type: "TxsEvicted", reason: "ttl-expired", hashes: expired });
+  const next: MempoolState = {
+    ...state,
+    height: input.height,
+    txs,
+    txsBytes,
+    cache,
+    checking,
+    rechecking: state.rechecking.clear(),
+    notifiedTxsAvailable: false,
+  };
+  if (config.recheck && txs.size > 0) {
+    const remaining = txs.valueSeq().toArray();
+    return {
+      state: {
+        ...next,
+        rechecking: OrderedMap(remaining.map((t) => [t.hash, true as const])),
+      },
+      effects: [
+        ...effects,
+        { type: "RunRecheck", height: input.height, txs: remaining.map(({ hash, tx }) => ({ hash, tx })) },
+      ],
+    };
+  }
+  return noticeTxsAvailable(next, effects);
+}

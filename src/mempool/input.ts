@@ -1,0 +1,54 @@
+// What the mempool reducer folds. `type` strings are stable names, declared once here.
+/** A tx arrives from the RPC (`from` = "rpc") or from a peer (its node id). */
+export interface TxSubmitted {
+  type: "TxSubmitted";
+  /** Correlates the answer with the waiting caller; unique per submission. */
+  requestId: number;
+  /** Upper-case hex sha256 of the tx, computed by the source. */
+  hash: string;
+  tx: Uint8Array;
+  from: string;
+  time: number;
+}
+
+/** CheckTx (type New) answered for a submitted tx. */
+export interface CheckTxCompleted {
+  type: "CheckTxCompleted";
+  requestId: number;
+  hash: string;
+  tx: Uint8Array;
+  from: string;
+  code: number;
+  gasWanted: bigint;
+  time: number;
+}
+
+/** A block was committed: its txs and their DeliverTx codes, in block order. */
+export interface BlockCommitted {
+  type: "BlockCommitted";
+  height: bigint;
+  txHashes: readonly string[];
+  deliverTxCodes: readonly number[];
+  time: number;
+}
+
+/** A recheck (CheckTx type Recheck) answered. */
+export interface RecheckCompleted {
+  type: "RecheckCompleted";
+  hash: string;
+  code: number;
+  time: number;
+}
+
+/** `unsafe_flush_mempool`: every pending tx and the cache are dropped. */
+export interface MempoolFlushed {
+  type: "MempoolFlushed";
+  time: number;
+}
+
+export type MempoolInput =
+  | TxSubmitted
+  | CheckTxCompleted
+  | BlockCommitted
+  | RecheckCompleted
+  | MempoolFlushed;

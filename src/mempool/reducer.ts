@@ -1,0 +1,25 @@
+// The mempool reducer: (state, input) → {state, effects}. Pure: no clock, no I/O.
+import { onCheckTxCompleted, onTxSubmitted } from "./handlers/admission.js";
+import { onBlockCommitted } from "./handlers/block-committed.js";
+import { onMempoolFlushed } from "./handlers/flush.js";
+import { onRecheckCompleted } from "./handlers/recheck.js";
+import type { MempoolInput } from "./input.js";
+import type { MempoolState } from "./state.js";
+import type { MempoolTransition } from "./transition.js";
+
+export type { MempoolTransition } from "./transition.js";
+
+export function mempoolReducer(state: MempoolState, input: MempoolInput): MempoolTransition {
+  switch (input.type) {
+    case "TxSubmitted":
+      return onTxSubmitted(state, input);
+    case "CheckTxCompleted":
+      return onCheckTxCompleted(state, input);
+    case "BlockCommitted":
+      return onBlockCommitted(state, input);
+    case "RecheckCompleted":
+      return onRecheckCompleted(state, input);
+    case "MempoolFlushed":
+      return onMempoolFlushed(state, input);
+  }
+}

@@ -1,0 +1,77 @@
+// The mempool's state: pending txs in arrival order, the cache of recently seen tx hashes,
+// and the bookkeeping of rechecks and the once-per-height "txs available" notice.
+import { OrderedMap } from "immutable";
+
+export interface MempoolConfig {
+  /** Maximum number of pending txs (`mempool.size`). */
+  size: number;
+  /** Maximum total bytes of pending txs (`mempool.max_txs_bytes`). */
+  maxTxsBytes: number;
+  /** Maximum bytes of one tx (`mempool.max_tx_bytes`). */
+  maxTxBytes: number;
+  /** Hashes remembered to refuse duplicates (`mempool.cache_size`; 0 disables the cache). */
+  cacheSize: number;
+  /** Keep txs that failed CheckTx or DeliverTx in the cache (`keep-invalid-txs-in-cache`). */
+  keepInvalidTxsInCache: boolean;
+  /** Recheck the remaining txs after every block (`mempool.recheck`). */
+  recheck: boolean;
+  /** Drop txs older than this many blocks (`ttl-num-blocks`; 0 = never). */
+  ttlNumBlocks: number;
+  /** Drop txs older than this many milliseconds (`ttl-duration`; 0 = never). */
+  ttlDurationMs: number;
+}
+
+export const DEFAULT_MEMPOOL_CONFIG: MempoolConfig = {
+  size: 5000,
+  maxTxsBytes: 1073741824,
+  maxTxBytes: 1048576,
+  cacheSize: 10000,
+  keepInvalidTxsInCache: false,
+  recheck: true,
+  ttlNumBlocks: 0,
+  ttlDurationMs: 0,
+};
+
+export interface MempoolTx {
+  /** Upper-case hex sha256 of the tx: the key of the pool and of the cache. */
+  hash: string;
+  tx: Uint8Array;
+  gasWanted: bigint;
+  /** Height of the last committed block when the tx was added (for ttl-num-blocks). */
+  height: bigint;
+  /** Time the tx was added, in ms (for ttl-duration). */
+  addedAtMs: number;
+  /** Peers that sent us this tx: it is never gossiped back to them. */
+  senders: readonly string[];
+}
+
+export interface MempoolState {
+  config: MempoolConfig;
+  /** Height of the last committed block the mempool was updated with. */
+  height: bigint;
+  /** Pending txs in arrival order. */
+  txs: OrderedMap<string, MempoolTx>;
+  /** Sum of the pending txs' sizes. */
+  txsBytes: number;
+  /** Hashes admitted or being checked, oldest first (an LRU: a hit refreshes the entry). */
+  cache: OrderedMap<string, true>;
+  /** Txs whose CheckTx (type New) has not answered yet; true once the tx was committed meanwhile. */
+  checking: OrderedMap<string, boolean>;
+  /** Txs whose recheck (after the last block) has not answered yet. */
+  rechecking: OrderedMap<string, true>;
+  /** Whether the "txs available" notice was already given for this height. */
+  notifiedTxsAvailable: boolean;
+}
+
+export function initialMempoolState(config: MempoolConfig, height: bigint): MempoolState {
+  return {
+    config,
+    height,
+    txs: OrderedMap(),
+    txsBytes: 0,
+    cache: OrderedMap(),
+    checking: OrderedMap(),
+    rechecking: OrderedMap(),
+    notifiedTxsAvailable: false,
+  };
+}
