@@ -1,0 +1,97 @@
+// The record framing of the log: [length u32 BE][CRC-32C u32 BE][type u8][payload].
+//
+// `length` counts the bytes after the CRC (type byte + payload); the CRC covers the same bytes.
+// A reader can so skip a record without decoding it, and find the end-of-height markers by their
+// type byte alone while still checking every checksum.
+
+import { crc32c } from "./crc32c.js";
+import { WalError } from "./errors.js";
+
+export const FRAME_HEADER_SIZE = 8;
+
+export const FrameType = {
+  /** A consensus input, encoded by record-codec.ts. */
+  Input: 0x01,
+  /** End of a height: 8-byte big-endian height. Everything after it belongs to the next height. */
+  EndHeight: 0x02,
+} as const;
+export type FrameType = (typeof FrameType)[keyof typeof FrameType];
+
+const END_HEIGHT_PAYLOAD_SIZE = 8;
+
+export function isFrameType(t: number): t is FrameType {
+  return t === FrameType.Input || t === FrameType.EndHeight;
+}
+
+/** Frames a payload. `maxPayloadBytes` is the configured bound; larger payloads are refused. */
+export function encodeFrame(type: FrameType, payload: Uint8Array, maxPayloadBytes: number): Uint8Array {
+  if (payload.length > maxPayloadBytes) {
+    throw new WalError(
+      "WAL_RECORD_TOO_LARGE",
+      `log record of ${payload.length} bytes exceeds the bound of ${maxPayloadBytes} bytes`,
+    );
+  }
+  const frame = new Uint8Array(FRAME_HEADER_SIZE + 1 + payload.length);
+  frame[FRAME_HEADER_SIZE] = type;
+  frame.set(payload, FRAME_HEADER_SIZE + 1);
+  const view = new DataView(frame.buffer);
+  view.setUint32(0, 1 + payload.length, false);
+  view.setUint32(4, crc32c(frame, FRAME_HEADER_SIZE), false);
+  return frame;
+}
+
+export function encodeEndHeightPayload(height: bigint): Uint8Array {
+  const payload = new Uint8Array(END_HEIGHT_PAYLOAD_SIZE);
+  new DataView(payload.buffer).setBigUint64(0, height, false);
+  return payload;
+}
+
+/** The height of an end-of-height payload, or undefined when the payload has the wrong size. */
+export function decodeEndHeightPayload(payload: Uint8Array): bigint | undefined {
+  if (payload.length !== END_HEIGHT_PAYLOAD_SIZE) return undefined;
+  return new DataView(payload.buffer, payload.byteOffset, payload.byteLength).getBigUint64(0, false);
+}
+
+/** Why bytes at an offset are not a frame. */
+export type FrameFault =
+  | "short header"
+  | "length out of bounds"
+  | "short record"
+  | "checksum mismatch"
+  | "unknown record type"
+  | "bad end-of-height marker";
+
+export type FrameCheck =
+  | { ok: true; type: FrameType; payloadStart: number; end: number }
+  | { ok: false; fault: FrameFault; needMore: boolean };
+
+/**
+ * Checks the frame starting at `buf[at]`, where `buf[.., available)` holds the bytes read so
+ * far. `needMore` is set when more bytes could change the verdict (the frame runs past them).
+ */
+export function checkFrame(
+  buf: Uint8Array,
+  at: number,
+  available: number,
+  maxPayloadBytes: number,
+): FrameCheck {
+  if (available - at < FRAME_HEADER_SIZE) return { ok: false, fault: "short header", needMore: true };
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const length = view.getUint32(at, false);
+  if (length < 1 || length > maxPayloadBytes + 1) {
+    return { ok: false, fault: "length out of bounds", needMore: false };
+  }
+  const end = at + FRAME_HEADER_SIZE + length;
+  if (end > available) return { ok: false, fault: "short record", needMore: true };
+  // The type byte is checked before the checksum: cheaper, and it makes the search for good
+  // frames after a bad one (segment-scanner.ts) skip most offsets without computing a CRC.
+  const type = buf[at + FRAME_HEADER_SIZE]!;
+  if (!isFrameType(type)) return { ok: false, fault: "unknown record type", needMore: false };
+  if (crc32c(buf, at + FRAME_HEADER_SIZE, end) !== view.getUint32(at + 4, false)) {
+    return { ok: false, fault: "checksum mismatch", needMore: false };
+  }
+  if (type === FrameType.EndHeight && length !== 1 + END_HEIGHT_PAYLOAD_SIZE) {
+    return { ok: false, fault: "bad end-of-height marker", needMore: false };
+  }
+  return { ok: true, type, payloadStart: at + FRAME_HEADER_SIZE + 1, end };
+}

@@ -1,0 +1,299 @@
+// The consensus log: appends inputs, syncs them in groups, marks the end of each height, rotates
+// segments by size and reads back the inputs of the unfinished height after a restart.
+
+import { type FileHandle, mkdir, open, unlink } from "node:fs/promises";
+import { WalError } from "./errors.js";
+import { encodeEndHeightPayload, encodeFrame, FRAME_HEADER_SIZE, FrameType } from "./frame.js";
+import { DEFAULT_MAX_RECORD_BYTES, readScannedEntries, type WalEntry } from "./log-reader.js";
+import { type MarkerPosition, type RepairReport, type SegmentExtent, scanLog } from "./log-scan.js";
+import { encodeRecord } from "./record-codec.js";
+import { segmentPath, syncDirectory } from "./segment-files.js";
+
+export interface WalOptions {
+  /** Largest encoded input in bytes (default 4 MiB). Bigger appends throw WAL_RECORD_TOO_LARGE. */
+  maxRecordBytes?: number;
+  /** A segment is closed and a new one started before it would grow past this (default 64 MiB). */
+  maxSegmentBytes?: number;
+  /**
+   * Segments kept (default 16, so about 1 GiB as CometBFT's group limit). The oldest are removed
+   * on rotation, but never the one holding the latest end-of-height marker or any after it.
+   */
+  maxSegments?: number;
+}
+
+interface PendingFrame {
+  bytes: Uint8Array;
+  endHeight: bigint | undefined;
+}
+
+const MAX_END_HEIGHT = (1n << 63n) - 1n;
+
+export class Wal {
+  /** The torn tail cut at open, if any: the caller logs `repair.message` as a warning. */
+  readonly repair: RepairReport | undefined;
+
+  private pending: PendingFrame[] = [];
+  private tail: Promise<void> = Promise.resolve();
+  private queuedFlush: Promise<void> | undefined;
+  private queuedSync: Promise<void> | undefined;
+  private failure: WalError | undefined;
+  private closed = false;
+  private latestEndHeight: bigint | undefined;
+
+  private constructor(
+    readonly dir: string,
+    private readonly maxRecordBytes: number,
+    private readonly maxSegmentBytes: number,
+    private readonly maxSegments: number,
+    private readonly segments: SegmentExtent[],
+    private readonly markers: MarkerPosition[],
+    private handle: FileHandle,
+    repair: RepairReport | undefined,
+  ) {
+    this.repair = repair;
+    this.latestEndHeight = markers.at(-1)?.height;
+  }
+
+  /**
+   * Opens (creating if needed) the log in `dir`: checks every record, cuts a torn tail (see
+   * `repair`) and throws WAL_CORRUPT, naming file and offset, when a bad record has good ones after it.
+   */
+  static async open(dir: string, options: WalOptions = {}): Promise<Wal> {
+    const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+    const maxSegmentBytes = options.maxSegmentBytes ?? 64 * 1024 * 1024;
+    const maxSegments = options.maxSegments ?? 16;
+    if (!Number.isSafeInteger(maxRecordBytes) || maxRecordBytes < 16 || maxRecordBytes > 256 * 1024 * 1024) {
+      throw new WalError("WAL_BAD_OPTIONS", `maxRecordBytes must be 16..256 MiB, got ${maxRecordBytes}`);
+    }
+    if (!Number.isSafeInteger(maxSegmentBytes) || maxSegmentBytes < FRAME_HEADER_SIZE + 1 + maxRecordBytes) {
+      throw new WalError(
+        "WAL_BAD_OPTIONS",
+        `maxSegmentBytes must hold the largest record (${FRAME_HEADER_SIZE + 1 + maxRecordBytes} bytes), got ${maxSegmentBytes}`,
+      );
+    }
+    if (!Number.isSafeInteger(maxSegments) || maxSegments < 1) {
+      throw new WalError("WAL_BAD_OPTIONS", `maxSegments must be at least 1, got ${maxSegments}`);
+    }
+    await mkdir(dir, { recursive: true });
+    const scan = await scanLog(dir, maxRecordBytes, "repair");
+    const segments = scan.segments;
+    const created = segments.length === 0;
+    if (created) segments.push({ index: 0, path: segmentPath(dir, 0), size: 0 });
+    const handle = await open(segments.at(-1)!.path, "a", 0o600);
+    if (created) await syncDirectory(dir);
+    return new Wal(
+      dir,
+      maxRecordBytes,
+      maxSegmentBytes,
+      maxSegments,
+      segments,
+      scan.markers,
+      handle,
+      scan.repair,
+    );
+  }
+
+  /** The height of the latest end-of-height marker appended (or found at open). */
+  get lastEndHeight(): bigint | undefined {
+    return this.latestEndHeight;
+  }
+
+  /** Buffers an input; nothing reaches the disk until flush(), sync() or endHeight(). */
+  appendInput(input: unknown): void {
+    this.assertUsable();
+    this.pending.push({
+      bytes: encodeFrame(FrameType.Input, encodeRecord(input), this.maxRecordBytes),
+      endHeight: undefined,
+    });
+  }
+
+  /** Writes buffered records to the file (the OS may still lose them on a power cut). */
+  flush(): Promise<void> {
+    if (this.queuedSync) return this.queuedSync;
+    if (this.queuedFlush) return this.queuedFlush;
+    const p = this.enqueue(async () => {
+      this.queuedFlush = undefined;
+      await this.writePending();
+    });
+    this.queuedFlush = p;
+    return p;
+  }
+
+  /**
+   * Writes buffered records and fdatasyncs. Calls made while a sync is waiting to start share it:
+   * many appends, one fsync (group commit).
+   */
+  sync(): Promise<void> {
+    if (this.queuedSync) return this.queuedSync;
+    const p = this.enqueue(async () => {
+      this.queuedSync = undefined;
+      this.queuedFlush = undefined;
+      await this.writePending();
+      await this.handle.datasync();
+    });
+    this.queuedSync = p;
+    return p;
+  }
+
+  /** Called before our own vote or proposal leaves: what we say to others is on disk first. */
+  syncBeforeSigning(): Promise<void> {
+    return this.sync();
+  }
+
+  /** Appends the end-of-height marker for `height` and syncs. Heights must increase. */
+  endHeight(height: bigint): Promise<void> {
+    this.assertUsable();
+    if (height < 0n || height > MAX_END_HEIGHT) {
+      throw new WalError("WAL_HEIGHT_NOT_INCREASING", `end-of-height marker ${height} is outside 0..2^63-1`);
+    }
+    if (this.latestEndHeight !== undefined && height <= this.latestEndHeight) {
+      throw new WalError(
+        "WAL_HEIGHT_NOT_INCREASING",
+        `end-of-height marker ${height} is not above the previous marker ${this.latestEndHeight}`,
+      );
+    }
+    this.latestEndHeight = height;
+    this.pending.push({
+      bytes: encodeFrame(FrameType.EndHeight, encodeEndHeightPayload(height), this.maxRecordBytes),
+      endHeight: height,
+    });
+    return this.sync();
+  }
+
+  /** The inputs after the latest end-of-height marker (all inputs when there is none), in order. */
+  async readAfterLastEndHeight(): Promise<unknown[]> {
+    await this.flush();
+    const marker = this.markers.at(-1);
+    const from = marker ?? { segment: this.segments[0]!.index, end: 0 };
+    return this.collectInputs(from.segment, from.end);
+  }
+
+  /**
+   * The inputs between the marker of `height` and the next marker (or the end), or undefined
+   * when no marker of that height is in the kept segments.
+   */
+  async readAfterEndHeight(height: bigint): Promise<unknown[] | undefined> {
+    await this.flush();
+    const marker = this.markers.find((m) => m.height === height);
+    if (!marker) return undefined;
+    return this.collectInputs(marker.segment, marker.end);
+  }
+
+  /** Every entry of the kept segments, streamed (for `rxbft replay` on an open log). */
+  async *entries(): AsyncGenerator<WalEntry> {
+    await this.flush();
+    const snapshot = this.segments.map((s) => ({ ...s }));
+    yield* readScannedEntries(snapshot, snapshot[0]!.index, 0, this.maxRecordBytes);
+  }
+
+  /** Syncs what is buffered and closes the file. Later calls throw WAL_CLOSED. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      if (!this.failure) await this.sync();
+    } finally {
+      this.closed = true;
+      await this.tail;
+      await this.handle.close();
+    }
+  }
+
+  private async collectInputs(segment: number, offset: number): Promise<unknown[]> {
+    const snapshot = this.segments.map((s) => ({ ...s }));
+    const inputs: unknown[] = [];
+    for await (const entry of readScannedEntries(snapshot, segment, offset, this.maxRecordBytes)) {
+      if (entry.kind === "end-height") break;
+      inputs.push(entry.input);
+    }
+    return inputs;
+  }
+
+  private assertUsable(): void {
+    if (this.failure) throw this.failure;
+    if (this.closed) throw new WalError("WAL_CLOSED", `consensus log ${this.dir} is closed`);
+  }
+
+  /** Runs `op` after every earlier one; the first I/O failure is sticky (the disk state is unknown). */
+  private enqueue(op: () => Promise<void>): Promise<void> {
+    const run = this.tail.then(async () => {
+      if (this.failure) throw this.failure;
+      try {
+        await op();
+      } catch (error) {
+        this.failure = new WalError(
+          "WAL_IO",
+          `consensus log ${this.dir}: write failed, no further writes: ${(error as Error).message}`,
+          { cause: error },
+        );
+        throw this.failure;
+      }
+    });
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  private async writePending(): Promise<void> {
+    const frames = this.pending;
+    this.pending = [];
+    let group: PendingFrame[] = [];
+    let groupBytes = 0;
+    for (const frame of frames) {
+      const current = this.segments.at(-1)!;
+      if (
+        current.size + groupBytes > 0 &&
+        current.size + groupBytes + frame.bytes.length > this.maxSegmentBytes
+      ) {
+        await this.writeGroup(group, groupBytes);
+        group = [];
+        groupBytes = 0;
+        await this.rotate();
+      }
+      group.push(frame);
+      groupBytes += frame.bytes.length;
+    }
+    await this.writeGroup(group, groupBytes);
+  }
+
+  private async writeGroup(group: PendingFrame[], groupBytes: number): Promise<void> {
+    if (group.length === 0) return;
+    const buf =
+      group.length === 1
+        ? group[0]!.bytes
+        : Buffer.concat(
+            group.map((f) => f.bytes),
+            groupBytes,
+          );
+    let written = 0;
+    while (written < buf.length) {
+      const { bytesWritten } = await this.handle.write(buf, written, buf.length - written);
+      written += bytesWritten;
+    }
+    const current = this.segments.at(-1)!;
+    let offset = current.size;
+    for (const frame of group) {
+      offset += frame.bytes.length;
+      if (frame.endHeight !== undefined) {
+        this.markers.push({ height: frame.endHeight, segment: current.index, end: offset });
+      }
+    }
+    current.size = offset;
+  }
+
+  /** Closes the full segment durably, starts the next one and removes the oldest beyond the limit. */
+  private async rotate(): Promise<void> {
+    await this.handle.datasync();
+    await this.handle.close();
+    const index = this.segments.at(-1)!.index + 1;
+    const path = segmentPath(this.dir, index);
+    this.handle = await open(path, "a", 0o600);
+    this.segments.push({ index, path, size: 0 });
+    const protectedFrom = this.markers.at(-1)?.segment ?? this.segments[0]!.index;
+    while (this.segments.length > this.maxSegments && this.segments[0]!.index < protectedFrom) {
+      await unlink(this.segments.shift()!.path);
+    }
+    const firstKept = this.markers.findIndex((m) => m.segment >= this.segments[0]!.index);
+    this.markers.splice(0, firstKept === -1 ? this.markers.length : firstKept);
+    // The new file (and any removal) must survive a power cut before records land in it.
+    await syncDirectory(this.dir);
+  }
+}

@@ -1,0 +1,270 @@
+import assert from "node:assert/strict";
+import {
+  appendFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { WalError } from "../../src/wal/errors.js";
+import { readWal, type WalEntry } from "../../src/wal/log-reader.js";
+import { Wal } from "../../src/wal/wal.js";
+
+const tempDir = () => join(mkdtempSync(join(tmpdir(), "rxbft-wal-")), "cs.wal");
+const input = (i: number) => ({
+  type: "VoteReceived",
+  seq: i,
+  height: BigInt(1 + Math.floor(i / 10)),
+  sig: new Uint8Array([i & 0xff]),
+});
+const segmentFile = (dir: string, n = 0) => join(dir, `wal.${String(n).padStart(12, "0")}`);
+
+async function collect(it: AsyncIterable<WalEntry>): Promise<WalEntry[]> {
+  const out: WalEntry[] = [];
+  for await (const e of it) out.push(e);
+  return out;
+}
+
+test("inputs after the last end-of-height marker come back after a reopen", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir);
+  assert.equal(wal.repair, undefined);
+  for (let i = 0; i < 10; i++) wal.appendInput(input(i));
+  await wal.endHeight(1n);
+  for (let i = 10; i < 15; i++) wal.appendInput(input(i));
+  await wal.syncBeforeSigning();
+  await wal.close();
+
+  const again = await Wal.open(dir);
+  assert.equal(again.repair, undefined);
+  assert.equal(again.lastEndHeight, 1n);
+  assert.deepEqual(await again.readAfterLastEndHeight(), [10, 11, 12, 13, 14].map(input));
+  assert.deepEqual(await again.readAfterEndHeight(1n), [10, 11, 12, 13, 14].map(input));
+  assert.equal(await again.readAfterEndHeight(7n), undefined);
+  // Appending continues the same height after the reopen.
+  again.appendInput(input(15));
+  await again.endHeight(2n);
+  assert.deepEqual(await again.readAfterLastEndHeight(), []);
+  assert.deepEqual(await again.readAfterEndHeight(1n), [10, 11, 12, 13, 14, 15].map(input));
+  await again.close();
+});
+
+test("a log without any marker gives back every input", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir);
+  wal.appendInput(input(0));
+  wal.appendInput(input(1));
+  assert.deepEqual(await wal.readAfterLastEndHeight(), [input(0), input(1)]);
+  await wal.close();
+});
+
+test("entries() and readWal() stream every input and marker in order", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir);
+  const expected: WalEntry[] = [];
+  for (let h = 1n; h <= 3n; h++) {
+    for (let i = 0; i < 3; i++) {
+      wal.appendInput(input(i));
+      expected.push({ kind: "input", input: input(i) });
+    }
+    await wal.endHeight(h);
+    expected.push({ kind: "end-height", height: h });
+  }
+  assert.deepEqual(await collect(wal.entries()), expected);
+  await wal.close();
+  assert.deepEqual(await collect(readWal(dir)), expected);
+});
+
+test("end-of-height markers must increase; appending after close is refused", async () => {
+  const wal = await Wal.open(tempDir());
+  await wal.endHeight(5n);
+  assert.throws(
+    () => wal.endHeight(5n),
+    (e: unknown) => e instanceof WalError && e.code === "WAL_HEIGHT_NOT_INCREASING",
+  );
+  assert.throws(() => wal.endHeight(-1n), /outside/);
+  await wal.close();
+  assert.throws(
+    () => wal.appendInput(input(0)),
+    (e: unknown) => e instanceof WalError && e.code === "WAL_CLOSED",
+  );
+});
+
+test("a record over the size bound is refused on append and nothing is written", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir, { maxRecordBytes: 1024, maxSegmentBytes: 4096 });
+  assert.throws(
+    () => wal.appendInput({ big: new Uint8Array(2000) }),
+    (e: unknown) =>
+      e instanceof WalError &&
+      e.code === "WAL_RECORD_TOO_LARGE" &&
+      /exceeds the bound of 1024/.test(e.message),
+  );
+  await wal.sync();
+  assert.equal(statSync(segmentFile(dir)).size, 0);
+  await wal.close();
+});
+
+test("a torn last record is cut with a report naming file and offset, and the good ones stay", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir);
+  for (let i = 0; i < 5; i++) wal.appendInput(input(i));
+  await wal.sync();
+  await wal.close();
+  const file = segmentFile(dir);
+  const goodSize = statSync(file).size;
+  // A partial frame: a header announcing 100 bytes, then only 10.
+  appendFileSync(file, Buffer.concat([Buffer.from([0, 0, 0, 100, 1, 2, 3, 4]), Buffer.alloc(10, 1)]));
+
+  const seen: unknown[] = [];
+  for await (const e of readWal(dir, { onTornTail: (t) => seen.push(t) })) assert.equal(e.kind, "input");
+  assert.deepEqual(seen, [{ file, offset: goodSize, fault: "short record" }]);
+  assert.equal(statSync(file).size, goodSize + 18, "readWal changes nothing");
+
+  const again = await Wal.open(dir);
+  assert.ok(again.repair);
+  assert.equal(again.repair.file, file);
+  assert.equal(again.repair.offset, goodSize);
+  assert.equal(again.repair.droppedBytes, 18);
+  assert.match(again.repair.message, new RegExp(`${file} offset ${goodSize}`));
+  assert.equal(statSync(file).size, goodSize);
+  assert.deepEqual(await again.readAfterLastEndHeight(), [0, 1, 2, 3, 4].map(input));
+  again.appendInput(input(5));
+  await again.close();
+  const third = await Wal.open(dir);
+  assert.equal(third.repair, undefined);
+  assert.deepEqual(await third.readAfterLastEndHeight(), [0, 1, 2, 3, 4, 5].map(input));
+  await third.close();
+});
+
+test("a last record with a flipped bit, or zeros after the end, is a torn tail", async () => {
+  for (const damage of ["flip", "zeros"] as const) {
+    const dir = tempDir();
+    const wal = await Wal.open(dir);
+    for (let i = 0; i < 4; i++) wal.appendInput(input(i));
+    await wal.close();
+    const file = segmentFile(dir);
+    const bytes = readFileSync(file);
+    if (damage === "flip") bytes[bytes.length - 2]! ^= 0x10;
+    writeFileSync(file, damage === "flip" ? bytes : Buffer.concat([bytes, Buffer.alloc(4096)]));
+    const again = await Wal.open(dir);
+    assert.ok(again.repair, damage);
+    assert.equal(again.repair.fault, damage === "flip" ? "checksum mismatch" : "length out of bounds");
+    assert.deepEqual(
+      await again.readAfterLastEndHeight(),
+      (damage === "flip" ? [0, 1, 2] : [0, 1, 2, 3]).map(input),
+    );
+    await again.close();
+  }
+});
+
+test("a bad record followed by good ones is corruption: WAL_CORRUPT naming file and offset, nothing cut", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir);
+  for (let i = 0; i < 6; i++) wal.appendInput(input(i));
+  await wal.close();
+  const file = segmentFile(dir);
+  const bytes = readFileSync(file);
+  const firstLength = bytes.readUInt32BE(0);
+  const second = 8 + firstLength;
+  bytes[second + 12]! ^= 0xff; // inside the second record's payload
+  writeFileSync(file, bytes);
+  await assert.rejects(Wal.open(dir), (e: unknown) => {
+    return (
+      e instanceof WalError &&
+      e.code === "WAL_CORRUPT" &&
+      e.details.file === file &&
+      e.details.offset === second &&
+      e.message.includes(`${file} offset ${second}: checksum mismatch`)
+    );
+  });
+  assert.equal(statSync(file).size, bytes.length, "a corrupt log is left as it was");
+  await assert.rejects(
+    collect(readWal(dir)),
+    (e: unknown) => e instanceof WalError && e.code === "WAL_CORRUPT",
+  );
+});
+
+test("segments rotate by size, the oldest are removed, never the one holding the latest marker", async () => {
+  const dir = tempDir();
+  const opts = { maxRecordBytes: 256, maxSegmentBytes: 1024, maxSegments: 3 };
+  const wal = await Wal.open(dir, opts);
+  await wal.endHeight(1n);
+  // Height 2 spans many segments: nothing from the marker of height 1 on may be removed.
+  for (let i = 0; i < 60; i++) wal.appendInput(input(i));
+  await wal.sync();
+  const during = readdirSync(dir).sort();
+  assert.ok(during.length > 3, `a height longer than the limit keeps its segments (${during.length})`);
+  assert.ok(during.includes("wal.000000000000"));
+  assert.deepEqual(
+    await wal.readAfterLastEndHeight(),
+    Array.from({ length: 60 }, (_, i) => input(i)),
+  );
+  await wal.endHeight(2n);
+  for (let i = 0; i < 40; i++) wal.appendInput(input(i));
+  await wal.endHeight(3n);
+  wal.appendInput(input(99));
+  await wal.close();
+  const after = readdirSync(dir).sort();
+  assert.ok(after.length <= 4, `old segments removed (${after})`);
+  assert.ok(!after.includes("wal.000000000000"));
+  for (const name of after)
+    assert.ok(statSync(join(dir, name)).size <= 1024, `${name} within the size bound`);
+
+  const again = await Wal.open(dir, opts);
+  assert.equal(again.lastEndHeight, 3n);
+  assert.deepEqual(await again.readAfterLastEndHeight(), [input(99)]);
+  assert.equal((await again.readAfterEndHeight(2n))?.length, 40);
+  await again.close();
+});
+
+test("a torn tail in a segment followed only by empty or garbage segments is cut, later files removed", async () => {
+  const dir = tempDir();
+  const opts = { maxRecordBytes: 256, maxSegmentBytes: 1024, maxSegments: 10 };
+  const wal = await Wal.open(dir, opts);
+  for (let i = 0; i < 30; i++) wal.appendInput(input(i));
+  await wal.close();
+  const names = readdirSync(dir).sort();
+  assert.ok(names.length >= 2);
+  const last = join(dir, names.at(-1)!);
+  const beforeLast = join(dir, names.at(-2)!);
+  truncateSync(beforeLast, statSync(beforeLast).size - 3);
+  writeFileSync(last, Buffer.alloc(100, 0xee));
+  const again = await Wal.open(dir, opts);
+  assert.ok(again.repair);
+  assert.equal(again.repair.file, beforeLast);
+  assert.deepEqual(again.repair.removedFiles, [last]);
+  const inputs = await again.readAfterLastEndHeight();
+  assert.deepEqual(
+    inputs,
+    Array.from({ length: inputs.length }, (_, i) => input(i)),
+  );
+  await again.close();
+});
+
+test("bad options are refused", async () => {
+  await assert.rejects(
+    Wal.open(tempDir(), { maxRecordBytes: 1024, maxSegmentBytes: 1000 }),
+    /maxSegmentBytes/,
+  );
+  await assert.rejects(Wal.open(tempDir(), { maxSegments: 0 }), /maxSegments/);
+});
+
+test("many syncs requested together share one fsync pass and all resolve", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir);
+  const waits: Promise<void>[] = [];
+  for (let i = 0; i < 50; i++) {
+    wal.appendInput(input(i));
+    waits.push(wal.sync());
+  }
+  await Promise.all(waits);
+  assert.ok(new Set(waits).size < 50, "queued syncs coalesce");
+  await wal.close();
+  assert.equal((await collect(readWal(dir))).length, 50);
+});
