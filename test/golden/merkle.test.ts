@@ -52,7 +52,7 @@ describe("merkle root (reference §10.4)", () => {
   it("proofs of the five-item tree verify, and the last one has a single aunt", () => {
     const items = [h("0102"), h("0304"), h("0506"), h("0708"), h("090a")];
     const { root, proofs } = merkleProofs(items);
-    proofs.forEach((p, i) => verifyMerkleProof(p, root, items[i]!));
+    for (const [i, p] of proofs.entries()) verifyMerkleProof(p, root, items[i]!);
     assert.equal(proofs[4]!.aunts.length, 1);
     assert.equal(proofs[0]!.aunts.length, 3);
     assert.throws(() => verifyMerkleProof(proofs[0]!, root, items[1]!), MerkleProofError);
