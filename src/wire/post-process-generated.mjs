@@ -50,6 +50,18 @@ function replaceOnce(text, [start, end], from, to, entry) {
   return text.slice(0, start) + segment.replace(from, to) + text.slice(end);
 }
 
+/**
+ * ts-proto writes a packed repeated scalar's tag and a zero length even when the list is empty;
+ * Go writes nothing. Guard each packed block so an empty list is omitted, as proto3 requires.
+ */
+function omitEmptyPacked(text) {
+  return text.replace(
+    /\n {4}writer\.uint32\((\d+)\)\.fork\(\);\n {4}for \(const v of message\.(\w+)\) \{\n([\s\S]*?)\n {4}\}\n {4}writer\.ldelim\(\);\n/g,
+    (_, tag, field, body) =>
+      `\n    if (message.${field}.length !== 0) {\n      writer.uint32(${tag}).fork();\n      for (const v of message.${field}) {\n${body.replace(/^/gm, "  ")}\n      }\n      writer.ldelim();\n    }\n`,
+  );
+}
+
 const seen = new Set();
 for (const file of walk(outDir)) {
   const source = /^\/\/ source: (.+\.proto)$/m.exec(readFileSync(file, "utf8"))?.[1];
@@ -84,6 +96,7 @@ for (const file of walk(outDir)) {
     const fill = `\n    if (message.${field} === undefined) {\n      message.${field} = ${type}.decode(new Uint8Array(0));\n    }`;
     text = replaceOnce(text, decode, decodeEnd, `${fill}${decodeEnd}`, entry);
   }
+  text = omitEmptyPacked(text);
   writeFileSync(file, text);
 }
 

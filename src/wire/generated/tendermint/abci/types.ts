@@ -2412,11 +2412,13 @@ export const ResponseApplySnapshotChunk = {
     if (message.result !== 0) {
       writer.uint32(8).int32(message.result);
     }
-    writer.uint32(18).fork();
-    for (const v of message.refetchChunks) {
-      writer.uint32(v);
+    if (message.refetchChunks.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.refetchChunks) {
+        writer.uint32(v);
+      }
+      writer.ldelim();
     }
-    writer.ldelim();
     for (const v of message.rejectSenders) {
       writer.uint32(26).string(v!);
     }

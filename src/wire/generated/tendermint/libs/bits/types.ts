@@ -27,14 +27,16 @@ export const BitArray = {
       }
       writer.uint32(8).int64(message.bits.toString());
     }
-    writer.uint32(18).fork();
-    for (const v of message.elems) {
-      if (BigInt.asUintN(64, v) !== v) {
-        throw new globalThis.Error("a value provided in array field elems of type uint64 is too large");
+    if (message.elems.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.elems) {
+        if (BigInt.asUintN(64, v) !== v) {
+          throw new globalThis.Error("a value provided in array field elems of type uint64 is too large");
+        }
+        writer.uint64(v.toString());
       }
-      writer.uint64(v.toString());
+      writer.ldelim();
     }
-    writer.ldelim();
     return writer;
   },
 
