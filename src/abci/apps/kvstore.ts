@@ -1,0 +1,287 @@
+// The kvstore example app (Tendermint's abci/example/kvstore), persisted in LevelDB so a restart
+// resumes where it stopped. With `validatorTxs` it also takes persistent_kvstore's `val:` txs.
+//
+// Speed matters here (the in-process app sets the ceiling for the node's tx/s): DeliverTx only
+// touches memory; the block's writes and the app state go to disk in one batch at Commit.
+import { ClassicLevel } from "classic-level";
+import { addressOf as validatorAddress } from "../../crypto/hash.js";
+import type {
+  RequestBeginBlock,
+  RequestCheckTx,
+  RequestCommit,
+  RequestDeliverTx,
+  RequestEndBlock,
+  RequestInfo,
+  RequestInitChain,
+  RequestQuery,
+  ResponseCheckTx,
+  ResponseDeliverTx,
+  ValidatorUpdate,
+} from "../../wire/generated/tendermint/abci/types.js";
+import { EvidenceType } from "../../wire/generated/tendermint/abci/types.js";
+import { AbciError } from "../errors.js";
+import { CODE_ENCODING_ERROR, CODE_OK, CODE_UNAUTHORIZED } from "./codes.js";
+import { kvstoreAppHash } from "./kvstore-app-hash.js";
+import { NoopApplication } from "./noop.js";
+import {
+  attribute,
+  responseCheckTx,
+  responseCommit,
+  responseDeliverTx,
+  responseEndBlock,
+  responseInfo,
+  responseInitChain,
+  responseQuery,
+} from "./responses.js";
+import { decodeValidatorTx, encodeValidatorTx, validatorKey } from "./validator-tx.js";
+
+const ABCI_VERSION = "0.17.0";
+const APP_VERSION = 1n;
+const EQUALS = 0x3d;
+const utf8 = new TextEncoder();
+const KV_PREFIX = utf8.encode("kvPairKey:");
+const VAL_PREFIX = utf8.encode("val:");
+/** First key after every "val:" key (":" is 0x3a, ";" 0x3b). */
+const VAL_END = utf8.encode("val;");
+const STATE_KEY = utf8.encode("stateKey");
+const EMPTY = new Uint8Array(0);
+
+// Shared, never mutated: the constant attributes of every DeliverTx event.
+const CREATOR = attribute("creator", "Cosmoshi Netowoko");
+const INDEX_KEY = attribute("index_key", "index is working");
+const NOINDEX_KEY = attribute("noindex_key", "index is working", false);
+const KEY = utf8.encode("key");
+const CHECK_OK: ResponseCheckTx = responseCheckTx({ code: CODE_OK, gasWanted: 1n });
+
+export interface KvstoreState {
+  size: bigint;
+  height: bigint;
+  appHash: Uint8Array;
+}
+
+export interface KvstoreOptions {
+  /** Accept persistent_kvstore's `val:<base64 pubkey>!<power>` transactions. */
+  validatorTxs?: boolean;
+  /** Keep only this many recent blocks (Commit's retain_height); 0 keeps all. */
+  retainBlocks?: bigint;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+function startsWith(data: Uint8Array, prefix: Uint8Array): boolean {
+  if (data.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (data[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** Map key for bytes: latin1 keeps one char per byte, so distinct bytes give distinct strings. */
+const mapKey = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("latin1");
+
+export class KvstoreApplication extends NoopApplication {
+  private state: KvstoreState = { size: 0n, height: 0n, appHash: EMPTY };
+  /** This block's writes, keyed by DB key; flushed at Commit. */
+  private pending = new Map<string, { key: Uint8Array; value: Uint8Array | undefined }>();
+  private validatorUpdates: ValidatorUpdate[] = [];
+  /** Current validators (persistent_kvstore mode), by mapKey of the public key. */
+  private readonly validators = new Map<string, ValidatorUpdate>();
+
+  private constructor(
+    private readonly db: ClassicLevel<Uint8Array, Uint8Array>,
+    private readonly options: KvstoreOptions,
+  ) {
+    super();
+  }
+
+  /** Opens (or creates) the app's database in `directory` (the node passes <home>/data/kvstore.db). */
+  static async open(directory: string, options: KvstoreOptions = {}): Promise<KvstoreApplication> {
+    const db = new ClassicLevel<Uint8Array, Uint8Array>(directory, {
+      keyEncoding: "view",
+      valueEncoding: "view",
+    });
+    try {
+      await db.open();
+    } catch (err) {
+      throw new AbciError(
+        "ABCI_APP_FAILED",
+        `kvstore: cannot open its database at ${directory}: ${(err as Error).message}`,
+      );
+    }
+    const app = new KvstoreApplication(db, options);
+    const saved = await db.get(STATE_KEY);
+    if (saved !== undefined) app.state = parseState(saved, directory);
+    if (options.validatorTxs) {
+      for await (const [key, value] of db.iterator({ gte: VAL_PREFIX, lt: VAL_END })) {
+        const update = decodeStoredValidator(value);
+        if (update) app.validators.set(mapKey(key.subarray(VAL_PREFIX.length)), update);
+      }
+    }
+    return app;
+  }
+
+  get currentState(): Readonly<KvstoreState> {
+    return this.state;
+  }
+
+  override info(_req?: RequestInfo) {
+    return responseInfo({
+      data: `{"size":${this.state.size}}`,
+      version: ABCI_VERSION,
+      appVersion: APP_VERSION,
+      lastBlockHeight: this.state.height,
+      lastBlockAppHash: this.state.appHash,
+    });
+  }
+
+  override initChain(req: RequestInitChain) {
+    if (this.options.validatorTxs) for (const v of req.validators) this.updateValidator(v);
+    return responseInitChain();
+  }
+
+  override beginBlock(req: RequestBeginBlock) {
+    this.validatorUpdates = [];
+    if (this.options.validatorTxs) {
+      // persistent_kvstore punishes a duplicate vote by lowering the offender's power by one.
+      for (const ev of req.byzantineValidators) {
+        if (ev.type !== EvidenceType.DUPLICATE_VOTE || !ev.validator) continue;
+        for (const v of this.validators.values()) {
+          const pk = v.pubKey?.sum?.$case === "ed25519" ? v.pubKey.sum.ed25519 : undefined;
+          if (pk && Buffer.from(validatorAddress(pk)).equals(Buffer.from(ev.validator.address))) {
+            this.updateValidator({ pubKey: v.pubKey, power: ev.validator.power - 1n });
+          }
+        }
+      }
+    }
+    return super.beginBlock(req);
+  }
+
+  override checkTx(_req: RequestCheckTx): ResponseCheckTx {
+    return CHECK_OK;
+  }
+
+  override deliverTx(req: RequestDeliverTx): ResponseDeliverTx {
+    const tx = req.tx;
+    if (this.options.validatorTxs && startsWith(tx, VAL_PREFIX)) return this.deliverValidatorTx(tx);
+    let key = tx;
+    let value = tx;
+    const eq = tx.indexOf(EQUALS);
+    // Exactly two parts when split on "=": one "=" only. Otherwise the whole tx is key and value.
+    if (eq >= 0 && tx.indexOf(EQUALS, eq + 1) < 0) {
+      key = tx.subarray(0, eq);
+      value = tx.subarray(eq + 1);
+    }
+    const dbKey = concat(KV_PREFIX, key);
+    this.pending.set(mapKey(dbKey), { key: dbKey, value });
+    this.state.size++;
+    return responseDeliverTx({
+      code: CODE_OK,
+      events: [
+        { type: "app", attributes: [CREATOR, { key: KEY, value: key, index: true }, INDEX_KEY, NOINDEX_KEY] },
+      ],
+    });
+  }
+
+  override endBlock(_req?: RequestEndBlock) {
+    return responseEndBlock({ validatorUpdates: this.validatorUpdates });
+  }
+
+  override async commit(_req?: RequestCommit) {
+    const appHash = kvstoreAppHash(this.state.size);
+    const next: KvstoreState = { size: this.state.size, height: this.state.height + 1n, appHash };
+    const batch = this.db.batch();
+    for (const { key, value } of this.pending.values()) {
+      if (value === undefined) batch.del(key);
+      else batch.put(key, value);
+    }
+    batch.put(STATE_KEY, serializeState(next));
+    await batch.write();
+    this.pending = new Map();
+    this.state = next;
+    const retain = this.options.retainBlocks ?? 0n;
+    const retainHeight = retain > 0n && next.height >= retain ? next.height - retain + 1n : 0n;
+    return responseCommit({ data: appHash, retainHeight });
+  }
+
+  override query(req: RequestQuery) {
+    if (this.options.validatorTxs && req.path === "/val") {
+      const v = this.validators.get(mapKey(req.data));
+      return responseQuery({ key: req.data, value: v ? encodeValidatorTx(v) : EMPTY });
+    }
+    const dbKey = concat(KV_PREFIX, req.data);
+    const staged = this.pending.get(mapKey(dbKey));
+    const value = staged ? staged.value : this.db.getSync(dbKey);
+    return responseQuery({
+      key: req.data,
+      value: value ?? EMPTY,
+      log: value === undefined ? "does not exist" : "exists",
+      index: req.prove ? -1n : 0n,
+      height: this.state.height,
+    });
+  }
+
+  override async close(): Promise<void> {
+    await this.db.close();
+  }
+
+  private deliverValidatorTx(tx: Uint8Array): ResponseDeliverTx {
+    const parsed = decodeValidatorTx(tx);
+    if (typeof parsed === "string") return responseDeliverTx({ code: CODE_ENCODING_ERROR, log: parsed });
+    if (parsed.power === 0n && !this.validators.has(mapKey(validatorKey(parsed)))) {
+      return responseDeliverTx({ code: CODE_UNAUTHORIZED, log: "Cannot remove non-existent validator" });
+    }
+    this.updateValidator(parsed);
+    this.validatorUpdates.push(parsed);
+    return responseDeliverTx({ code: CODE_OK });
+  }
+
+  private updateValidator(v: ValidatorUpdate): void {
+    const pk = validatorKey(v);
+    const dbKey = concat(VAL_PREFIX, pk);
+    if (v.power <= 0n) {
+      this.validators.delete(mapKey(pk));
+      this.pending.set(mapKey(dbKey), { key: dbKey, value: undefined });
+    } else {
+      this.validators.set(mapKey(pk), v);
+      this.pending.set(mapKey(dbKey), { key: dbKey, value: encodeValidatorTx(v) });
+    }
+  }
+}
+
+function decodeStoredValidator(value: Uint8Array): ValidatorUpdate | undefined {
+  const parsed = decodeValidatorTx(value);
+  return typeof parsed === "string" ? undefined : parsed;
+}
+
+function serializeState(s: KvstoreState): Uint8Array {
+  return utf8.encode(
+    JSON.stringify({
+      size: s.size.toString(),
+      height: s.height.toString(),
+      app_hash: Buffer.from(s.appHash).toString("base64"),
+    }),
+  );
+}
+
+function parseState(bytes: Uint8Array, where: string): KvstoreState {
+  try {
+    const j = JSON.parse(Buffer.from(bytes).toString("utf8")) as {
+      size: string;
+      height: string;
+      app_hash: string;
+    };
+    return {
+      size: BigInt(j.size),
+      height: BigInt(j.height),
+      appHash: new Uint8Array(Buffer.from(j.app_hash, "base64")),
+    };
+  } catch (err) {
+    throw new AbciError(
+      "ABCI_APP_FAILED",
+      `kvstore: saved state in ${where} is unreadable: ${(err as Error).message}`,
+    );
+  }
+}
