@@ -1,0 +1,38 @@
+// The working context of one reduction: the state as it evolves and the effects produced so far.
+// Handlers replace `ctx.s` with new immutable states and append effects; the reducer returns both.
+// The context lives only inside one call of the reducer, so the reducer stays pure.
+import type { Timestamp } from "../../wire/generated/google/protobuf/timestamp.js";
+import type { ConsensusEffect, ConsensusEventData, ConsensusEventName } from "../effect.js";
+import { type RoundStep, roundStepName } from "../round-step.js";
+import type { ConsensusRules } from "../rules.js";
+import type { ConsensusState } from "../state.js";
+
+export interface Ctx {
+  s: ConsensusState;
+  readonly effects: ConsensusEffect[];
+  /** The input's log time: the reducer's only clock. */
+  readonly now: Timestamp;
+  readonly rules: ConsensusRules;
+}
+
+export function emit(ctx: Ctx, effect: ConsensusEffect): void {
+  ctx.effects.push(effect);
+}
+
+export function publish(ctx: Ctx, name: ConsensusEventName, data: ConsensusEventData): void {
+  ctx.effects.push({ type: "PublishEvent", name, data });
+}
+
+export function roundStateData(s: ConsensusState): ConsensusEventData {
+  return { kind: "RoundState", height: s.height, round: s.round, step: roundStepName(s.step) };
+}
+
+/** Moves to `step` (in the current round) and publishes NewRoundStep, as every v0.34 step change does. */
+export function setStep(ctx: Ctx, step: RoundStep): void {
+  ctx.s = { ...ctx.s, step };
+  publish(ctx, "NewRoundStep", roundStateData(ctx.s));
+}
+
+export function scheduleTimeout(ctx: Ctx, step: RoundStep, durationMs: number, round = ctx.s.round): void {
+  emit(ctx, { type: "ScheduleTimeout", height: ctx.s.height, round, step, durationMs });
+}

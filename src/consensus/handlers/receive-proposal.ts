@@ -1,0 +1,153 @@
+// A proposal and its block parts arriving from peers, and the validity answer for the assembled
+// block. Peer data that cannot be right is dropped with a PeerMisbehaved effect; data that is
+// merely late or early is dropped silently.
+
+import { blockHash, decodeBlock } from "../../types/block.js";
+import { TypesError } from "../../types/errors.js";
+import {
+  addPart,
+  emptyPartSet,
+  MAX_BLOCK_PARTS,
+  partSetBytes,
+  partSetIsComplete,
+} from "../../types/part-set.js";
+import type { Part, Proposal } from "../../wire/generated/tendermint/types/types.js";
+import { SignedMsgType } from "../../wire/generated/tendermint/types/types.js";
+import type { PeerId } from "../input.js";
+import { roundStepName } from "../round-step.js";
+import type { HeldBlock } from "../state.js";
+import { blockKeyOf, sameBytes } from "../vote-keeper/block-key.js";
+import { type Ctx, emit, publish } from "./context.js";
+
+function misbehaved(ctx: Ctx, peer: PeerId, reason: string): void {
+  emit(ctx, { type: "PeerMisbehaved", peer, reason });
+}
+
+function heldWithKey(ctx: Ctx, key: string): HeldBlock | undefined {
+  const { lockedBlock, validBlock } = ctx.s;
+  if (lockedBlock !== undefined && blockKeyOf(lockedBlock.blockId) === key) return lockedBlock;
+  if (validBlock !== undefined && blockKeyOf(validBlock.blockId) === key) return validBlock;
+  return undefined;
+}
+
+function maxBlockBytes(ctx: Ctx): number {
+  return Number(ctx.s.chain.consensusParams.block.maxBytes);
+}
+
+/** Shape problems of a proposal, named; undefined when it is well formed (Proposal.ValidateBasic). */
+function proposalProblem(proposal: Proposal): string | undefined {
+  if (proposal.type !== SignedMsgType.SIGNED_MSG_TYPE_PROPOSAL)
+    return `proposal type ${proposal.type} is not 32`;
+  if (proposal.polRound < -1 || proposal.polRound >= proposal.round) {
+    return `proposal polRound ${proposal.polRound} is not in [-1, ${proposal.round})`;
+  }
+  const psh = proposal.blockId.partSetHeader;
+  if (
+    proposal.blockId.hash.length !== 32 ||
+    psh.hash.length !== 32 ||
+    psh.total < 1 ||
+    psh.total > MAX_BLOCK_PARTS
+  ) {
+    return "proposal blockId is not a complete BlockID";
+  }
+  return undefined;
+}
+
+export function onProposalReceived(ctx: Ctx, proposal: Proposal, from: PeerId): void {
+  const s = ctx.s;
+  // v0.34 keeps only the current round's proposal; others are late or early.
+  if (proposal.height !== s.height || proposal.round !== s.round || s.proposal !== undefined) return;
+  const problem = proposalProblem(proposal);
+  if (problem !== undefined) {
+    misbehaved(ctx, from, problem);
+    return;
+  }
+  const key = blockKeyOf(proposal.blockId);
+  const known = heldWithKey(ctx, key);
+  if (known !== undefined) {
+    ctx.s = { ...s, proposal, proposalParts: known.parts, proposalBlock: known, proposalBlockValid: true };
+    publishComplete(ctx, known);
+    return;
+  }
+  const header = proposal.blockId.partSetHeader;
+  const keepParts =
+    s.proposalParts !== undefined &&
+    s.proposalParts.header.total === header.total &&
+    sameBytes(s.proposalParts.header.hash, header.hash);
+  ctx.s = {
+    ...s,
+    proposal,
+    proposalParts: keepParts ? s.proposalParts : emptyPartSet(header, maxBlockBytes(ctx)),
+    proposalBlock: keepParts ? s.proposalBlock : undefined,
+    proposalBlockValid: keepParts ? s.proposalBlockValid : undefined,
+  };
+}
+
+export function onBlockPartReceived(ctx: Ctx, height: bigint, part: Part, from: PeerId): void {
+  const s = ctx.s;
+  // Parts are checked against the part set being collected, whatever round they were sent in:
+  // in the commit step the block may be from an earlier round (v0.34 does the same).
+  if (height !== s.height || s.proposalParts === undefined || s.proposalBlock !== undefined) return;
+  let parts = s.proposalParts;
+  try {
+    parts = addPart(parts, part);
+  } catch (error) {
+    if (!(error instanceof TypesError)) throw error;
+    if (error.code !== "TYPES_PART_DUPLICATE") misbehaved(ctx, from, error.message);
+    return;
+  }
+  ctx.s = { ...s, proposalParts: parts };
+  if (!partSetIsComplete(parts)) return;
+
+  let held: HeldBlock;
+  try {
+    const block = decodeBlock(partSetBytes(parts), maxBlockBytes(ctx));
+    held = { block, blockId: { hash: blockHash(block), partSetHeader: parts.header }, parts };
+  } catch {
+    // Parts proven against the signed header that do not decode: the proposer sent garbage.
+    ctx.s = { ...ctx.s, proposalBlockValid: false };
+    return;
+  }
+  const proposal = ctx.s.proposal;
+  const matchesProposal = proposal === undefined || sameBytes(proposal.blockId.hash, held.blockId.hash);
+  const known = heldWithKey(ctx, blockKeyOf(held.blockId)) !== undefined;
+  ctx.s = {
+    ...ctx.s,
+    proposalBlock: held,
+    proposalBlockValid: !matchesProposal ? false : known ? true : undefined,
+  };
+  publishComplete(ctx, held);
+  if (matchesProposal && !known) {
+    emit(ctx, {
+      type: "ValidateBlock",
+      height: s.height,
+      round: s.round,
+      blockId: held.blockId,
+      block: held.block,
+    });
+  }
+}
+
+function publishComplete(ctx: Ctx, held: HeldBlock): void {
+  const s = ctx.s;
+  publish(ctx, "CompleteProposal", {
+    kind: "CompleteProposal",
+    height: s.height,
+    round: s.round,
+    step: roundStepName(s.step),
+    blockId: held.blockId,
+  });
+}
+
+export function onBlockValidated(
+  ctx: Ctx,
+  height: bigint,
+  hash: Uint8Array,
+  error: string | undefined,
+): void {
+  const s = ctx.s;
+  if (height !== s.height || s.proposalBlock === undefined || !sameBytes(s.proposalBlock.blockId.hash, hash))
+    return;
+  if (s.proposalBlockValid !== undefined) return;
+  ctx.s = { ...s, proposalBlockValid: error === undefined };
+}

@@ -1,0 +1,83 @@
+// Votes: from peers (VoteReceived) and our own once signed (VoteSigned, also broadcast). The vote
+// keeper counts them; the upon-rules then read the tallies. Precommits for the previous height
+// still complete its commit (for skip_timeout_commit and a fuller LastCommit).
+
+import { blockIdKey } from "../../wire/block-id.js";
+import type { Vote } from "../../wire/generated/tendermint/types/types.js";
+import { SignedMsgType } from "../../wire/generated/tendermint/types/types.js";
+import { RoundStep } from "../round-step.js";
+import { addVote } from "../vote-keeper/height-votes.js";
+import { type Ctx, emit, publish } from "./context.js";
+import { lastCommitHasAll } from "./new-height.js";
+import { startRound } from "./start-round.js";
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+/** The pair ordered as DuplicateVoteEvidence orders it: voteA has the smaller BlockID key. */
+export function orderConflictingVotes(x: Vote, y: Vote): { voteA: Vote; voteB: Vote } {
+  return compareBytes(blockIdKey(x.blockId), blockIdKey(y.blockId)) < 0
+    ? { voteA: x, voteB: y }
+    : { voteA: y, voteB: x };
+}
+
+/** `from` is the peer, or undefined for our own signed vote. */
+export function onVote(ctx: Ctx, vote: Vote, from: string | undefined): void {
+  const s = ctx.s;
+  if (vote.height === s.height - 1n && s.lastCommit !== undefined && s.step === RoundStep.NewHeight) {
+    onLastCommitVote(ctx, vote, from);
+    return;
+  }
+  if (vote.height !== s.height) return;
+  const outcome = addVote(s.votes, vote, s.round);
+  switch (outcome.kind) {
+    case "duplicate":
+      return;
+    case "rejected":
+      if (from !== undefined) emit(ctx, { type: "PeerMisbehaved", peer: from, reason: outcome.reason });
+      else haltOnOwn(ctx, `our own vote was rejected: ${outcome.reason}`);
+      return;
+    case "conflict":
+      emit(ctx, { type: "ReportConflictingVotes", ...orderConflictingVotes(outcome.existing, outcome.vote) });
+      if (from === undefined)
+        haltOnOwn(ctx, `we signed two different votes at height ${vote.height} round ${vote.round}`);
+      return;
+    case "added":
+      ctx.s = { ...s, votes: outcome.votes };
+      publish(ctx, "Vote", { kind: "Vote", vote });
+  }
+}
+
+function onLastCommitVote(ctx: Ctx, vote: Vote, from: string | undefined): void {
+  const s = ctx.s;
+  const lastCommit = s.lastCommit!;
+  if (vote.type !== SignedMsgType.SIGNED_MSG_TYPE_PRECOMMIT || vote.round !== s.lastCommitRound) return;
+  const outcome = addVote(lastCommit, vote, vote.round);
+  if (outcome.kind === "conflict") {
+    emit(ctx, { type: "ReportConflictingVotes", ...orderConflictingVotes(outcome.existing, outcome.vote) });
+    return;
+  }
+  if (outcome.kind === "rejected" && from !== undefined) {
+    emit(ctx, { type: "PeerMisbehaved", peer: from, reason: outcome.reason });
+    return;
+  }
+  if (outcome.kind !== "added") return;
+  ctx.s = { ...s, lastCommit: outcome.votes };
+  publish(ctx, "Vote", { kind: "Vote", vote });
+  if (s.config.skipTimeoutCommit && lastCommitHasAll(ctx.s)) startRound(ctx, 0);
+}
+
+function haltOnOwn(ctx: Ctx, reason: string): void {
+  if (ctx.s.halted !== undefined) return;
+  ctx.s = { ...ctx.s, halted: reason };
+  emit(ctx, { type: "Halt", reason });
+}
+
+/** Our signed vote: counted, then broadcast unless counting it showed we equivocated (halt). */
+export function onVoteSigned(ctx: Ctx, vote: Vote): void {
+  onVote(ctx, vote, undefined);
+  if (ctx.s.halted === undefined) emit(ctx, { type: "BroadcastVote", vote });
+}

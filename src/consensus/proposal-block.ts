@@ -1,0 +1,78 @@
+// Building our proposal block from the chain state: header fields from the state (reference §7.9),
+// the previous height's commit as LastCommit, BFT time, and the reaped txs and evidence; then its
+// parts and BlockID. Pure: the same inputs give the same block, byte for byte.
+
+import { blockPartsAndId, makeBlock } from "../types/block.js";
+import { emptyCommit } from "../types/commit.js";
+import type { PartSetState } from "../types/part-set.js";
+import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
+import type { State as ChainState } from "../wire/generated/tendermint/state/types.js";
+import type { Evidence } from "../wire/generated/tendermint/types/evidence.js";
+import type { Commit } from "../wire/generated/tendermint/types/types.js";
+import { consensusParamsHash, validatorSetHash } from "../wire/hashes.js";
+import { medianCommitTime } from "./bft-time.js";
+import type { HeldBlock } from "./state.js";
+
+export interface ProposalBlockArgs {
+  readonly chain: ChainState;
+  readonly height: bigint;
+  readonly proposerAddress: Uint8Array;
+  readonly txs: readonly Uint8Array[];
+  readonly evidence: readonly Evidence[];
+  /** The previous height's commit; ignored at the initial height. */
+  readonly lastCommit: Commit | undefined;
+}
+
+/** The block time: genesis time at the initial height, else the weighted median of the last commit. */
+export function proposalBlockTime(
+  chain: ChainState,
+  height: bigint,
+  lastCommit: Commit | undefined,
+): Timestamp | undefined {
+  if (height === chain.initialHeight) return chain.lastBlockTime;
+  if (lastCommit === undefined) return undefined;
+  return medianCommitTime(lastCommit, chain.lastValidators?.validators ?? []);
+}
+
+/** Every part of a block we made ourselves, as a complete part-set state. */
+export function completePartSet(split: {
+  header: PartSetState["header"];
+  parts: PartSetState["parts"];
+}): PartSetState {
+  let byteSize = 0;
+  for (const part of split.parts) byteSize += part!.bytes.length;
+  return {
+    header: split.header,
+    parts: split.parts,
+    count: split.parts.length,
+    byteSize,
+    maxBytes: undefined,
+  };
+}
+
+/** Our proposal block with its parts and BlockID, or undefined when the last commit is missing. */
+export function buildProposalBlock(args: ProposalBlockArgs): HeldBlock | undefined {
+  const { chain, height } = args;
+  const initial = height === chain.initialHeight;
+  const lastCommit = initial ? emptyCommit() : args.lastCommit;
+  const time = proposalBlockTime(chain, height, lastCommit);
+  if (lastCommit === undefined || time === undefined) return undefined;
+  const block = makeBlock({
+    version: chain.version.consensus,
+    chainId: chain.chainId,
+    height,
+    time,
+    lastBlockId: chain.lastBlockId,
+    validatorsHash: validatorSetHash(chain.validators?.validators ?? []),
+    nextValidatorsHash: validatorSetHash(chain.nextValidators?.validators ?? []),
+    consensusHash: consensusParamsHash(chain.consensusParams),
+    appHash: chain.appHash,
+    lastResultsHash: chain.lastResultsHash,
+    proposerAddress: args.proposerAddress,
+    txs: args.txs.slice(),
+    evidence: args.evidence.slice(),
+    lastCommit,
+  });
+  const { blockId, header, parts } = blockPartsAndId(block);
+  return { block, blockId, parts: completePartSet({ header, parts }) };
+}
