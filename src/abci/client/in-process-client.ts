@@ -2,7 +2,21 @@
 // from all four connections go to the app one at a time in call order (Tendermint's local client
 // holds one mutex for the same reason: the example apps are not re-entrant). A synchronous answer
 // costs no extra promise hop beyond the one the interface returns.
-import type { RequestCommit, RequestListSnapshots } from "../../wire/generated/tendermint/abci/types.js";
+import type {
+  RequestApplySnapshotChunk,
+  RequestBeginBlock,
+  RequestCheckTx,
+  RequestCommit,
+  RequestDeliverTx,
+  RequestEndBlock,
+  RequestInfo,
+  RequestInitChain,
+  RequestListSnapshots,
+  RequestLoadSnapshotChunk,
+  RequestOfferSnapshot,
+  RequestQuery,
+  RequestSetOption,
+} from "../../wire/generated/tendermint/abci/types.js";
 import type { Application, MaybePromise } from "../apps/application.js";
 import { AbciError } from "../errors.js";
 import type {
@@ -35,40 +49,43 @@ export class InProcessAbciClient implements AbciClient {
   constructor(readonly app: Application) {
     const base = (name: ConnectionName) => {
       const client = this;
-      return {
+      const methods = {
         name,
-        get error() {
-          return client.failure;
-        },
         echo: (message: string) => this.run(name, "echo", () => message),
         flush: () => this.run(name, "flush", () => undefined),
       };
+      // A getter, so the connection reports the failure live (spreading would freeze its value).
+      return Object.defineProperty(methods, "error", {
+        get: () => client.failure,
+        enumerable: true,
+      }) as typeof methods & {
+        readonly error: AbciError | undefined;
+      };
     };
-    this.consensus = {
-      ...base("consensus"),
-      initChain: (r) => this.run("consensus", "initChain", () => app.initChain(r)),
-      beginBlock: (r) => this.run("consensus", "beginBlock", () => app.beginBlock(r)),
-      deliverTx: (r) => this.run("consensus", "deliverTx", () => app.deliverTx(r)),
-      endBlock: (r) => this.run("consensus", "endBlock", () => app.endBlock(r)),
+    this.consensus = Object.assign(base("consensus"), {
+      initChain: (r: RequestInitChain) => this.run("consensus", "initChain", () => app.initChain(r)),
+      beginBlock: (r: RequestBeginBlock) => this.run("consensus", "beginBlock", () => app.beginBlock(r)),
+      deliverTx: (r: RequestDeliverTx) => this.run("consensus", "deliverTx", () => app.deliverTx(r)),
+      endBlock: (r: RequestEndBlock) => this.run("consensus", "endBlock", () => app.endBlock(r)),
       commit: () => this.run("consensus", "commit", () => app.commit(COMMIT)),
-    };
-    this.mempool = {
-      ...base("mempool"),
-      checkTx: (r) => this.run("mempool", "checkTx", () => app.checkTx(r)),
-    };
-    this.query = {
-      ...base("query"),
-      info: (r) => this.run("query", "info", () => app.info(r)),
-      query: (r) => this.run("query", "query", () => app.query(r)),
-      setOption: (r) => this.run("query", "setOption", () => app.setOption(r)),
-    };
-    this.snapshot = {
-      ...base("snapshot"),
+    });
+    this.mempool = Object.assign(base("mempool"), {
+      checkTx: (r: RequestCheckTx) => this.run("mempool", "checkTx", () => app.checkTx(r)),
+    });
+    this.query = Object.assign(base("query"), {
+      info: (r: RequestInfo) => this.run("query", "info", () => app.info(r)),
+      query: (r: RequestQuery) => this.run("query", "query", () => app.query(r)),
+      setOption: (r: RequestSetOption) => this.run("query", "setOption", () => app.setOption(r)),
+    });
+    this.snapshot = Object.assign(base("snapshot"), {
       listSnapshots: () => this.run("snapshot", "listSnapshots", () => app.listSnapshots(LIST_SNAPSHOTS)),
-      offerSnapshot: (r) => this.run("snapshot", "offerSnapshot", () => app.offerSnapshot(r)),
-      loadSnapshotChunk: (r) => this.run("snapshot", "loadSnapshotChunk", () => app.loadSnapshotChunk(r)),
-      applySnapshotChunk: (r) => this.run("snapshot", "applySnapshotChunk", () => app.applySnapshotChunk(r)),
-    };
+      offerSnapshot: (r: RequestOfferSnapshot) =>
+        this.run("snapshot", "offerSnapshot", () => app.offerSnapshot(r)),
+      loadSnapshotChunk: (r: RequestLoadSnapshotChunk) =>
+        this.run("snapshot", "loadSnapshotChunk", () => app.loadSnapshotChunk(r)),
+      applySnapshotChunk: (r: RequestApplySnapshotChunk) =>
+        this.run("snapshot", "applySnapshotChunk", () => app.applySnapshotChunk(r)),
+    });
   }
 
   onError(listener: (error: AbciError) => void): void {

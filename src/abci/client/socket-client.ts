@@ -126,12 +126,19 @@ async function dialWithRetry(
 
 const req = <C extends string, V>(c: C, v: V) => ({ value: { $case: c, [c]: v } }) as never;
 
+/** Adds the live `error` getter (an object spread would copy its value once). */
+function withError<T extends object>(
+  target: T,
+  conn: SocketConnection,
+): T & { readonly error: AbciError | undefined } {
+  return Object.defineProperty(target, "error", { get: () => conn.error, enumerable: true }) as T & {
+    readonly error: AbciError | undefined;
+  };
+}
+
 function baseMethods(conn: SocketConnection) {
   return {
     name: conn.name,
-    get error() {
-      return conn.error;
-    },
     echo: async (message: string) =>
       (await conn.call<ResponseEcho>(req("echo", { message }), "echo")).message,
     flush: () => conn.flush(),
@@ -147,37 +154,49 @@ export class SocketAbciClient implements AbciClient {
 
   constructor(private readonly connections: Record<ConnectionName, SocketConnection>) {
     const c = connections.consensus;
-    this.consensus = {
-      ...baseMethods(c),
-      initChain: (r: RequestInitChain) => c.call<ResponseInitChain>(req("initChain", r), "initChain"),
-      beginBlock: (r: RequestBeginBlock) => c.call<ResponseBeginBlock>(req("beginBlock", r), "beginBlock"),
-      deliverTx: (r: RequestDeliverTx) => c.call<ResponseDeliverTx>(req("deliverTx", r), "deliverTx"),
-      endBlock: (r: RequestEndBlock) => c.call<ResponseEndBlock>(req("endBlock", r), "endBlock"),
-      commit: () => c.call<ResponseCommit>(req("commit", {}), "commit"),
-    };
+    this.consensus = withError(
+      {
+        ...baseMethods(c),
+        initChain: (r: RequestInitChain) => c.call<ResponseInitChain>(req("initChain", r), "initChain"),
+        beginBlock: (r: RequestBeginBlock) => c.call<ResponseBeginBlock>(req("beginBlock", r), "beginBlock"),
+        deliverTx: (r: RequestDeliverTx) => c.call<ResponseDeliverTx>(req("deliverTx", r), "deliverTx"),
+        endBlock: (r: RequestEndBlock) => c.call<ResponseEndBlock>(req("endBlock", r), "endBlock"),
+        commit: () => c.call<ResponseCommit>(req("commit", {}), "commit"),
+      },
+      c,
+    );
     const m = connections.mempool;
-    this.mempool = {
-      ...baseMethods(m),
-      checkTx: (r: RequestCheckTx) => m.call<ResponseCheckTx>(req("checkTx", r), "checkTx"),
-    };
+    this.mempool = withError(
+      {
+        ...baseMethods(m),
+        checkTx: (r: RequestCheckTx) => m.call<ResponseCheckTx>(req("checkTx", r), "checkTx"),
+      },
+      m,
+    );
     const q = connections.query;
-    this.query = {
-      ...baseMethods(q),
-      info: (r: RequestInfo) => q.call<ResponseInfo>(req("info", r), "info"),
-      query: (r: RequestQuery) => q.call<ResponseQuery>(req("query", r), "query"),
-      setOption: (r: RequestSetOption) => q.call<ResponseSetOption>(req("setOption", r), "setOption"),
-    };
+    this.query = withError(
+      {
+        ...baseMethods(q),
+        info: (r: RequestInfo) => q.call<ResponseInfo>(req("info", r), "info"),
+        query: (r: RequestQuery) => q.call<ResponseQuery>(req("query", r), "query"),
+        setOption: (r: RequestSetOption) => q.call<ResponseSetOption>(req("setOption", r), "setOption"),
+      },
+      q,
+    );
     const s = connections.snapshot;
-    this.snapshot = {
-      ...baseMethods(s),
-      listSnapshots: () => s.call<ResponseListSnapshots>(req("listSnapshots", {}), "listSnapshots"),
-      offerSnapshot: (r: RequestOfferSnapshot) =>
-        s.call<ResponseOfferSnapshot>(req("offerSnapshot", r), "offerSnapshot"),
-      loadSnapshotChunk: (r: RequestLoadSnapshotChunk) =>
-        s.call<ResponseLoadSnapshotChunk>(req("loadSnapshotChunk", r), "loadSnapshotChunk"),
-      applySnapshotChunk: (r: RequestApplySnapshotChunk) =>
-        s.call<ResponseApplySnapshotChunk>(req("applySnapshotChunk", r), "applySnapshotChunk"),
-    };
+    this.snapshot = withError(
+      {
+        ...baseMethods(s),
+        listSnapshots: () => s.call<ResponseListSnapshots>(req("listSnapshots", {}), "listSnapshots"),
+        offerSnapshot: (r: RequestOfferSnapshot) =>
+          s.call<ResponseOfferSnapshot>(req("offerSnapshot", r), "offerSnapshot"),
+        loadSnapshotChunk: (r: RequestLoadSnapshotChunk) =>
+          s.call<ResponseLoadSnapshotChunk>(req("loadSnapshotChunk", r), "loadSnapshotChunk"),
+        applySnapshotChunk: (r: RequestApplySnapshotChunk) =>
+          s.call<ResponseApplySnapshotChunk>(req("applySnapshotChunk", r), "applySnapshotChunk"),
+      },
+      s,
+    );
     for (const conn of Object.values(connections)) {
       conn.onFailure((e) => {
         for (const l of this.listeners) l(e);

@@ -66,7 +66,8 @@ export class SocketConnection {
       this.fail(
         new AbciError(
           "ABCI_CONNECTION_CLOSED",
-          `the app closed the connection with ${this.inFlight} request(s) unanswered`,
+          `the app closed the connection with ${this.inFlight} request(s) unanswered` +
+            (this.decoder.buffered > 0 ? ` and ${this.decoder.buffered} byte(s) of a truncated message` : ""),
           name,
         ),
       ),
