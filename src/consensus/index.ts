@@ -13,6 +13,7 @@ export {
   timeoutProposeMs,
   waitsForTxs,
 } from "./config.js";
+export { createDefaultConsensusRules } from "./default-rules.js";
 export type * from "./effect.js";
 export { ConsensusError, type ConsensusErrorCode } from "./errors.js";
 export { duplicateVoteEvidence } from "./evidence.js";
