@@ -24,7 +24,9 @@ const scenario = fc.record({
   ),
 });
 
-function build(s: fc.infer<typeof scenario>) {
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+function build(s: Scenario) {
   const signer = keyPairFromSeed(s.seed);
   let publicKey = signer.publicKey;
   let message = s.message;
