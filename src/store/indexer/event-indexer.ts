@@ -1,0 +1,270 @@
+// The kv indexer over tx_index.db: indexes a height (its txs and its block events) in one
+// batch, and answers tx by hash, tx_search and block_search. A tx is findable as soon as
+// indexHeight resolves, so the node publishes a height's Tx events only after awaiting it.
+import { sha256 } from "../../crypto/hash.js";
+import type { Event } from "../../wire/generated/tendermint/abci/types.js";
+import { TxResult } from "../../wire/generated/tendermint/abci/types.js";
+import { ABCIResponses } from "../../wire/generated/tendermint/state/types.js";
+import { encodeHeight } from "../block-store-keys.js";
+import { StoreError } from "../errors.js";
+import { readUint32, readUint64 } from "../key-bytes.js";
+import type { BinaryLevel } from "../level-database.js";
+import { decodeStored, encodeMessage } from "../proto-codec.js";
+import { BLOCK_DOCUMENT, type IndexedDocument, TX_DOCUMENT } from "./event-match.js";
+import type { HeightIndexInput } from "./height-index-input.js";
+import {
+  blockEventsKey,
+  entryKey,
+  INDEXED_HEIGHT_KEY,
+  MAX_INDEXED_KEY_BYTES,
+  PREFIX_BLOCK_EVENT,
+  PREFIX_BLOCK_EVENTS,
+  PREFIX_TX_EVENT,
+  PREFIX_TX_POSITION,
+  txPositionKey,
+  txResultKey,
+} from "./index-keys.js";
+import {
+  DEFAULT_SEARCH_BUDGET,
+  executeSearch,
+  type IndexSpace,
+  type SearchBudget,
+  type SearchRequest,
+} from "./search-executor.js";
+
+const EMPTY = new Uint8Array(0);
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+export interface TxSearchResult {
+  total: number;
+  txs: TxResult[];
+}
+
+export interface BlockSearchResult {
+  total: number;
+  heights: bigint[];
+}
+
+/** The reading side of the tx index (the `tx` and `tx_search` routes). */
+export interface TxIndexReader {
+  readonly enabled: boolean;
+  getByHash(hash: Uint8Array): Promise<TxResult | undefined>;
+  search(request: SearchRequest): Promise<TxSearchResult>;
+}
+
+/** The reading side of the block-event index (`block_search`). */
+export interface BlockIndexReader {
+  readonly enabled: boolean;
+  has(height: bigint): Promise<boolean>;
+  search(request: SearchRequest): Promise<BlockSearchResult>;
+}
+
+/** The writing side: one call per committed height. */
+export interface HeightIndexer {
+  readonly enabled: boolean;
+  /** The last height fully indexed (0 when none). */
+  indexedHeight(): bigint;
+  indexHeight(input: HeightIndexInput): Promise<void>;
+}
+
+export interface EventIndexerOptions {
+  budget?: SearchBudget;
+  /** fsync index batches (default false: the index is rebuilt from blocks and state at start-up). */
+  sync?: boolean;
+}
+
+type Batch = ReturnType<BinaryLevel["batch"]>;
+
+function putEventEntries(
+  batch: Batch,
+  prefix: number,
+  events: readonly Event[],
+  height: bigint,
+  txIndex: number | undefined,
+  firstSeq: number,
+  del = false,
+): void {
+  events.forEach((event, i) => {
+    for (const attribute of event.attributes) {
+      if (!attribute.index) continue;
+      const composite = utf8.encode(`${event.type}.${utf8Decoder.decode(attribute.key)}`);
+      if (composite.length > MAX_INDEXED_KEY_BYTES) continue;
+      const key = entryKey(prefix, composite, attribute.value, height, txIndex, firstSeq + i);
+      if (del) batch.del(key);
+      else batch.put(key, EMPTY);
+    }
+  });
+}
+
+const hexUpper = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex").toUpperCase();
+
+export class EventIndexer implements HeightIndexer {
+  readonly enabled = true;
+  #db: BinaryLevel;
+  #indexedHeight = 0n;
+  readonly #budget: SearchBudget;
+  readonly #sync: boolean;
+  readonly txs: TxIndexReader;
+  readonly blocks: BlockIndexReader;
+
+  private constructor(db: BinaryLevel, options: EventIndexerOptions) {
+    this.#db = db;
+    this.#budget = options.budget ?? DEFAULT_SEARCH_BUDGET;
+    this.#sync = options.sync ?? false;
+    const txSpace: IndexSpace = {
+      db,
+      kind: TX_DOCUMENT,
+      entryPrefix: PREFIX_TX_EVENT,
+      positionPrefix: PREFIX_TX_POSITION,
+      positionWidth: 12,
+      positionOfHash: async (hash) => {
+        const result = await this.#getTxResult(hash);
+        return result === undefined ? undefined : txPositionKey(result.height, result.index).subarray(1);
+      },
+      loadDocuments: async (positions) => {
+        const results = await this.#loadTxsAt(positions);
+        return results.map((r): IndexedDocument | undefined =>
+          r === undefined
+            ? undefined
+            : { height: r.height, hashHex: hexUpper(sha256(r.tx)), events: r.result.events },
+        );
+      },
+    };
+    const blockSpace: IndexSpace = {
+      db,
+      kind: BLOCK_DOCUMENT,
+      entryPrefix: PREFIX_BLOCK_EVENT,
+      positionPrefix: PREFIX_BLOCK_EVENTS,
+      positionWidth: 8,
+      loadDocuments: async (positions) => {
+        const values = await db.getMany(positions.map((p) => Uint8Array.of(PREFIX_BLOCK_EVENTS, ...p)));
+        return values.map((value, i): IndexedDocument | undefined => {
+          if (value === undefined) return undefined;
+          const height = readUint64(positions[i]!, 0);
+          const stored = decodeStored(ABCIResponses, value, `tx_index.db block events ${height}`);
+          return {
+            height,
+            events: [...(stored.beginBlock?.events ?? []), ...(stored.endBlock?.events ?? [])],
+          };
+        });
+      },
+    };
+    this.txs = {
+      enabled: true,
+      getByHash: (hash) => this.#getTxResult(hash),
+      search: async (request) => {
+        const page = await executeSearch(txSpace, request, this.#budget);
+        const txs = await this.#loadTxsAt(page.positions);
+        return { total: page.total, txs: txs.filter((t): t is TxResult => t !== undefined) };
+      },
+    };
+    this.blocks = {
+      enabled: true,
+      has: async (height) => this.#db.getSync(blockEventsKey(height)) !== undefined,
+      search: async (request) => {
+        const page = await executeSearch(blockSpace, request, this.#budget);
+        return { total: page.total, heights: page.positions.map((p) => readUint64(p, 0)) };
+      },
+    };
+  }
+
+  static async open(db: BinaryLevel, options: EventIndexerOptions = {}): Promise<EventIndexer> {
+    const indexer = new EventIndexer(db, options);
+    const raw = await db.get(INDEXED_HEIGHT_KEY);
+    if (raw !== undefined) {
+      if (raw.length !== 8)
+        throw new StoreError("STORE_CORRUPT", "tx_index.db: indexed-height record is not 8 bytes");
+      indexer.#indexedHeight = readUint64(raw, 0);
+    }
+    return indexer;
+  }
+
+  indexedHeight(): bigint {
+    return this.#indexedHeight;
+  }
+
+  /**
+   * Indexes one height in one batch: each tx (hash → result, position → hash, its indexed
+   * event attributes), the block's begin/end events, and the indexed height. A tx seen before
+   * at another position is moved: its old entries go in the same batch, so a hash has one home.
+   * Re-indexing a height (start-up repair) gives the same keys.
+   */
+  async indexHeight(input: HeightIndexInput): Promise<void> {
+    const { height } = input;
+    const batch = this.#db.batch();
+    const hashes = input.txs.map((t) => t.hash ?? sha256(t.tx));
+    const previous = await this.#db.getMany(hashes.map(txResultKey));
+    const homes = new Map<string, number>();
+    input.txs.forEach((indexed, index) => {
+      const hash = hashes[index]!;
+      const hex = hexUpper(hash);
+      const stored = previous[index];
+      const earlierHere = homes.get(hex);
+      if (earlierHere !== undefined) {
+        // The same tx twice in this block: the later occurrence wins.
+        this.#deleteTxEntries(batch, height, earlierHere, input.txs[earlierHere]!.result.events);
+      } else if (stored !== undefined) {
+        const old = decodeStored(TxResult, stored, `tx_index.db tx ${hex}`);
+        if (old.height !== height || old.index !== index) {
+          this.#deleteTxEntries(batch, old.height, old.index, old.result.events);
+        }
+      }
+      homes.set(hex, index);
+      const result: TxResult = { height, index, tx: indexed.tx, result: indexed.result };
+      batch.put(txResultKey(hash), encodeMessage(TxResult, result));
+      batch.put(txPositionKey(height, index), hash);
+      putEventEntries(batch, PREFIX_TX_EVENT, indexed.result.events, height, index, 0);
+    });
+    const blockEvents: ABCIResponses = {
+      deliverTxs: [],
+      beginBlock: { events: [...input.beginBlockEvents] },
+      endBlock: { validatorUpdates: [], consensusParamUpdates: undefined, events: [...input.endBlockEvents] },
+    };
+    batch.put(blockEventsKey(height), encodeMessage(ABCIResponses, blockEvents));
+    putEventEntries(batch, PREFIX_BLOCK_EVENT, input.beginBlockEvents, height, undefined, 0);
+    putEventEntries(
+      batch,
+      PREFIX_BLOCK_EVENT,
+      input.endBlockEvents,
+      height,
+      undefined,
+      input.beginBlockEvents.length,
+    );
+    // Re-indexing an older height (repair) never moves the marker back.
+    let newHeight = this.#indexedHeight;
+    if (height > newHeight) newHeight = height;
+    batch.put(INDEXED_HEIGHT_KEY, encodeHeight(newHeight));
+    await batch.write({ sync: this.#sync });
+    this.#indexedHeight = newHeight;
+  }
+
+  #deleteTxEntries(batch: Batch, height: bigint, index: number, events: readonly Event[]): void {
+    batch.del(txPositionKey(height, index));
+    putEventEntries(batch, PREFIX_TX_EVENT, events, height, index, 0, true);
+  }
+
+  async #getTxResult(hash: Uint8Array): Promise<TxResult | undefined> {
+    const raw = this.#db.getSync(txResultKey(hash));
+    return raw === undefined ? undefined : decodeStored(TxResult, raw, `tx_index.db tx ${hexUpper(hash)}`);
+  }
+
+  async #loadTxsAt(positions: readonly Uint8Array[]): Promise<(TxResult | undefined)[]> {
+    if (positions.length === 0) return [];
+    const hashes = await this.#db.getMany(positions.map((p) => Uint8Array.of(PREFIX_TX_POSITION, ...p)));
+    const present = hashes.filter((h): h is Uint8Array => h !== undefined);
+    const raws = await this.#db.getMany(present.map(txResultKey));
+    let next = 0;
+    return hashes.map((hash, i) => {
+      if (hash === undefined) return undefined;
+      const raw = raws[next++];
+      if (raw === undefined) return undefined;
+      const result = decodeStored(TxResult, raw, `tx_index.db tx ${hexUpper(hash)}`);
+      const position = positions[i]!;
+      // A position whose tx has moved on (indexed again later) is not this tx's home.
+      return result.height === readUint64(position, 0) && result.index === readUint32(position, 8)
+        ? result
+        : undefined;
+    });
+  }
+}

@@ -1,0 +1,39 @@
+// What one height contributes to the index, and how to build it from a block and its ABCI
+// responses (used by the node after executing a block, and by start-up repair).
+import { sha256 } from "../../crypto/hash.js";
+import type { Event, ResponseDeliverTx } from "../../wire/generated/tendermint/abci/types.js";
+import type { ABCIResponses } from "../../wire/generated/tendermint/state/types.js";
+import type { Block } from "../../wire/generated/tendermint/types/block.js";
+import { StoreError } from "../errors.js";
+
+export interface IndexedTx {
+  tx: Uint8Array;
+  /** sha256(tx); computed when absent. */
+  hash?: Uint8Array;
+  result: ResponseDeliverTx;
+}
+
+export interface HeightIndexInput {
+  height: bigint;
+  /** The block's txs with their DeliverTx results, in block order (index = position). */
+  txs: readonly IndexedTx[];
+  beginBlockEvents: readonly Event[];
+  endBlockEvents: readonly Event[];
+}
+
+export function heightIndexInputFrom(block: Block, responses: ABCIResponses): HeightIndexInput {
+  const height = block.header.height;
+  const txs = block.data.txs;
+  if (responses.deliverTxs.length !== txs.length) {
+    throw new StoreError(
+      "STORE_INCONSISTENT",
+      `height ${height}: block has ${txs.length} txs but ABCI responses hold ${responses.deliverTxs.length} results`,
+    );
+  }
+  return {
+    height,
+    txs: txs.map((tx, i) => ({ tx, hash: sha256(tx), result: responses.deliverTxs[i]! })),
+    beginBlockEvents: responses.beginBlock?.events ?? [],
+    endBlockEvents: responses.endBlock?.events ?? [],
+  };
+}

@@ -1,0 +1,105 @@
+// Key layout of tx_index.db, which holds both the tx index and the block-event index so one
+// batch indexes a whole height atomically.
+//
+//   0x00                                   → last indexed height (8 bytes)
+//   0x01 hash(32)                          → TxResult
+//   0x02 height(8) index(4)                → tx hash                       (tx positions)
+//   0x03 entry(key,value) height(8) index(4) seq(4) → ∅                    (tx event attributes)
+//   0x10 height(8)                         → block events (ABCIResponses with begin/end events)
+//   0x11 entry(key,value) height(8) seq(4) → ∅                             (block event attributes)
+//
+// entry(key,value) = u16 len(key) ‖ key ‖ u32 len(value) ‖ value. Length prefixes keep one
+// key's entries contiguous and one (key, value)'s entries sorted by position, whatever bytes
+// the app puts in keys and values. `seq` is the event's index in its list, so conditions can
+// be matched within one event.
+import { StoreError } from "../errors.js";
+import { bytesKey, heightIndexKey, heightKey, readUint32, writeUint32, writeUint64 } from "../key-bytes.js";
+
+export const INDEXED_HEIGHT_KEY = Uint8Array.of(0x00);
+export const PREFIX_TX_RESULT = 0x01;
+export const PREFIX_TX_POSITION = 0x02;
+export const PREFIX_TX_EVENT = 0x03;
+export const PREFIX_BLOCK_EVENTS = 0x10;
+export const PREFIX_BLOCK_EVENT = 0x11;
+
+/** Composite keys longer than this are not indexed (their length must fit the u16 prefix). */
+export const MAX_INDEXED_KEY_BYTES = 0xffff;
+
+export const txResultKey = (hash: Uint8Array): Uint8Array => bytesKey(PREFIX_TX_RESULT, hash);
+export const txPositionKey = (height: bigint, index: number): Uint8Array =>
+  heightIndexKey(PREFIX_TX_POSITION, height, index);
+export const blockEventsKey = (height: bigint): Uint8Array => heightKey(PREFIX_BLOCK_EVENTS, height);
+
+/** `prefix ‖ u16 len(key) ‖ key` — every entry of one composite key. */
+export function entryKeyPrefix(prefix: number, key: Uint8Array): Uint8Array {
+  if (key.length > MAX_INDEXED_KEY_BYTES) {
+    throw new StoreError(
+      "INDEX_QUERY_INVALID",
+      `composite key of ${key.length} bytes exceeds ${MAX_INDEXED_KEY_BYTES}`,
+    );
+  }
+  const out = new Uint8Array(3 + key.length);
+  out[0] = prefix;
+  out[1] = key.length >>> 8;
+  out[2] = key.length & 0xff;
+  out.set(key, 3);
+  return out;
+}
+
+/** `prefix ‖ entry(key, value)` — every entry of one (key, value) pair. */
+export function entryValuePrefix(prefix: number, key: Uint8Array, value: Uint8Array): Uint8Array {
+  const head = entryKeyPrefix(prefix, key);
+  const out = new Uint8Array(head.length + 4 + value.length);
+  out.set(head, 0);
+  writeUint32(out, head.length, value.length);
+  out.set(value, head.length + 4);
+  return out;
+}
+
+/**
+ * A full entry key: the (key, value) prefix followed by the position (height, then the tx
+ * index for tx entries) and the event's sequence number.
+ */
+export function entryKey(
+  prefix: number,
+  key: Uint8Array,
+  value: Uint8Array,
+  height: bigint,
+  txIndex: number | undefined,
+  seq: number,
+): Uint8Array {
+  const head = entryValuePrefix(prefix, key, value);
+  const tail = txIndex === undefined ? 12 : 16;
+  const out = new Uint8Array(head.length + tail);
+  out.set(head, 0);
+  writeUint64(out, head.length, height);
+  if (txIndex !== undefined) writeUint32(out, head.length + 8, txIndex);
+  writeUint32(out, out.length - 4, seq);
+  return out;
+}
+
+export interface DecodedEntry {
+  value: Uint8Array;
+  /** height(8) [‖ txIndex(4)]: the document's position, comparable byte-wise. */
+  position: Uint8Array;
+  seq: number;
+}
+
+/** Splits an entry key whose composite-key part is `keyPrefixLength` bytes long. */
+export function decodeEntryKey(
+  entry: Uint8Array,
+  keyPrefixLength: number,
+  positionWidth: number,
+): DecodedEntry {
+  const valueLength = readUint32(entry, keyPrefixLength);
+  const valueStart = keyPrefixLength + 4;
+  const positionStart = valueStart + valueLength;
+  if (positionStart + positionWidth + 4 !== entry.length) {
+    throw new StoreError("STORE_CORRUPT", `tx_index.db: malformed event entry key of ${entry.length} bytes`);
+  }
+  return {
+    value: entry.subarray(valueStart, positionStart),
+    position: entry.subarray(positionStart, positionStart + positionWidth),
+    seq: readUint32(entry, entry.length - 4),
+  };
+}
