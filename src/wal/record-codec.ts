@@ -45,11 +45,13 @@ const MAX_TAGGED_INT = 2 ** 51;
 // String.prototype.isWellFormed is in Node 20 but not in the ES2023 type library.
 type WellFormedCheck = string & { isWellFormed(): boolean };
 
-/** A growable output buffer; one per encode call. */
+/** A growable output buffer, reused across encode calls (encoding is synchronous). */
 class Out {
   buf: Uint8Array;
   view: DataView;
   pos = 0;
+  /** Keys and indices from the root to the value being written, for error messages only. */
+  readonly path: Array<string | number> = [];
   constructor(initial: number) {
     this.buf = new Uint8Array(initial);
     this.view = new DataView(this.buf.buffer);
@@ -81,17 +83,42 @@ class Out {
     this.buf.set(b, this.pos);
     this.pos += b.length;
   }
-  utf8(s: string, where: string): void {
+  utf8(s: string): void {
+    // Most strings here are short ASCII (type names, keys, hex ids): copy them byte by byte,
+    // which is several times faster than a Buffer round trip.
+    const n = s.length;
+    this.ensure(n + 8);
+    const lengthAt = this.pos;
+    if (n < 0x80) {
+      let i = 0;
+      const buf = this.buf;
+      let p = lengthAt + 1;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        buf[p++] = c;
+      }
+      if (i === n) {
+        buf[lengthAt] = n;
+        this.pos = p;
+        return;
+      }
+    }
     if (!(s as WellFormedCheck).isWellFormed())
-      throw unencodable(`a string with a lone surrogate at ${where}`);
+      throw unencodable(`a string with a lone surrogate at ${this.where()}`);
     const len = Buffer.byteLength(s, "utf8");
     this.uvarint(len);
     this.ensure(len);
-    if (len > 0)
-      Buffer.from(this.buf.buffer, this.buf.byteOffset, this.buf.length).write(s, this.pos, "utf8");
+    Buffer.from(this.buf.buffer, this.buf.byteOffset, this.buf.length).write(s, this.pos, "utf8");
     this.pos += len;
   }
+  where(): string {
+    return `$${this.path.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("")}`;
+  }
 }
+
+const INITIAL_OUT_BYTES = 64 * 1024;
+let shared: Out | undefined = new Out(INITIAL_OUT_BYTES);
 
 function unencodable(what: string): WalError {
   return new WalError("WAL_UNENCODABLE", `log record codec cannot encode ${what}`);
@@ -109,12 +136,21 @@ function isTaggedInt(n: number): boolean {
 
 /** Encodes a plain value. Throws WAL_UNENCODABLE for values outside the model above. */
 export function encodeRecord(value: unknown): Uint8Array {
-  const out = new Out(256);
-  writeValue(out, value, 0, "$");
-  return out.buf.slice(0, out.pos);
+  // A getter that encodes from inside an encode gets its own buffer.
+  const out = shared ?? new Out(256);
+  shared = undefined;
+  try {
+    out.pos = 0;
+    out.path.length = 0;
+    writeValue(out, value, 0);
+    return out.buf.slice(0, out.pos);
+  } finally {
+    // Do not keep a buffer grown by one huge record.
+    shared = out.buf.length > 16 * INITIAL_OUT_BYTES ? new Out(INITIAL_OUT_BYTES) : out;
+  }
 }
 
-function writeValue(out: Out, value: unknown, depth: number, where: string): void {
+function writeValue(out: Out, value: unknown, depth: number): void {
   switch (typeof value) {
     case "undefined":
       out.byte(TAG_UNDEFINED);
@@ -135,22 +171,22 @@ function writeValue(out: Out, value: unknown, depth: number, where: string): voi
       return;
     case "bigint":
       out.byte(TAG_BIGINT);
-      writeBigZigzag(out, value, where);
+      writeBigZigzag(out, value);
       return;
     case "string":
       out.byte(TAG_STRING);
-      out.utf8(value, where);
+      out.utf8(value);
       return;
     case "object":
       break;
     default:
-      throw unencodable(`a ${typeof value} at ${where}`);
+      throw unencodable(`a ${typeof value} at ${out.where()}`);
   }
   if (value === null) {
     out.byte(TAG_NULL);
     return;
   }
-  if (depth >= MAX_DEPTH) throw unencodable(`nesting deeper than ${MAX_DEPTH} at ${where}`);
+  if (depth >= MAX_DEPTH) throw unencodable(`nesting deeper than ${MAX_DEPTH} at ${out.where()}`);
   if (value instanceof Uint8Array) {
     out.byte(TAG_BYTES);
     out.uvarint(value.length);
@@ -160,23 +196,29 @@ function writeValue(out: Out, value: unknown, depth: number, where: string): voi
   if (Array.isArray(value)) {
     out.byte(TAG_ARRAY);
     out.uvarint(value.length);
-    for (let i = 0; i < value.length; i++) writeValue(out, value[i], depth + 1, where);
+    for (let i = 0; i < value.length; i++) {
+      out.path.push(i);
+      writeValue(out, value[i], depth + 1);
+      out.path.pop();
+    }
     return;
   }
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
-    throw unencodable(`an instance of ${proto?.constructor?.name ?? "a class"} at ${where}`);
+    throw unencodable(`an instance of ${proto?.constructor?.name ?? "a class"} at ${out.where()}`);
   }
   const keys = Object.keys(value).sort();
   out.byte(TAG_OBJECT);
   out.uvarint(keys.length);
   for (const key of keys) {
-    out.utf8(key, `${where}.${key}`);
-    writeValue(out, (value as Record<string, unknown>)[key], depth + 1, `${where}.${key}`);
+    out.path.push(key);
+    out.utf8(key);
+    writeValue(out, (value as Record<string, unknown>)[key], depth + 1);
+    out.path.pop();
   }
 }
 
-function writeBigZigzag(out: Out, value: bigint, where: string): void {
+function writeBigZigzag(out: Out, value: bigint): void {
   let z = value >= 0n ? value << 1n : (-value << 1n) - 1n;
   if (z <= BigInt(Number.MAX_SAFE_INTEGER)) {
     out.uvarint(Number(z));
@@ -185,7 +227,7 @@ function writeBigZigzag(out: Out, value: bigint, where: string): void {
   // Large values: 56 bits at a time through a Number, then LEB128 of each 7-bit group.
   const start = out.pos;
   while (z > 0n) {
-    if (out.pos - start >= MAX_BIGINT_VARINT_BYTES) throw unencodable(`a bigint too large at ${where}`);
+    if (out.pos - start >= MAX_BIGINT_VARINT_BYTES) throw unencodable(`a bigint too large at ${out.where()}`);
     const group = Number(z & 0x7fn);
     z >>= 7n;
     out.byte(z > 0n ? group | 0x80 : group);
@@ -340,6 +382,17 @@ class In {
     this.need(len);
     const at = this.pos;
     this.pos += len;
+    // Short ASCII strings (the usual case) without a TextDecoder call, which costs more than the copy.
+    if (len <= 32) {
+      let ascii = "";
+      let i = at;
+      for (; i < at + len; i++) {
+        const b = this.buf[i]!;
+        if (b >= 0x80) break;
+        ascii += String.fromCharCode(b);
+      }
+      if (i === at + len) return ascii;
+    }
     try {
       return utf8Decoder.decode(this.buf.subarray(at, at + len));
     } catch {
