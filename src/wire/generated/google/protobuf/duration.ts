@@ -93,7 +93,7 @@ export const Duration = {
       if (BigInt.asIntN(64, message.seconds) !== message.seconds) {
         throw new globalThis.Error("value provided for field message.seconds of type int64 too large");
       }
-      writer.uint32(8).int64(message.seconds.toString());
+      writer.uint32(8).int64(bigintToLong(message.seconds));
     }
     if (message.nanos !== 0) {
       writer.uint32(16).int32(message.nanos);
@@ -132,8 +132,20 @@ export const Duration = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

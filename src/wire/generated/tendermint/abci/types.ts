@@ -598,13 +598,13 @@ export const RequestInfo = {
       if (BigInt.asUintN(64, message.blockVersion) !== message.blockVersion) {
         throw new globalThis.Error("value provided for field message.blockVersion of type uint64 too large");
       }
-      writer.uint32(16).uint64(message.blockVersion.toString());
+      writer.uint32(16).uint64(bigintToLong(message.blockVersion));
     }
     if (message.p2pVersion !== 0n) {
       if (BigInt.asUintN(64, message.p2pVersion) !== message.p2pVersion) {
         throw new globalThis.Error("value provided for field message.p2pVersion of type uint64 too large");
       }
-      writer.uint32(24).uint64(message.p2pVersion.toString());
+      writer.uint32(24).uint64(bigintToLong(message.p2pVersion));
     }
     return writer;
   },
@@ -723,7 +723,7 @@ export const RequestInitChain = {
       if (BigInt.asIntN(64, message.initialHeight) !== message.initialHeight) {
         throw new globalThis.Error("value provided for field message.initialHeight of type int64 too large");
       }
-      writer.uint32(48).int64(message.initialHeight.toString());
+      writer.uint32(48).int64(bigintToLong(message.initialHeight));
     }
     return writer;
   },
@@ -806,7 +806,7 @@ export const RequestQuery = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(24).int64(message.height.toString());
+      writer.uint32(24).int64(bigintToLong(message.height));
     }
     if (message.prove !== false) {
       writer.uint32(32).bool(message.prove);
@@ -1019,7 +1019,7 @@ export const RequestEndBlock = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     return writer;
   },
@@ -1156,7 +1156,7 @@ export const RequestLoadSnapshotChunk = {
       if (BigInt.asUintN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type uint64 too large");
       }
-      writer.uint32(8).uint64(message.height.toString());
+      writer.uint32(8).uint64(bigintToLong(message.height));
     }
     if (message.format !== 0) {
       writer.uint32(16).uint32(message.format);
@@ -1575,13 +1575,13 @@ export const ResponseInfo = {
       if (BigInt.asUintN(64, message.appVersion) !== message.appVersion) {
         throw new globalThis.Error("value provided for field message.appVersion of type uint64 too large");
       }
-      writer.uint32(24).uint64(message.appVersion.toString());
+      writer.uint32(24).uint64(bigintToLong(message.appVersion));
     }
     if (message.lastBlockHeight !== 0n) {
       if (BigInt.asIntN(64, message.lastBlockHeight) !== message.lastBlockHeight) {
         throw new globalThis.Error("value provided for field message.lastBlockHeight of type int64 too large");
       }
-      writer.uint32(32).int64(message.lastBlockHeight.toString());
+      writer.uint32(32).int64(bigintToLong(message.lastBlockHeight));
     }
     if (message.lastBlockAppHash.length !== 0) {
       writer.uint32(42).bytes(message.lastBlockAppHash);
@@ -1782,7 +1782,7 @@ export const ResponseQuery = {
       if (BigInt.asIntN(64, message.index) !== message.index) {
         throw new globalThis.Error("value provided for field message.index of type int64 too large");
       }
-      writer.uint32(40).int64(message.index.toString());
+      writer.uint32(40).int64(bigintToLong(message.index));
     }
     if (message.key.length !== 0) {
       writer.uint32(50).bytes(message.key);
@@ -1797,7 +1797,7 @@ export const ResponseQuery = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(72).int64(message.height.toString());
+      writer.uint32(72).int64(bigintToLong(message.height));
     }
     if (message.codespace !== "") {
       writer.uint32(82).string(message.codespace);
@@ -1955,13 +1955,13 @@ export const ResponseCheckTx = {
       if (BigInt.asIntN(64, message.gasWanted) !== message.gasWanted) {
         throw new globalThis.Error("value provided for field message.gasWanted of type int64 too large");
       }
-      writer.uint32(40).int64(message.gasWanted.toString());
+      writer.uint32(40).int64(bigintToLong(message.gasWanted));
     }
     if (message.gasUsed !== 0n) {
       if (BigInt.asIntN(64, message.gasUsed) !== message.gasUsed) {
         throw new globalThis.Error("value provided for field message.gasUsed of type int64 too large");
       }
-      writer.uint32(48).int64(message.gasUsed.toString());
+      writer.uint32(48).int64(bigintToLong(message.gasUsed));
     }
     for (const v of message.events) {
       Event.encode(v!, writer.uint32(58).fork()).ldelim();
@@ -1976,7 +1976,7 @@ export const ResponseCheckTx = {
       if (BigInt.asIntN(64, message.priority) !== message.priority) {
         throw new globalThis.Error("value provided for field message.priority of type int64 too large");
       }
-      writer.uint32(80).int64(message.priority.toString());
+      writer.uint32(80).int64(bigintToLong(message.priority));
     }
     if (message.mempoolError !== "") {
       writer.uint32(90).string(message.mempoolError);
@@ -2100,13 +2100,13 @@ export const ResponseDeliverTx = {
       if (BigInt.asIntN(64, message.gasWanted) !== message.gasWanted) {
         throw new globalThis.Error("value provided for field message.gasWanted of type int64 too large");
       }
-      writer.uint32(40).int64(message.gasWanted.toString());
+      writer.uint32(40).int64(bigintToLong(message.gasWanted));
     }
     if (message.gasUsed !== 0n) {
       if (BigInt.asIntN(64, message.gasUsed) !== message.gasUsed) {
         throw new globalThis.Error("value provided for field message.gasUsed of type int64 too large");
       }
-      writer.uint32(48).int64(message.gasUsed.toString());
+      writer.uint32(48).int64(bigintToLong(message.gasUsed));
     }
     for (const v of message.events) {
       Event.encode(v!, writer.uint32(58).fork()).ldelim();
@@ -2259,7 +2259,7 @@ export const ResponseCommit = {
       if (BigInt.asIntN(64, message.retainHeight) !== message.retainHeight) {
         throw new globalThis.Error("value provided for field message.retainHeight of type int64 too large");
       }
-      writer.uint32(24).int64(message.retainHeight.toString());
+      writer.uint32(24).int64(bigintToLong(message.retainHeight));
     }
     return writer;
   },
@@ -2549,13 +2549,13 @@ export const BlockParams = {
       if (BigInt.asIntN(64, message.maxBytes) !== message.maxBytes) {
         throw new globalThis.Error("value provided for field message.maxBytes of type int64 too large");
       }
-      writer.uint32(8).int64(message.maxBytes.toString());
+      writer.uint32(8).int64(bigintToLong(message.maxBytes));
     }
     if (message.maxGas !== 0n) {
       if (BigInt.asIntN(64, message.maxGas) !== message.maxGas) {
         throw new globalThis.Error("value provided for field message.maxGas of type int64 too large");
       }
-      writer.uint32(16).int64(message.maxGas.toString());
+      writer.uint32(16).int64(bigintToLong(message.maxGas));
     }
     return writer;
   },
@@ -2749,7 +2749,7 @@ export const TxResult = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     if (message.index !== 0) {
       writer.uint32(16).uint32(message.index);
@@ -2822,7 +2822,7 @@ export const Validator = {
       if (BigInt.asIntN(64, message.power) !== message.power) {
         throw new globalThis.Error("value provided for field message.power of type int64 too large");
       }
-      writer.uint32(24).int64(message.power.toString());
+      writer.uint32(24).int64(bigintToLong(message.power));
     }
     return writer;
   },
@@ -2869,7 +2869,7 @@ export const ValidatorUpdate = {
       if (BigInt.asIntN(64, message.power) !== message.power) {
         throw new globalThis.Error("value provided for field message.power of type int64 too large");
       }
-      writer.uint32(16).int64(message.power.toString());
+      writer.uint32(16).int64(bigintToLong(message.power));
     }
     return writer;
   },
@@ -2969,14 +2969,14 @@ export const Evidence = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(24).int64(message.height.toString());
+      writer.uint32(24).int64(bigintToLong(message.height));
     }
     Timestamp.encode(message.time, writer.uint32(34).fork()).ldelim();
     if (message.totalVotingPower !== 0n) {
       if (BigInt.asIntN(64, message.totalVotingPower) !== message.totalVotingPower) {
         throw new globalThis.Error("value provided for field message.totalVotingPower of type int64 too large");
       }
-      writer.uint32(40).int64(message.totalVotingPower.toString());
+      writer.uint32(40).int64(bigintToLong(message.totalVotingPower));
     }
     return writer;
   },
@@ -3049,7 +3049,7 @@ export const Snapshot = {
       if (BigInt.asUintN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type uint64 too large");
       }
-      writer.uint32(8).uint64(message.height.toString());
+      writer.uint32(8).uint64(bigintToLong(message.height));
     }
     if (message.format !== 0) {
       writer.uint32(16).uint32(message.format);
@@ -3118,8 +3118,20 @@ export const Snapshot = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

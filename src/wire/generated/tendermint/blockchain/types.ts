@@ -51,7 +51,7 @@ export const BlockRequest = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     return writer;
   },
@@ -90,7 +90,7 @@ export const NoBlockResponse = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     return writer;
   },
@@ -191,13 +191,13 @@ export const StatusResponse = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     if (message.base !== 0n) {
       if (BigInt.asIntN(64, message.base) !== message.base) {
         throw new globalThis.Error("value provided for field message.base of type int64 too large");
       }
-      writer.uint32(16).int64(message.base.toString());
+      writer.uint32(16).int64(bigintToLong(message.base));
     }
     return writer;
   },
@@ -311,8 +311,20 @@ export const Message = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

@@ -94,7 +94,7 @@ export const NewRoundStep = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     if (message.round !== 0) {
       writer.uint32(16).int32(message.round);
@@ -106,7 +106,7 @@ export const NewRoundStep = {
       if (BigInt.asIntN(64, message.secondsSinceStartTime) !== message.secondsSinceStartTime) {
         throw new globalThis.Error("value provided for field message.secondsSinceStartTime of type int64 too large");
       }
-      writer.uint32(32).int64(message.secondsSinceStartTime.toString());
+      writer.uint32(32).int64(bigintToLong(message.secondsSinceStartTime));
     }
     if (message.lastCommitRound !== 0) {
       writer.uint32(40).int32(message.lastCommitRound);
@@ -176,7 +176,7 @@ export const NewValidBlock = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     if (message.round !== 0) {
       writer.uint32(16).int32(message.round);
@@ -293,7 +293,7 @@ export const ProposalPOL = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     if (message.proposalPolRound !== 0) {
       writer.uint32(16).int32(message.proposalPolRound);
@@ -353,7 +353,7 @@ export const BlockPart = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     if (message.round !== 0) {
       writer.uint32(16).int32(message.round);
@@ -449,7 +449,7 @@ export const HasVote = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     if (message.round !== 0) {
       writer.uint32(16).int32(message.round);
@@ -518,7 +518,7 @@ export const VoteSetMaj23 = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     if (message.round !== 0) {
       writer.uint32(16).int32(message.round);
@@ -588,7 +588,7 @@ export const VoteSetBits = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     if (message.round !== 0) {
       writer.uint32(16).int32(message.round);
@@ -777,8 +777,20 @@ export const Message = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

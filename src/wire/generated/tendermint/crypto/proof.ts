@@ -48,13 +48,13 @@ export const Proof = {
       if (BigInt.asIntN(64, message.total) !== message.total) {
         throw new globalThis.Error("value provided for field message.total of type int64 too large");
       }
-      writer.uint32(8).int64(message.total.toString());
+      writer.uint32(8).int64(bigintToLong(message.total));
     }
     if (message.index !== 0n) {
       if (BigInt.asIntN(64, message.index) !== message.index) {
         throw new globalThis.Error("value provided for field message.index of type int64 too large");
       }
-      writer.uint32(16).int64(message.index.toString());
+      writer.uint32(16).int64(bigintToLong(message.index));
     }
     if (message.leafHash.length !== 0) {
       writer.uint32(26).bytes(message.leafHash);
@@ -304,8 +304,20 @@ export const ProofOps = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

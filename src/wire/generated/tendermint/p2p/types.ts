@@ -104,19 +104,19 @@ export const ProtocolVersion = {
       if (BigInt.asUintN(64, message.p2p) !== message.p2p) {
         throw new globalThis.Error("value provided for field message.p2p of type uint64 too large");
       }
-      writer.uint32(8).uint64(message.p2p.toString());
+      writer.uint32(8).uint64(bigintToLong(message.p2p));
     }
     if (message.block !== 0n) {
       if (BigInt.asUintN(64, message.block) !== message.block) {
         throw new globalThis.Error("value provided for field message.block of type uint64 too large");
       }
-      writer.uint32(16).uint64(message.block.toString());
+      writer.uint32(16).uint64(bigintToLong(message.block));
     }
     if (message.app !== 0n) {
       if (BigInt.asUintN(64, message.app) !== message.app) {
         throw new globalThis.Error("value provided for field message.app of type uint64 too large");
       }
-      writer.uint32(24).uint64(message.app.toString());
+      writer.uint32(24).uint64(bigintToLong(message.app));
     }
     return writer;
   },
@@ -322,8 +322,20 @@ export const DefaultNodeInfoOther = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

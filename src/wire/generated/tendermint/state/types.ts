@@ -128,7 +128,7 @@ export const ValidatorsInfo = {
       if (BigInt.asIntN(64, message.lastHeightChanged) !== message.lastHeightChanged) {
         throw new globalThis.Error("value provided for field message.lastHeightChanged of type int64 too large");
       }
-      writer.uint32(16).int64(message.lastHeightChanged.toString());
+      writer.uint32(16).int64(bigintToLong(message.lastHeightChanged));
     }
     return writer;
   },
@@ -175,7 +175,7 @@ export const ConsensusParamsInfo = {
       if (BigInt.asIntN(64, message.lastHeightChanged) !== message.lastHeightChanged) {
         throw new globalThis.Error("value provided for field message.lastHeightChanged of type int64 too large");
       }
-      writer.uint32(16).int64(message.lastHeightChanged.toString());
+      writer.uint32(16).int64(bigintToLong(message.lastHeightChanged));
     }
     return writer;
   },
@@ -227,7 +227,7 @@ export const ABCIResponsesInfo = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(16).int64(message.height.toString());
+      writer.uint32(16).int64(bigintToLong(message.height));
     }
     return writer;
   },
@@ -339,13 +339,13 @@ export const State = {
       if (BigInt.asIntN(64, message.initialHeight) !== message.initialHeight) {
         throw new globalThis.Error("value provided for field message.initialHeight of type int64 too large");
       }
-      writer.uint32(112).int64(message.initialHeight.toString());
+      writer.uint32(112).int64(bigintToLong(message.initialHeight));
     }
     if (message.lastBlockHeight !== 0n) {
       if (BigInt.asIntN(64, message.lastBlockHeight) !== message.lastBlockHeight) {
         throw new globalThis.Error("value provided for field message.lastBlockHeight of type int64 too large");
       }
-      writer.uint32(24).int64(message.lastBlockHeight.toString());
+      writer.uint32(24).int64(bigintToLong(message.lastBlockHeight));
     }
     BlockID.encode(message.lastBlockId, writer.uint32(34).fork()).ldelim();
     Timestamp.encode(message.lastBlockTime, writer.uint32(42).fork()).ldelim();
@@ -364,7 +364,7 @@ export const State = {
           "value provided for field message.lastHeightValidatorsChanged of type int64 too large",
         );
       }
-      writer.uint32(72).int64(message.lastHeightValidatorsChanged.toString());
+      writer.uint32(72).int64(bigintToLong(message.lastHeightValidatorsChanged));
     }
     ConsensusParams.encode(message.consensusParams, writer.uint32(82).fork()).ldelim();
     if (message.lastHeightConsensusParamsChanged !== 0n) {
@@ -373,7 +373,7 @@ export const State = {
           "value provided for field message.lastHeightConsensusParamsChanged of type int64 too large",
         );
       }
-      writer.uint32(88).int64(message.lastHeightConsensusParamsChanged.toString());
+      writer.uint32(88).int64(bigintToLong(message.lastHeightConsensusParamsChanged));
     }
     if (message.lastResultsHash.length !== 0) {
       writer.uint32(98).bytes(message.lastResultsHash);
@@ -511,8 +511,20 @@ export const State = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

@@ -154,7 +154,7 @@ export const SnapshotsResponse = {
       if (BigInt.asUintN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type uint64 too large");
       }
-      writer.uint32(8).uint64(message.height.toString());
+      writer.uint32(8).uint64(bigintToLong(message.height));
     }
     if (message.format !== 0) {
       writer.uint32(16).uint32(message.format);
@@ -233,7 +233,7 @@ export const ChunkRequest = {
       if (BigInt.asUintN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type uint64 too large");
       }
-      writer.uint32(8).uint64(message.height.toString());
+      writer.uint32(8).uint64(bigintToLong(message.height));
     }
     if (message.format !== 0) {
       writer.uint32(16).uint32(message.format);
@@ -292,7 +292,7 @@ export const ChunkResponse = {
       if (BigInt.asUintN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type uint64 too large");
       }
-      writer.uint32(8).uint64(message.height.toString());
+      writer.uint32(8).uint64(bigintToLong(message.height));
     }
     if (message.format !== 0) {
       writer.uint32(16).uint32(message.format);
@@ -361,8 +361,20 @@ export const ChunkResponse = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

@@ -147,19 +147,19 @@ export const CanonicalProposal = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type sfixed64 too large");
       }
-      writer.uint32(17).sfixed64(message.height.toString());
+      writer.uint32(17).sfixed64(bigintToLong(message.height));
     }
     if (message.round !== 0n) {
       if (BigInt.asIntN(64, message.round) !== message.round) {
         throw new globalThis.Error("value provided for field message.round of type sfixed64 too large");
       }
-      writer.uint32(25).sfixed64(message.round.toString());
+      writer.uint32(25).sfixed64(bigintToLong(message.round));
     }
     if (message.polRound !== 0n) {
       if (BigInt.asIntN(64, message.polRound) !== message.polRound) {
         throw new globalThis.Error("value provided for field message.polRound of type int64 too large");
       }
-      writer.uint32(32).int64(message.polRound.toString());
+      writer.uint32(32).int64(bigintToLong(message.polRound));
     }
     if (message.blockId !== undefined) {
       CanonicalBlockID.encode(message.blockId, writer.uint32(42).fork()).ldelim();
@@ -253,13 +253,13 @@ export const CanonicalVote = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type sfixed64 too large");
       }
-      writer.uint32(17).sfixed64(message.height.toString());
+      writer.uint32(17).sfixed64(bigintToLong(message.height));
     }
     if (message.round !== 0n) {
       if (BigInt.asIntN(64, message.round) !== message.round) {
         throw new globalThis.Error("value provided for field message.round of type sfixed64 too large");
       }
-      writer.uint32(25).sfixed64(message.round.toString());
+      writer.uint32(25).sfixed64(bigintToLong(message.round));
     }
     if (message.blockId !== undefined) {
       CanonicalBlockID.encode(message.blockId, writer.uint32(34).fork()).ldelim();
@@ -333,8 +333,20 @@ export const CanonicalVote = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

@@ -110,13 +110,13 @@ export const DuplicateVoteEvidence = {
       if (BigInt.asIntN(64, message.totalVotingPower) !== message.totalVotingPower) {
         throw new globalThis.Error("value provided for field message.totalVotingPower of type int64 too large");
       }
-      writer.uint32(24).int64(message.totalVotingPower.toString());
+      writer.uint32(24).int64(bigintToLong(message.totalVotingPower));
     }
     if (message.validatorPower !== 0n) {
       if (BigInt.asIntN(64, message.validatorPower) !== message.validatorPower) {
         throw new globalThis.Error("value provided for field message.validatorPower of type int64 too large");
       }
-      writer.uint32(32).int64(message.validatorPower.toString());
+      writer.uint32(32).int64(bigintToLong(message.validatorPower));
     }
     Timestamp.encode(message.timestamp, writer.uint32(42).fork()).ldelim();
     return writer;
@@ -196,7 +196,7 @@ export const LightClientAttackEvidence = {
       if (BigInt.asIntN(64, message.commonHeight) !== message.commonHeight) {
         throw new globalThis.Error("value provided for field message.commonHeight of type int64 too large");
       }
-      writer.uint32(16).int64(message.commonHeight.toString());
+      writer.uint32(16).int64(bigintToLong(message.commonHeight));
     }
     for (const v of message.byzantineValidators) {
       Validator.encode(v!, writer.uint32(26).fork()).ldelim();
@@ -205,7 +205,7 @@ export const LightClientAttackEvidence = {
       if (BigInt.asIntN(64, message.totalVotingPower) !== message.totalVotingPower) {
         throw new globalThis.Error("value provided for field message.totalVotingPower of type int64 too large");
       }
-      writer.uint32(32).int64(message.totalVotingPower.toString());
+      writer.uint32(32).int64(bigintToLong(message.totalVotingPower));
     }
     Timestamp.encode(message.timestamp, writer.uint32(42).fork()).ldelim();
     return writer;
@@ -302,8 +302,20 @@ export const EvidenceList = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

@@ -123,19 +123,19 @@ export const BlockParams = {
       if (BigInt.asIntN(64, message.maxBytes) !== message.maxBytes) {
         throw new globalThis.Error("value provided for field message.maxBytes of type int64 too large");
       }
-      writer.uint32(8).int64(message.maxBytes.toString());
+      writer.uint32(8).int64(bigintToLong(message.maxBytes));
     }
     if (message.maxGas !== 0n) {
       if (BigInt.asIntN(64, message.maxGas) !== message.maxGas) {
         throw new globalThis.Error("value provided for field message.maxGas of type int64 too large");
       }
-      writer.uint32(16).int64(message.maxGas.toString());
+      writer.uint32(16).int64(bigintToLong(message.maxGas));
     }
     if (message.timeIotaMs !== 0n) {
       if (BigInt.asIntN(64, message.timeIotaMs) !== message.timeIotaMs) {
         throw new globalThis.Error("value provided for field message.timeIotaMs of type int64 too large");
       }
-      writer.uint32(24).int64(message.timeIotaMs.toString());
+      writer.uint32(24).int64(bigintToLong(message.timeIotaMs));
     }
     return writer;
   },
@@ -188,14 +188,14 @@ export const EvidenceParams = {
       if (BigInt.asIntN(64, message.maxAgeNumBlocks) !== message.maxAgeNumBlocks) {
         throw new globalThis.Error("value provided for field message.maxAgeNumBlocks of type int64 too large");
       }
-      writer.uint32(8).int64(message.maxAgeNumBlocks.toString());
+      writer.uint32(8).int64(bigintToLong(message.maxAgeNumBlocks));
     }
     Duration.encode(message.maxAgeDuration, writer.uint32(18).fork()).ldelim();
     if (message.maxBytes !== 0n) {
       if (BigInt.asIntN(64, message.maxBytes) !== message.maxBytes) {
         throw new globalThis.Error("value provided for field message.maxBytes of type int64 too large");
       }
-      writer.uint32(24).int64(message.maxBytes.toString());
+      writer.uint32(24).int64(bigintToLong(message.maxBytes));
     }
     return writer;
   },
@@ -287,7 +287,7 @@ export const VersionParams = {
       if (BigInt.asUintN(64, message.appVersion) !== message.appVersion) {
         throw new globalThis.Error("value provided for field message.appVersion of type uint64 too large");
       }
-      writer.uint32(8).uint64(message.appVersion.toString());
+      writer.uint32(8).uint64(bigintToLong(message.appVersion));
     }
     return writer;
   },
@@ -326,13 +326,13 @@ export const HashedParams = {
       if (BigInt.asIntN(64, message.blockMaxBytes) !== message.blockMaxBytes) {
         throw new globalThis.Error("value provided for field message.blockMaxBytes of type int64 too large");
       }
-      writer.uint32(8).int64(message.blockMaxBytes.toString());
+      writer.uint32(8).int64(bigintToLong(message.blockMaxBytes));
     }
     if (message.blockMaxGas !== 0n) {
       if (BigInt.asIntN(64, message.blockMaxGas) !== message.blockMaxGas) {
         throw new globalThis.Error("value provided for field message.blockMaxGas of type int64 too large");
       }
-      writer.uint32(16).int64(message.blockMaxGas.toString());
+      writer.uint32(16).int64(bigintToLong(message.blockMaxGas));
     }
     return writer;
   },
@@ -368,8 +368,20 @@ export const HashedParams = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

@@ -304,7 +304,7 @@ export const Header = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(24).int64(message.height.toString());
+      writer.uint32(24).int64(bigintToLong(message.height));
     }
     Timestamp.encode(message.time, writer.uint32(34).fork()).ldelim();
     BlockID.encode(message.lastBlockId, writer.uint32(42).fork()).ldelim();
@@ -520,7 +520,7 @@ export const Vote = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(16).int64(message.height.toString());
+      writer.uint32(16).int64(bigintToLong(message.height));
     }
     if (message.round !== 0) {
       writer.uint32(24).int32(message.round);
@@ -628,7 +628,7 @@ export const Commit = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(8).int64(message.height.toString());
+      writer.uint32(8).int64(bigintToLong(message.height));
     }
     if (message.round !== 0) {
       writer.uint32(16).int32(message.round);
@@ -776,7 +776,7 @@ export const Proposal = {
       if (BigInt.asIntN(64, message.height) !== message.height) {
         throw new globalThis.Error("value provided for field message.height of type int64 too large");
       }
-      writer.uint32(16).int64(message.height.toString());
+      writer.uint32(16).int64(bigintToLong(message.height));
     }
     if (message.round !== 0) {
       writer.uint32(24).int32(message.round);
@@ -967,14 +967,14 @@ export const BlockMeta = {
       if (BigInt.asIntN(64, message.blockSize) !== message.blockSize) {
         throw new globalThis.Error("value provided for field message.blockSize of type int64 too large");
       }
-      writer.uint32(16).int64(message.blockSize.toString());
+      writer.uint32(16).int64(bigintToLong(message.blockSize));
     }
     Header.encode(message.header, writer.uint32(26).fork()).ldelim();
     if (message.numTxs !== 0n) {
       if (BigInt.asIntN(64, message.numTxs) !== message.numTxs) {
         throw new globalThis.Error("value provided for field message.numTxs of type int64 too large");
       }
-      writer.uint32(32).int64(message.numTxs.toString());
+      writer.uint32(32).int64(bigintToLong(message.numTxs));
     }
     return writer;
   },
@@ -1086,8 +1086,20 @@ export const TxProof = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

@@ -45,7 +45,7 @@ export const ValidatorSet = {
       if (BigInt.asIntN(64, message.totalVotingPower) !== message.totalVotingPower) {
         throw new globalThis.Error("value provided for field message.totalVotingPower of type int64 too large");
       }
-      writer.uint32(24).int64(message.totalVotingPower.toString());
+      writer.uint32(24).int64(bigintToLong(message.totalVotingPower));
     }
     return writer;
   },
@@ -102,13 +102,13 @@ export const Validator = {
       if (BigInt.asIntN(64, message.votingPower) !== message.votingPower) {
         throw new globalThis.Error("value provided for field message.votingPower of type int64 too large");
       }
-      writer.uint32(24).int64(message.votingPower.toString());
+      writer.uint32(24).int64(bigintToLong(message.votingPower));
     }
     if (message.proposerPriority !== 0n) {
       if (BigInt.asIntN(64, message.proposerPriority) !== message.proposerPriority) {
         throw new globalThis.Error("value provided for field message.proposerPriority of type int64 too large");
       }
-      writer.uint32(32).int64(message.proposerPriority.toString());
+      writer.uint32(32).int64(bigintToLong(message.proposerPriority));
     }
     return writer;
   },
@@ -174,7 +174,7 @@ export const SimpleValidator = {
       if (BigInt.asIntN(64, message.votingPower) !== message.votingPower) {
         throw new globalThis.Error("value provided for field message.votingPower of type int64 too large");
       }
-      writer.uint32(16).int64(message.votingPower.toString());
+      writer.uint32(16).int64(bigintToLong(message.votingPower));
     }
     return writer;
   },
@@ -210,8 +210,20 @@ export const SimpleValidator = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

@@ -30,7 +30,7 @@ export const App = {
       if (BigInt.asUintN(64, message.protocol) !== message.protocol) {
         throw new globalThis.Error("value provided for field message.protocol of type uint64 too large");
       }
-      writer.uint32(8).uint64(message.protocol.toString());
+      writer.uint32(8).uint64(bigintToLong(message.protocol));
     }
     if (message.software !== "") {
       writer.uint32(18).string(message.software);
@@ -79,13 +79,13 @@ export const Consensus = {
       if (BigInt.asUintN(64, message.block) !== message.block) {
         throw new globalThis.Error("value provided for field message.block of type uint64 too large");
       }
-      writer.uint32(8).uint64(message.block.toString());
+      writer.uint32(8).uint64(bigintToLong(message.block));
     }
     if (message.app !== 0n) {
       if (BigInt.asUintN(64, message.app) !== message.app) {
         throw new globalThis.Error("value provided for field message.app of type uint64 too large");
       }
-      writer.uint32(16).uint64(message.app.toString());
+      writer.uint32(16).uint64(bigintToLong(message.app));
     }
     return writer;
   },
@@ -121,8 +121,20 @@ export const Consensus = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {

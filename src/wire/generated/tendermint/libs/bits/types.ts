@@ -25,7 +25,7 @@ export const BitArray = {
       if (BigInt.asIntN(64, message.bits) !== message.bits) {
         throw new globalThis.Error("value provided for field message.bits of type int64 too large");
       }
-      writer.uint32(8).int64(message.bits.toString());
+      writer.uint32(8).int64(bigintToLong(message.bits));
     }
     if (message.elems.length !== 0) {
       writer.uint32(18).fork();
@@ -33,7 +33,7 @@ export const BitArray = {
         if (BigInt.asUintN(64, v) !== v) {
           throw new globalThis.Error("a value provided in array field elems of type uint64 is too large");
         }
-        writer.uint64(v.toString());
+        writer.uint64(bigintToLong(v));
       }
       writer.ldelim();
     }
@@ -81,8 +81,20 @@ export const BitArray = {
   },
 };
 
-function longToBigint(long: Long) {
-  return BigInt(long.toString());
+function longToBigint(long: Long): bigint {
+  const high = long.high;
+  if (high >= -0x200000 && high < 0x200000 && !(long.unsigned && high < 0)) {
+    return BigInt(high * 4294967296 + (long.low >>> 0));
+  }
+  const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
+  return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+function bigintToLong(value: bigint): number | Long {
+  if (value >= -9007199254740991n && value <= 9007199254740991n) {
+    return Number(value);
+  }
+  return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
 }
 
 if (_m0.util.Long !== Long) {
