@@ -1,4 +1,5 @@
-import { Command, Flags } from "@oclif/core";
+import { Flags } from "@oclif/core";
+import { RxbftCommand } from "../cli/base-command.js";
 import {
   ABCI_SEMVER,
   BLOCK_PROTOCOL,
@@ -7,7 +8,7 @@ import {
   TENDERMINT_COMPAT_VERSION,
 } from "../version.js";
 
-export default class Version extends Command {
+export default class Version extends RxbftCommand {
   static override description = "Show rxbft's version and the protocol versions it speaks.";
   static override examples = ["<%= config.bin %> version", "<%= config.bin %> version --json"];
   static override flags = {

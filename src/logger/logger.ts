@@ -115,9 +115,17 @@ class ModuleLogger implements Logger {
 
 function sinkOf(destination: LogDestination): (text: string) => void {
   if (typeof destination === "number") {
-    // Synchronous writes: a line logged just before exit is never lost.
+    // Synchronous writes: a line logged just before exit is never lost. A reader that went away
+    // (EPIPE, e.g. `| head`) ends logging quietly instead of failing the command.
+    let closed = false;
     return (text) => {
-      writeSync(destination, text);
+      if (closed) return;
+      try {
+        writeSync(destination, text);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error;
+        closed = true;
+      }
     };
   }
   return (text) => {

@@ -44,8 +44,11 @@ export class Problem {
 /** The path of an io-ts context as a JSON path (`a.b[0].c`). */
 export function jsonPathOf(context: t.Context): string {
   let path = "";
-  for (const entry of context.slice(1)) {
-    if (entry.key === "") continue;
+  for (let i = 1; i < context.length; i++) {
+    const entry = context[i] as t.ContextEntry;
+    // Members of an intersection or union are keyed by index; they are not part of the path.
+    const parentTag = (context[i - 1]?.type as { _tag?: string } | undefined)?._tag;
+    if (entry.key === "" || parentTag === "IntersectionType" || parentTag === "UnionType") continue;
     if (/^\d+$/.test(entry.key)) {
       path += `[${entry.key}]`;
     } else {

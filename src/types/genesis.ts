@@ -100,7 +100,13 @@ const validatorCodec = t.intersection([
 
 const validators = expecting<unknown[]>(
   `an array of at most ${MAX_GENESIS_VALIDATORS} validators`,
-  (input) => (Array.isArray(input) && input.length <= MAX_GENESIS_VALIDATORS ? input : new Problem()),
+  // null is what Go writes for an empty list: no validators (the app sets them at InitChain).
+  (input) =>
+    input === null
+      ? []
+      : Array.isArray(input) && input.length <= MAX_GENESIS_VALIDATORS
+        ? input
+        : new Problem(),
 );
 
 const fileCodec = t.intersection([

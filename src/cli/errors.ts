@@ -1,0 +1,21 @@
+// Errors of the command-line layer: what a command refuses to do, and why.
+
+export type CliErrorCode =
+  /** a file the command would create already exists. */
+  | "CLI_FILE_EXISTS"
+  /** the home lacks a file the command needs (run `rxbft init`). */
+  | "CLI_NOT_INITIALISED"
+  /** a flag's value is wrong in a way its parser cannot see (e.g. a list of the wrong length). */
+  | "CLI_FLAG_INVALID"
+  /** running the node is not available in this build yet. */
+  | "CLI_NODE_UNAVAILABLE";
+
+export class CliError extends Error {
+  readonly code: CliErrorCode;
+
+  constructor(code: CliErrorCode, message: string) {
+    super(message);
+    this.name = "CliError";
+    this.code = code;
+  }
+}
