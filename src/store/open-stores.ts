@@ -1,0 +1,89 @@
+// Opens the node's stores under data/: blockstore.db, state.db and (with the kv indexer)
+// tx_index.db, one LevelDB each; and clears them for unsafe_reset_all.
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { BlockStore } from "./block-store.js";
+import {
+  type BlockIndexReader,
+  EventIndexer,
+  type HeightIndexer,
+  type TxIndexReader,
+} from "./indexer/event-indexer.js";
+import { NULL_BLOCK_INDEX, NULL_HEIGHT_INDEXER, NULL_TX_INDEX } from "./indexer/null-indexer.js";
+import type { SearchBudget } from "./indexer/search-executor.js";
+import { type BinaryLevel, openBinaryLevel } from "./level-database.js";
+import { type ReconcileOptions, type ReconcileReport, reconcileStores } from "./reconcile.js";
+import { type AdvanceProposerPriority, StateStore } from "./state-store.js";
+
+export const BLOCK_STORE_DB = "blockstore.db";
+export const STATE_DB = "state.db";
+export const TX_INDEX_DB = "tx_index.db";
+
+export interface StoresOptions {
+  /** tx_index.indexer: "kv" indexes txs and block events; "null" indexes nothing. */
+  indexer: "kv" | "null";
+  /** ValidatorSet.IncrementProposerPriority, from the state module (see StateStore). */
+  advanceProposerPriority?: AdvanceProposerPriority;
+  /** fsync block and state batches (default true). */
+  sync?: boolean;
+  searchBudget?: SearchBudget;
+}
+
+export interface Stores {
+  blockStore: BlockStore;
+  stateStore: StateStore;
+  /** Writes a height's index (no-op with the null indexer). */
+  indexer: HeightIndexer;
+  txIndexer: TxIndexReader;
+  blockIndexer: BlockIndexReader;
+  reconcile(options?: ReconcileOptions): Promise<ReconcileReport>;
+  close(): Promise<void>;
+}
+
+export async function openStores(dataDir: string, options: StoresOptions): Promise<Stores> {
+  const opened: BinaryLevel[] = [];
+  const closeAll = async () => {
+    await Promise.all(opened.map((db) => db.close()));
+  };
+  try {
+    const blockDb = await openBinaryLevel(join(dataDir, BLOCK_STORE_DB));
+    opened.push(blockDb);
+    const stateDb = await openBinaryLevel(join(dataDir, STATE_DB));
+    opened.push(stateDb);
+    const blockStore = await BlockStore.open(blockDb, { sync: options.sync });
+    const stateStore = await StateStore.open(stateDb, {
+      sync: options.sync,
+      advanceProposerPriority: options.advanceProposerPriority,
+    });
+    let indexer: HeightIndexer = NULL_HEIGHT_INDEXER;
+    let txIndexer: TxIndexReader = NULL_TX_INDEX;
+    let blockIndexer: BlockIndexReader = NULL_BLOCK_INDEX;
+    if (options.indexer === "kv") {
+      const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB));
+      opened.push(indexDb);
+      const eventIndexer = await EventIndexer.open(indexDb, { budget: options.searchBudget });
+      indexer = eventIndexer;
+      txIndexer = eventIndexer.txs;
+      blockIndexer = eventIndexer.blocks;
+    }
+    return {
+      blockStore,
+      stateStore,
+      indexer,
+      txIndexer,
+      blockIndexer,
+      reconcile: (reconcileOptions) => reconcileStores(blockStore, stateStore, indexer, reconcileOptions),
+      close: closeAll,
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+/** unsafe_reset_all: removes the three stores (the node must be stopped). */
+export async function clearStores(dataDir: string): Promise<void> {
+  for (const name of [BLOCK_STORE_DB, STATE_DB, TX_INDEX_DB]) {
+    await rm(join(dataDir, name), { recursive: true, force: true });
+  }
+}
