@@ -1,0 +1,67 @@
+// Varints and length prefixes against reference §6.1, §7.3 and §7.4: the ABCI zigzag framing, the
+// protoio unsigned prefix, and int64 varints of negative values.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { WireError } from "../../src/wire/errors.js";
+import { Request, Response } from "../../src/wire/generated/tendermint/abci/types.js";
+import {
+  decodeUvarint,
+  decodeZigzagVarint,
+  encodeInt64Varint,
+  encodeUvarint,
+  encodeZigzagVarint,
+  lengthPrefixed,
+} from "../../src/wire/varint.js";
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const concat = (a: Uint8Array, b: Uint8Array) => Uint8Array.from([...a, ...b]);
+
+describe("ABCI framing (reference §6.1)", () => {
+  it("Echo request", () => {
+    const body = Request.encode({ value: { $case: "echo", echo: { message: "hello" } } }).finish();
+    assert.equal(hex(concat(encodeZigzagVarint(body.length), body)), "120a070a0568656c6c6f");
+  });
+  it("Flush request and response", () => {
+    const req = Request.encode({ value: { $case: "flush", flush: {} } }).finish();
+    const res = Response.encode({ value: { $case: "flush", flush: {} } }).finish();
+    assert.equal(hex(concat(encodeZigzagVarint(req.length), req)), "041200");
+    assert.equal(hex(concat(encodeZigzagVarint(res.length), res)), "041a00");
+  });
+});
+
+describe("varints", () => {
+  it("pol_round −1 is the 10-byte int64 varint", () =>
+    assert.equal(hex(encodeInt64Varint(-1n)), "ffffffffffffffffff01"));
+  it("Go's zero time seconds", () =>
+    assert.equal(hex(encodeInt64Varint(-62135596800n)), "8092b8c398feffffff01"));
+  it("uvarint edges", () => {
+    assert.equal(hex(encodeUvarint(0)), "00");
+    assert.equal(hex(encodeUvarint(127)), "7f");
+    assert.equal(hex(encodeUvarint(128)), "8001");
+    assert.equal(hex(encodeUvarint(300)), "ac02");
+    assert.equal(hex(encodeUvarint(2 ** 40)), "808080808020");
+    assert.equal(hex(encodeUvarint((1n << 64n) - 1n)), "ffffffffffffffffff01");
+    assert.throws(() => encodeUvarint(-1), WireError);
+    assert.throws(() => encodeUvarint(1n << 64n), WireError);
+  });
+  it("decoding inverts encoding, waits for more input, and refuses overlong varints", () => {
+    for (const v of [0n, 1n, 127n, 128n, 300n, 1n << 35n, (1n << 64n) - 1n])
+      assert.deepEqual(decodeUvarint(encodeUvarint(v)), { value: v, length: encodeUvarint(v).length });
+    for (const v of [0n, -1n, 1n, -64n, 63n, -(1n << 63n), (1n << 63n) - 1n])
+      assert.equal(decodeZigzagVarint(encodeZigzagVarint(v))!.value, v);
+    assert.equal(decodeUvarint(Uint8Array.of(0x80, 0x80)), undefined);
+    assert.throws(() => decodeUvarint(new Uint8Array(11).fill(0x80)), WireError);
+    assert.throws(
+      () => decodeUvarint(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02)),
+      WireError,
+    );
+  });
+  it("zigzag of common height 7 and of −1", () => {
+    assert.equal(hex(encodeZigzagVarint(7)), "0e");
+    assert.equal(hex(encodeZigzagVarint(-1)), "01");
+  });
+  it("lengthPrefixed prepends the uvarint length", () => {
+    assert.equal(hex(lengthPrefixed(Uint8Array.of(1, 2, 3))), "03010203");
+    assert.equal(hex(lengthPrefixed(new Uint8Array(200))).slice(0, 4), "c801");
+  });
+});
