@@ -6,12 +6,14 @@ import { after, describe, it } from "node:test";
 import { sha256 } from "../../src/crypto/hash.js";
 import { parseQuery } from "../../src/rpc/query/parser.js";
 import { clearStores, openStores, persistExecutedHeight, type Stores } from "../../src/store/index.js";
+import type { ValidatorSet } from "../../src/wire/generated/tendermint/types/validator.js";
 import { makeExecutedHeight, makeState } from "../fixtures/store/chain-fixture.js";
 
 const root = mkdtempSync(join(tmpdir(), "store-reconcile-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 let dirCount = 0;
-const advanceProposerPriority = (set: never) => set;
+// Fixture validator sets never change priority here; the real function lives in the state module.
+const advanceProposerPriority = (set: ValidatorSet): ValidatorSet => set;
 
 async function chain(
   heights: number,
