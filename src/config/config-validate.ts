@@ -19,7 +19,7 @@ export function crossKeyProblems(config: NodeConfig): CrossKeyProblem[] {
       expected,
       actual: typeof actual === "string" ? JSON.stringify(actual) : String(actual),
     });
-  const go = (ms: number) => JSON.stringify(formatGoDuration(msToNanoseconds(ms)));
+  const go = (ms: number) => formatGoDuration(msToNanoseconds(ms));
 
   const { rpc, statesync } = config;
   if (rpc.experimental_websocket_write_buffer_size < rpc.experimental_subscription_buffer_size) {

@@ -6,7 +6,7 @@ import { generateEd25519KeyPair, keyPairFromPrivateKey } from "../crypto/ed25519
 import { addressOf } from "../crypto/hash.js";
 import { writeFileAtomic } from "./key-file-atomic-write.js";
 import { type KeyTypePrefix, privKeyEd25519Json, privKeyToJson } from "./key-file-json-keys.js";
-import { decodeKeyFile, invalidKeyFile, readKeyFileJson } from "./key-file-read.js";
+import { decodeKeyFile, HALVES_DISAGREE, invalidKeyFile, readKeyFileJson } from "./key-file-read.js";
 
 export interface NodeKey {
   /** 32-byte ed25519 public key. */
@@ -29,12 +29,7 @@ export function generateNodeKey(): NodeKey {
 export function nodeKeyFromJson(json: unknown, file: string): NodeKey {
   const decoded = decodeKeyFile(file, fileCodec, json);
   const pair = keyPairFromPrivateKey(decoded.priv_key.value);
-  if (typeof pair === "string")
-    throw invalidKeyFile(
-      file,
-      "priv_key.value",
-      `expected ${pair.replace(/^ed25519 private key/, "a private key")}`,
-    );
+  if (typeof pair === "string") throw invalidKeyFile(file, "priv_key.value", HALVES_DISAGREE);
   return pair;
 }
 

@@ -14,7 +14,7 @@ import {
   pubKeyEd25519Json,
   pubKeyToJson,
 } from "./key-file-json-keys.js";
-import { decodeKeyFile, invalidKeyFile, readKeyFileJson } from "./key-file-read.js";
+import { decodeKeyFile, HALVES_DISAGREE, invalidKeyFile, readKeyFileJson } from "./key-file-read.js";
 
 export interface PrivValidatorKey {
   /** First 20 bytes of sha256(publicKey). */
@@ -66,12 +66,7 @@ export function privValidatorKeyFromPrivateKey(privateKey: Uint8Array): PrivVali
 export function privValidatorKeyFromJson(json: unknown, file: string): PrivValidatorKey {
   const decoded = decodeKeyFile(file, fileCodec, json);
   const pair = keyPairFromPrivateKey(decoded.priv_key.value);
-  if (typeof pair === "string")
-    throw invalidKeyFile(
-      file,
-      "priv_key.value",
-      `expected ${pair.replace(/^ed25519 private key/, "a private key")}`,
-    );
+  if (typeof pair === "string") throw invalidKeyFile(file, "priv_key.value", HALVES_DISAGREE);
   if (!Buffer.from(pair.publicKey).equals(Buffer.from(decoded.pub_key.value))) {
     throw invalidKeyFile(file, "pub_key.value", "expected the public key of priv_key, got a different key");
   }

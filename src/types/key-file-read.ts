@@ -50,6 +50,10 @@ export function decodeKeyFile<A, O>(file: string, codec: t.Type<A, O, unknown>, 
   throw new KeyFileError("KEY_FILE_INVALID", file, first.path, renderProblem(file, safe));
 }
 
+/** The 64-byte length is checked by the codec, so a bad pair can only mean mismatched halves. */
+export const HALVES_DISAGREE =
+  "expected seed ‖ public key (the last 32 bytes the public key of the first 32), got halves that do not match";
+
 export function invalidKeyFile(file: string, path: string, message: string): KeyFileError {
   return new KeyFileError(
     "KEY_FILE_INVALID",
