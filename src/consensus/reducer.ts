@@ -7,7 +7,7 @@ import type { Ctx } from "./handlers/context.js";
 import { enterNewHeight, lastCommitVotes } from "./handlers/new-height.js";
 import { onProposalBlockReaped, onProposalSigned } from "./handlers/propose.js";
 import { onBlockPartReceived, onBlockValidated, onProposalReceived } from "./handlers/receive-proposal.js";
-import { onVote, onVoteSigned } from "./handlers/receive-vote.js";
+import { onVote, onVoteSigned, replayNextHeightVotes } from "./handlers/receive-vote.js";
 import { onTxsAvailable } from "./handlers/start-round.js";
 import { onTimeout } from "./handlers/timeouts.js";
 import type { ConsensusInput } from "./input.js";
@@ -55,6 +55,7 @@ function route(ctx: Ctx, input: ConsensusInput): void {
         lastBlockAppHash: s.proposalBlock.block.header.appHash,
         commitTime: s.commitTime,
       });
+      replayNextHeightVotes(ctx);
       return;
     }
     case "ProposalReceived":

@@ -6,7 +6,7 @@ import type { PartSetState } from "../types/part-set.js";
 import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../wire/generated/tendermint/state/types.js";
 import type { Block } from "../wire/generated/tendermint/types/block.js";
-import type { BlockID, Proposal } from "../wire/generated/tendermint/types/types.js";
+import type { BlockID, Proposal, Vote } from "../wire/generated/tendermint/types/types.js";
 import type { Validator } from "../wire/generated/tendermint/types/validator.js";
 import type { ConsensusConfig } from "./config.js";
 import { RoundStep } from "./round-step.js";
@@ -74,8 +74,13 @@ export interface ConsensusState {
   readonly polkaBlockRound: number; // L36
   readonly precommitWaitRound: number; // L47
 
-  /** The mempool reported transactions for this height (create_empty_blocks = false). */
-  readonly txsAvailable: boolean;
+  /**
+   * The latest height the mempool reported transactions for (create_empty_blocks = false); the
+   * report may come just before BlockExecuted, so one height ahead is kept. 0 when none.
+   */
+  readonly txsAvailableHeight: bigint;
+  /** Verified votes for the next height that came early, replayed when it starts (bounded). */
+  readonly nextHeightVotes: readonly { readonly vote: Vote; readonly from: string | undefined }[];
   /** Round whose proposal block we asked to be reaped, or -1. */
   readonly reapRound: number;
   /** Round whose proposal we asked to be signed, or -1; its block is kept until the signature returns. */
@@ -132,7 +137,8 @@ export function initialConsensusState(options: ConsensusStateOptions): Consensus
     prevoteWaitRound: -1,
     polkaBlockRound: -1,
     precommitWaitRound: -1,
-    txsAvailable: false,
+    txsAvailableHeight: 0n,
+    nextHeightVotes: [],
     reapRound: -1,
     signingProposalRound: -1,
     signingProposalBlock: undefined,

@@ -61,6 +61,31 @@ describe("consensus: create_empty_blocks", () => {
     assert.equal(node.state.step, RoundStep.Propose);
   });
 
+  it("= false: a round 0 waiting for transactions still prevotes a complete proposal", () => {
+    const node = new TestNode({ own: 3, config: { createEmptyBlocks: false } });
+    throughHeight1(node);
+    node.feed({ type: "TimeoutElapsed", height: 2n, round: 0, step: RoundStep.NewHeight });
+    assert.equal(node.state.step, RoundStep.NewRound);
+    const proposer = node.indexOf(node.state.proposer!.address);
+    const lastCommit = commitFromPrecommits(node.state.lastCommit!, 0, node.state.chain.lastBlockId);
+    const b = node.block(proposer, [new Uint8Array([7])], lastCommit);
+    const effects = node.receiveValidProposal(b, 0);
+    assert.equal(only(effects, "SignVote")[0]?.vote.type, 1);
+    assert.equal(node.state.step, RoundStep.Prevote);
+  });
+
+  it("= false: TxsAvailable for the next height, reported before BlockExecuted, is kept", () => {
+    const node = new TestNode({ own: 3, config: { createEmptyBlocks: false } });
+    node.startRound0();
+    const a = node.block(0);
+    node.receiveValidProposal(a, 0);
+    node.votes(OTHERS, "precommit", 0, a.blockId);
+    node.feed({ type: "TxsAvailable", height: 2n });
+    node.feed({ type: "BlockExecuted", height: 1n, chainState: chainAfter(node.chain, a) });
+    node.feed({ type: "TimeoutElapsed", height: 2n, round: 0, step: RoundStep.NewHeight });
+    assert.equal(node.state.step, RoundStep.Propose);
+  });
+
   it("the first height, and a height after an app hash change, propose without transactions (proof block)", () => {
     const first = new TestNode({ own: 3, config: { createEmptyBlocks: false } });
     first.startRound0();
@@ -274,6 +299,38 @@ describe("consensus: evidence and bad data", () => {
       from: "bad",
     });
     assert.deepEqual(commands(malformed), ["PeerMisbehaved"]);
+  });
+
+  it("votes of the next height that come early are kept and counted when it starts", () => {
+    const node = new TestNode({ own: 3 });
+    node.startRound0();
+    const a = node.block(0);
+    node.receiveValidProposal(a, 0);
+    node.votes(OTHERS, "precommit", 0, a.blockId);
+    const early = [0, 1, 2].map((i) => ({ ...node.vote(i, "prevote", 0, NIL), height: 2n }));
+    for (const vote of early) node.feed({ type: "VoteReceived", vote, from: "p" });
+    // The same vote again is not buffered twice.
+    node.feed({ type: "VoteReceived", vote: early[0]!, from: "p" });
+    assert.equal(node.state.nextHeightVotes.length, 3);
+    node.feed({ type: "BlockExecuted", height: 1n, chainState: chainAfter(node.chain, a) });
+    assert.equal(node.state.nextHeightVotes.length, 0);
+    assert.equal(node.state.votes.rounds[0]!.prevotes.power, 30n);
+    assert.equal(node.state.votes.rounds[0]!.prevotes.majority?.key, "");
+  });
+
+  it("+2/3 precommits for a block whose part-set header cannot exist halt consensus", () => {
+    const node = new TestNode({ own: 3 });
+    node.startRound0();
+    const impossible = {
+      hash: new Uint8Array(32).fill(1),
+      partSetHeader: { total: 5000, hash: new Uint8Array(32).fill(2) },
+    };
+    const effects = node.votes(OTHERS, "precommit", 0, impossible);
+    assert.deepEqual(
+      commands(effects).filter((c) => c === "Halt"),
+      ["Halt"],
+    );
+    assert.match(node.state.halted!, /impossible part-set header/);
   });
 
   it("SignFailed halts: a Halt effect, then every input is ignored", () => {

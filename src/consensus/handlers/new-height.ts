@@ -63,10 +63,11 @@ export function enterNewHeight(ctx: Ctx, args: NewHeightArgs): void {
     prevoteWaitRound: -1,
     polkaBlockRound: -1,
     precommitWaitRound: -1,
-    txsAvailable: false,
     reapRound: -1,
     signingProposalRound: -1,
     signingProposalBlock: undefined,
+    // Kept for BlockExecuted to replay; a (re)start has none that belong to this height.
+    nextHeightVotes: args.commitTime === undefined ? [] : ctx.s.nextHeightVotes,
   };
   publish(ctx, "NewRoundStep", roundStateData(ctx.s));
   const skip = ctx.s.config.skipTimeoutCommit && lastCommitHasAll(ctx.s);

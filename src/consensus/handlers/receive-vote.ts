@@ -31,6 +31,10 @@ export function onVote(ctx: Ctx, vote: Vote, from: string | undefined): void {
     onLastCommitVote(ctx, vote, from);
     return;
   }
+  if (vote.height === s.height + 1n) {
+    bufferNextHeightVote(ctx, vote, from);
+    return;
+  }
   if (vote.height !== s.height) return;
   const outcome = addVote(s.votes, vote, s.round);
   switch (outcome.kind) {
@@ -49,6 +53,35 @@ export function onVote(ctx: Ctx, vote: Vote, from: string | undefined): void {
       ctx.s = { ...s, votes: outcome.votes };
       publish(ctx, "Vote", { kind: "Vote", vote });
   }
+}
+
+/**
+ * Votes of the next height can arrive while this height still executes; they are kept (one per
+ * validator index, type and round; at most VOTES_PER_NEXT_VALIDATOR per member of the next set)
+ * and counted when that height starts.
+ */
+const VOTES_PER_NEXT_VALIDATOR = 4;
+
+function bufferNextHeightVote(ctx: Ctx, vote: Vote, from: string | undefined): void {
+  const s = ctx.s;
+  const cap = VOTES_PER_NEXT_VALIDATOR * (s.chain.nextValidators?.validators.length ?? 0);
+  if (s.nextHeightVotes.length >= cap) return;
+  const seen = s.nextHeightVotes.some(
+    (b) =>
+      b.vote.validatorIndex === vote.validatorIndex &&
+      b.vote.type === vote.type &&
+      b.vote.round === vote.round,
+  );
+  if (seen) return;
+  ctx.s = { ...s, nextHeightVotes: [...s.nextHeightVotes, { vote, from }] };
+}
+
+/** Counts the votes that came early for the height just entered. */
+export function replayNextHeightVotes(ctx: Ctx): void {
+  const buffered = ctx.s.nextHeightVotes;
+  if (buffered.length === 0) return;
+  ctx.s = { ...ctx.s, nextHeightVotes: [] };
+  for (const { vote, from } of buffered) onVote(ctx, vote, from);
 }
 
 function onLastCommitVote(ctx: Ctx, vote: Vote, from: string | undefined): void {

@@ -51,7 +51,12 @@ export function startRound(ctx: Ctx, round: number): void {
     proposer: { address: proposer?.address ?? new Uint8Array(0), index: proposerIndex(ctx.s) },
   });
   const config = ctx.s.config;
-  if (round === 0 && waitsForTxs(config) && !needsProofBlock(ctx.s) && !ctx.s.txsAvailable) {
+  if (
+    round === 0 &&
+    waitsForTxs(config) &&
+    !needsProofBlock(ctx.s) &&
+    ctx.s.txsAvailableHeight !== ctx.s.height
+  ) {
     if (config.createEmptyBlocksIntervalMs > 0) {
       scheduleTimeout(ctx, RoundStep.NewRound, config.createEmptyBlocksIntervalMs);
     }
@@ -75,7 +80,8 @@ export function enterPropose(ctx: Ctx): void {
 
 /** The mempool has transactions: a round 0 waiting for them proposes now. */
 export function onTxsAvailable(ctx: Ctx, height: bigint): void {
+  if (height !== ctx.s.height && height !== ctx.s.height + 1n) return;
+  if (height > ctx.s.txsAvailableHeight) ctx.s = { ...ctx.s, txsAvailableHeight: height };
   if (height !== ctx.s.height) return;
-  ctx.s = { ...ctx.s, txsAvailable: true };
   if (ctx.s.round === 0 && ctx.s.step === RoundStep.NewRound) enterPropose(ctx);
 }

@@ -13,7 +13,8 @@ import { partSetFor } from "./part-set-for.js";
 // L47: upon 2f+1 ⟨PRECOMMIT, h, r, ∗⟩ for the first time
 export function uponPrecommitAny(ctx: Ctx): boolean {
   const s = ctx.s;
-  if (s.step === RoundStep.Commit || s.step < RoundStep.Propose || s.precommitWaitRound === s.round)
+  // Not in NewHeight: its timer is timeout_commit, which must not be replaced.
+  if (s.step === RoundStep.Commit || s.step === RoundStep.NewHeight || s.precommitWaitRound === s.round)
     return false;
   if (precommitsIn(s.votes, s.round)?.anyMajority !== true) return false;
   ctx.s = { ...s, precommitWaitRound: s.round };
@@ -45,6 +46,13 @@ export function uponPrecommitsForBlock(ctx: Ctx): boolean {
       sameBytes(proposalParts.header.hash, header.hash);
     if (!collecting) {
       proposalParts = partSetFor(header, s.chain.consensusParams.block.maxBytes);
+      if (proposalParts === undefined) {
+        // +2/3 of the power precommitted a block that cannot exist: more than 1/3 is faulty.
+        const reason = `+2/3 precommitted a block with an impossible part-set header at height ${s.height} round ${round}`;
+        ctx.s = { ...s, halted: reason };
+        emit(ctx, { type: "Halt", reason });
+        return true;
+      }
       proposalBlock = undefined;
       proposalBlockValid = undefined;
       fetching = true;

@@ -46,7 +46,11 @@ function prevoteAndMove(ctx: Ctx, held: HeldBlock | undefined): void {
 //      while step = propose ∧ (vr ≥ 0 ∧ vr < r)
 export function uponProposal(ctx: Ctx): boolean {
   const s = ctx.s;
-  if (s.step !== RoundStep.Propose || s.proposal === undefined) return false;
+  // Also from NewRound: a round 0 waiting for transactions still prevotes a complete proposal
+  // (v0.34 handles a complete proposal in any step up to propose), or it could never progress
+  // when only the proposer's mempool has transactions.
+  if ((s.step !== RoundStep.Propose && s.step !== RoundStep.NewRound) || s.proposal === undefined)
+    return false;
   const value = proposalValue(s);
   if (value.kind === "incomplete") return false;
   if (value.kind === "invalid") {
