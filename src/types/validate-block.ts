@@ -11,7 +11,6 @@ import { validateCommit } from "./validate-commit.js";
 import { validateEvidence } from "./validate-evidence.js";
 import {
   checkAddress,
-  checkHash,
   checkHeight,
   checkMaxLength,
   checkOptionalHash,
@@ -36,9 +35,10 @@ export function validateHeader(header: Header, field = "header"): void {
   checkOptionalHash(`${field}.dataHash`, header.dataHash);
   checkOptionalHash(`${field}.evidenceHash`, header.evidenceHash);
   checkAddress(`${field}.proposerAddress`, header.proposerAddress);
-  checkHash(`${field}.validatorsHash`, header.validatorsHash);
-  checkHash(`${field}.nextValidatorsHash`, header.nextValidatorsHash);
-  checkHash(`${field}.consensusHash`, header.consensusHash);
+  // Empty or 32 bytes, as v0.34 allows; state validation compares them with the state's.
+  checkOptionalHash(`${field}.validatorsHash`, header.validatorsHash);
+  checkOptionalHash(`${field}.nextValidatorsHash`, header.nextValidatorsHash);
+  checkOptionalHash(`${field}.consensusHash`, header.consensusHash);
   checkOptionalHash(`${field}.lastResultsHash`, header.lastResultsHash);
   checkMaxLength(`${field}.appHash`, header.appHash.length, MAX_APP_HASH_BYTES);
 }

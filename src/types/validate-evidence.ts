@@ -8,7 +8,8 @@ import type {
   Evidence,
   LightClientAttackEvidence,
 } from "../wire/generated/tendermint/types/evidence.js";
-import { compareBytes } from "./bytes.js";
+import { headerHash, validatorSetHash } from "../wire/hashes.js";
+import { bytesEqual, compareBytes } from "./bytes.js";
 import { validateHeader } from "./validate-block.js";
 import { validateBlockId } from "./validate-block-id.js";
 import { validateCommit } from "./validate-commit.js";
@@ -52,6 +53,24 @@ export function validateLightClientAttackEvidence(
   validateHeader(signedHeader.header, `${field}.conflictingBlock.signedHeader.header`);
   validateCommit(signedHeader.commit, `${field}.conflictingBlock.signedHeader.commit`);
   validateBlockId(signedHeader.commit.blockId, `${field}.conflictingBlock.signedHeader.commit.blockId`);
+  // LightBlock.ValidateBasic: the commit is for this header, signed by this validator set.
+  const lb = `${field}.conflictingBlock`;
+  if (signedHeader.commit.height !== signedHeader.header.height)
+    throw fieldError(
+      `${lb}.signedHeader.commit.height`,
+      `must equal the header height ${signedHeader.header.height}, got ${signedHeader.commit.height}`,
+    );
+  if (!bytesEqual(signedHeader.commit.blockId.hash, headerHash(signedHeader.header)))
+    throw fieldError(`${lb}.signedHeader.commit.blockId.hash`, "must be the hash of the conflicting header");
+  const vals = block.validatorSet.validators;
+  if (vals.length === 0) throw fieldError(`${lb}.validatorSet.validators`, "must not be empty");
+  if (vals.length > MAX_BYZANTINE_VALIDATORS)
+    throw fieldError(
+      `${lb}.validatorSet.validators`,
+      `must hold at most ${MAX_BYZANTINE_VALIDATORS} entries, got ${vals.length}`,
+    );
+  if (!bytesEqual(validatorSetHash(vals), signedHeader.header.validatorsHash))
+    throw fieldError(`${lb}.validatorSet`, "must hash to the conflicting header's validators_hash");
   checkHeight(`${field}.commonHeight`, e.commonHeight);
   if (e.commonHeight > signedHeader.header.height)
     throw fieldError(
@@ -66,8 +85,8 @@ export function validateLightClientAttackEvidence(
   e.byzantineValidators.forEach((v, i) => {
     checkAddress(`${field}.byzantineValidators[${i}].address`, v.address);
   });
-  if (e.totalVotingPower < 0n)
-    throw fieldError(`${field}.totalVotingPower`, `must be ≥ 0, got ${e.totalVotingPower}`);
+  if (e.totalVotingPower <= 0n)
+    throw fieldError(`${field}.totalVotingPower`, `must be greater than 0, got ${e.totalVotingPower}`);
   checkTimestamp(`${field}.timestamp`, e.timestamp);
 }
 

@@ -10,6 +10,12 @@ export function validatePart(part: Part, field = "part"): void {
   if (part.index >= MAX_BLOCK_PARTS)
     throw fieldError(`${field}.index`, `must be below ${MAX_BLOCK_PARTS}, got ${part.index}`);
   checkMaxLength(`${field}.bytes`, part.bytes.length, BLOCK_PART_SIZE_BYTES);
+  // Every part but the last is cut at exactly the part size.
+  if (BigInt(part.index) < part.proof.total - 1n && part.bytes.length !== BLOCK_PART_SIZE_BYTES)
+    throw fieldError(
+      `${field}.bytes`,
+      `must be exactly ${BLOCK_PART_SIZE_BYTES} bytes for part ${part.index} of ${part.proof.total}, got ${part.bytes.length}`,
+    );
   try {
     validateMerkleProof(part.proof, `${field}.proof`);
   } catch (error) {

@@ -9,11 +9,16 @@ import { makeDuplicateVoteEvidence, wrapDuplicateVoteEvidence } from "../../src/
 import { splitIntoParts } from "../../src/types/part-set.js";
 import { validateBlock, validateHeader } from "../../src/types/validate-block.js";
 import { validateCommit, validateCommitSig } from "../../src/types/validate-commit.js";
-import { validateDuplicateVoteEvidence, validateEvidence } from "../../src/types/validate-evidence.js";
+import {
+  validateDuplicateVoteEvidence,
+  validateEvidence,
+  validateLightClientAttackEvidence,
+} from "../../src/types/validate-evidence.js";
 import { validatePart } from "../../src/types/validate-part.js";
 import { validateProposal } from "../../src/types/validate-proposal.js";
 import { validateVote } from "../../src/types/validate-vote.js";
 import { BlockIDFlag } from "../../src/wire/generated/tendermint/types/types.js";
+import { headerHash } from "../../src/wire/hashes.js";
 import * as fx from "./types-fixtures.js";
 
 function refused(fn: () => void, field: string, code = "TYPES_INVALID_FIELD"): void {
@@ -100,7 +105,7 @@ describe("validateHeader and validateBlock", () => {
     refused(() => validateHeader({ ...h, chainId: "x".repeat(51) }), "header.chainId");
     refused(() => validateHeader({ ...h, height: 0n }), "header.height");
     refused(() => validateHeader({ ...h, dataHash: new Uint8Array(5) }), "header.dataHash");
-    refused(() => validateHeader({ ...h, validatorsHash: new Uint8Array(0) }), "header.validatorsHash");
+    refused(() => validateHeader({ ...h, validatorsHash: new Uint8Array(5) }), "header.validatorsHash");
     refused(() => validateHeader({ ...h, proposerAddress: new Uint8Array(32) }), "header.proposerAddress");
   });
   it("refuses hashes that do not match the contents", () => {
@@ -133,6 +138,8 @@ describe("validatePart", () => {
     );
     refused(() => validatePart({ ...parts[0]!, bytes: new Uint8Array(65537) }), "part.bytes");
     refused(() => validatePart({ ...parts[0]!, index: 5000 }), "part.index");
+    refused(() => validatePart({ ...parts[0]!, bytes: new Uint8Array(100) }), "part.bytes");
+    validatePart(parts[1]!);
   });
 });
 
@@ -152,5 +159,70 @@ describe("validateEvidence", () => {
     );
     refused(() => validateDuplicateVoteEvidence({ ...dve, voteB: undefined }), "duplicateVoteEvidence.voteB");
     refused(() => validateEvidence({ sum: undefined }), "evidence");
+  });
+});
+
+describe("validateLightClientAttackEvidence", () => {
+  const conflicting = fx.block();
+  const header = conflicting.header;
+  const commit = {
+    ...fx.commit(),
+    height: header.height,
+    blockId: { ...fx.blockId, hash: headerHash(header) },
+  };
+  const validatorSet = {
+    validators: [
+      { address: fx.address, pubKey: fx.validators[0]!.pubKey, votingPower: 10n, proposerPriority: 0n },
+    ],
+    proposer: undefined,
+    totalVotingPower: 10n,
+  };
+  const lca = {
+    conflictingBlock: { signedHeader: { header, commit }, validatorSet },
+    commonHeight: 4n,
+    byzantineValidators: [],
+    totalVotingPower: 10n,
+    timestamp: { seconds: 11n, nanos: 0 },
+  };
+
+  it("accepts a consistent light block", () => validateLightClientAttackEvidence(lca));
+  it("refuses a common height above the block, a foreign commit or validator set, no power", () => {
+    refused(
+      () => validateLightClientAttackEvidence({ ...lca, commonHeight: 7n }),
+      "lightClientAttackEvidence.commonHeight",
+    );
+    refused(
+      () =>
+        validateLightClientAttackEvidence({
+          ...lca,
+          conflictingBlock: {
+            ...lca.conflictingBlock,
+            signedHeader: { header, commit: { ...commit, blockId: fx.blockId } },
+          },
+        }),
+      "lightClientAttackEvidence.conflictingBlock.signedHeader.commit.blockId.hash",
+    );
+    refused(
+      () =>
+        validateLightClientAttackEvidence({
+          ...lca,
+          conflictingBlock: {
+            ...lca.conflictingBlock,
+            validatorSet: {
+              ...validatorSet,
+              validators: [{ ...validatorSet.validators[0]!, votingPower: 11n }],
+            },
+          },
+        }),
+      "lightClientAttackEvidence.conflictingBlock.validatorSet",
+    );
+    refused(
+      () => validateLightClientAttackEvidence({ ...lca, totalVotingPower: 0n }),
+      "lightClientAttackEvidence.totalVotingPower",
+    );
+    refused(
+      () => validateLightClientAttackEvidence({ ...lca, conflictingBlock: undefined }),
+      "lightClientAttackEvidence.conflictingBlock",
+    );
   });
 });
