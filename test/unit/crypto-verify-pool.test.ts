@@ -106,6 +106,27 @@ test("a closed pool refuses work with CRYPTO_POOL_CLOSED, and batches in flight 
   await pool.close(); // closing twice is harmless
 });
 
+test("a worker that dies fails its batches with CRYPTO_WORKER_FAILED and is replaced", async () => {
+  // 200 verifies take ~20 ms, far longer than the kill below takes to land.
+  const { items, expected } = makeItems(200);
+  const pool = new VerifyPool({ size: 1, mainThreadBelow: 0 });
+  try {
+    await pool.warmUp();
+    // Reach the private worker to kill it mid-batch, as a crash would.
+    const worker = (pool as unknown as { workers: { worker: { terminate(): Promise<number> } }[] })
+      .workers[0]!;
+    const failed = assert.rejects(
+      pool.verifyBatch(items),
+      (e: unknown) => e instanceof CryptoError && e.code === "CRYPTO_WORKER_FAILED",
+    );
+    await worker.worker.terminate();
+    await failed;
+    assert.deepEqual(await pool.verifyBatch(items), expected, "the next batch runs on a fresh worker");
+  } finally {
+    await pool.close();
+  }
+});
+
 test("warmUp starts the workers, and an idle pool does not keep the process alive", async () => {
   const pool = new VerifyPool({ size: 2, mainThreadBelow: 0 });
   await pool.warmUp();
