@@ -1,0 +1,192 @@
+// Running calls against the route table in the three ways Tendermint does, with its error
+// codes and HTTP statuses (reference §2.2, §2.3): a POST body (one request or a batch), a URI
+// call (`GET /<route>?…`), and one WebSocket message. Synchronous handlers are answered
+// without a promise, so the hot path (health, status) allocates little.
+
+import type { ResultEncoder } from "../encoder.js";
+import { JSONRPC_CODE, RpcError, toJsonRpcError } from "../errors.js";
+import type { Route, RouteEnv } from "../route-spec.js";
+import { errorResponse, type JsonRpcId, joinResponses, successResponse, URI_ID } from "./envelope.js";
+import { argsFromJsonParams } from "./params.js";
+import { type JsonRpcRequest, parseRequestBody, parseWebSocketRequest } from "./request.js";
+import { argsFromUri } from "./uri-params.js";
+
+export interface RpcReply {
+  status: number;
+  /** JSON text, or empty when every request of a POST was a notification */
+  body: string;
+  /** send Cache-Control: public, max-age=86400 */
+  cacheable: boolean;
+}
+
+export type RouteTable = ReadonlyMap<string, Route>;
+
+/** Logs failures of our own code (an encoder throwing, a handler throwing a non-Error). */
+export interface DispatchLogger {
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as Promise<unknown> | null)?.then === "function";
+}
+
+export class Dispatcher {
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly encoder: ResultEncoder,
+    private readonly logger: DispatchLogger,
+  ) {}
+
+  route(name: string): Route | undefined {
+    return this.routes.get(name);
+  }
+
+  /** The result's JSON text, or a thrown/rejected error. */
+  invoke(route: Route, args: Record<string, unknown>, env: RouteEnv): string | Promise<string> {
+    const result = route.handler(args as never, env);
+    if (isPromise(result)) return result.then((value) => this.encode(route, value));
+    return this.encode(route, result);
+  }
+
+  private encode(route: Route, value: unknown): string {
+    try {
+      return this.encoder.encodeResult(route.name, value);
+    } catch (error) {
+      this.logger.error("rpc result could not be encoded", { route: route.name, err: String(error) });
+      throw new RpcError(
+        "RPC_HANDLER_FAILED",
+        `failed to encode the result of ${route.name}: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /** Runs a call, turning any failure into an error response with the request's id. */
+  private answer(
+    id: JsonRpcId | undefined,
+    route: Route,
+    args: Record<string, unknown>,
+    env: RouteEnv,
+  ): { text: string; ok: boolean } | Promise<{ text: string; ok: boolean }> {
+    try {
+      const result = this.invoke(route, args, env);
+      if (typeof result === "string") return { text: successResponse(id, result), ok: true };
+      return result.then(
+        (json) => ({ text: successResponse(id, json), ok: true }),
+        (error: unknown) => ({ text: errorResponse(id, toJsonRpcError(error)), ok: false }),
+      );
+    } catch (error) {
+      return { text: errorResponse(id, toJsonRpcError(error)), ok: false };
+    }
+  }
+
+  /** POST / (any content type): one request or a batch; notifications are not answered. */
+  async handleBody(text: string, env: RouteEnv): Promise<RpcReply> {
+    let requests: JsonRpcRequest[];
+    try {
+      requests = parseRequestBody(text);
+    } catch (error) {
+      return { status: 500, body: errorResponse(undefined, toJsonRpcError(error)), cacheable: false };
+    }
+    const responses: string[] = [];
+    let cacheable = true;
+    // One at a time and in order, as Tendermint does: a batch of broadcasts keeps its order.
+    for (const request of requests) {
+      if (request.id === undefined) continue;
+      const route = this.routes.get(request.method);
+      if (route === undefined || route.webSocketOnly) {
+        responses.push(
+          errorResponse(request.id, { code: JSONRPC_CODE.methodNotFound, message: "Method not found" }),
+        );
+        cacheable = false;
+        continue;
+      }
+      let args: Record<string, unknown>;
+      try {
+        args = argsFromJsonParams(route.params, request.params);
+      } catch (error) {
+        responses.push(errorResponse(request.id, toJsonRpcError(error)));
+        cacheable = false;
+        continue;
+      }
+      if (cacheable && !(route.cacheable?.(args as never) ?? false)) cacheable = false;
+      const answered = this.answer(request.id, route, args, env);
+      const { text: response, ok } = isPromise(answered) ? await answered : answered;
+      if (!ok) cacheable = false;
+      responses.push(response);
+    }
+    if (responses.length === 0) return { status: 200, body: "", cacheable: false };
+    return { status: 200, body: joinResponses(responses), cacheable };
+  }
+
+  /**
+   * GET|POST /<route>?args: answered with id -1; WebSocket-only routes 404, conversion and
+   * handler errors 500. The caller has already answered unknown paths with a plain 404.
+   */
+  handleUri(
+    route: Route,
+    lookup: (name: string) => string | undefined,
+    env: RouteEnv,
+  ): RpcReply | Promise<RpcReply> {
+    if (route.webSocketOnly) {
+      return {
+        status: 404,
+        body: errorResponse(URI_ID, { code: JSONRPC_CODE.methodNotFound, message: "Method not found" }),
+        cacheable: false,
+      };
+    }
+    let args: Record<string, unknown>;
+    try {
+      args = argsFromUri(route.params, lookup);
+    } catch (error) {
+      return { status: 500, body: errorResponse(URI_ID, toJsonRpcError(error)), cacheable: false };
+    }
+    const answered = this.answer(URI_ID, route, args, env);
+    const reply = ({ text, ok }: { text: string; ok: boolean }): RpcReply => ({
+      status: ok ? 200 : 500,
+      body: text,
+      cacheable: ok && (route.cacheable?.(args as never) ?? false),
+    });
+    return isPromise(answered) ? answered.then(reply) : reply(answered);
+  }
+
+  /**
+   * One WebSocket message: the response text, or undefined for a notification. Parameter
+   * conversion errors are -32603 here, as Tendermint answers them over WebSocket.
+   */
+  async handleWebSocketMessage(text: string, env: (id: JsonRpcId) => RouteEnv): Promise<string | undefined> {
+    let request: JsonRpcRequest;
+    try {
+      request = parseWebSocketRequest(text);
+    } catch (error) {
+      return errorResponse(undefined, toJsonRpcError(error));
+    }
+    if (request.id === undefined) return undefined;
+    const route = this.routes.get(request.method);
+    if (route === undefined) {
+      return errorResponse(request.id, { code: JSONRPC_CODE.methodNotFound, message: "Method not found" });
+    }
+    let args: Record<string, unknown>;
+    try {
+      args = argsFromJsonParams(route.params, request.params);
+    } catch (error) {
+      const { data } = toJsonRpcError(error);
+      return errorResponse(request.id, { code: JSONRPC_CODE.internalError, message: "Internal error", data });
+    }
+    const answered = this.answer(request.id, route, args, env(request.id));
+    return (isPromise(answered) ? await answered : answered).text;
+  }
+}
+
+/** The route table of a server: the safe routes, and the unsafe ones when enabled. */
+export function buildRouteTable(
+  routes: readonly Route[],
+  unsafeRoutes: readonly Route[],
+  unsafe: boolean,
+): RouteTable {
+  const table = new Map<string, Route>();
+  for (const r of unsafe ? [...routes, ...unsafeRoutes] : routes) {
+    if (table.has(r.name)) throw new Error(`route ${r.name} is declared twice`);
+    table.set(r.name, r);
+  }
+  return table;
+}

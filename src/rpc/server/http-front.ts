@@ -1,0 +1,187 @@
+// The transport-neutral HTTP side of the server: which path goes where (reference §1.3), the
+// headers every answer carries (Content-Type, X-Server-Time, Cache-Control, CORS), and the
+// fixed answers (index page, 404, body too large). Both backends (uWS, node:http) read the
+// request, call `answer`, and write what it returns.
+
+import { JSONRPC_CODE } from "../errors.js";
+import type { Dispatcher, RouteTable, RpcReply } from "../jsonrpc/dispatch.js";
+import { errorResponse } from "../jsonrpc/envelope.js";
+import type { RouteEnv } from "../route-spec.js";
+import { CorsPolicy, type CorsSettings, type Header } from "./cors.js";
+import { renderIndexPage } from "./index-page.js";
+
+export interface HttpCall {
+  /** upper case */
+  method: string;
+  path: string;
+  /** the raw query string, without "?" */
+  query: string;
+  contentType: string;
+  origin: string;
+  /** Access-Control-Request-Method and -Headers, for preflights */
+  corsRequestMethod: string;
+  corsRequestHeaders: string;
+  remoteAddress: string;
+}
+
+export interface HttpAnswer {
+  status: number;
+  contentType: string;
+  headers: Header[];
+  body: string;
+}
+
+export const WEBSOCKET_PATH = "/websocket";
+const JSON_TYPE = "application/json";
+const CACHE_CONTROL: Header = ["Cache-Control", "public, max-age=86400"];
+const NOT_FOUND_BODY = "404 page not found\n";
+
+const STATUS_TEXT: Record<number, string> = {
+  200: "200 OK",
+  204: "204 No Content",
+  400: "400 Bad Request",
+  404: "404 Not Found",
+  405: "405 Method Not Allowed",
+  413: "413 Payload Too Large",
+  431: "431 Request Header Fields Too Large",
+  500: "500 Internal Server Error",
+  503: "503 Service Unavailable",
+};
+
+export function statusLine(status: number): string {
+  return STATUS_TEXT[status] ?? `${status} Status`;
+}
+
+/** Unix seconds as text, recomputed at most once a second. */
+let serverTimeSecond = -1;
+let serverTimeText = "";
+function serverTime(): string {
+  const now = Math.floor(Date.now() / 1000);
+  if (now !== serverTimeSecond) {
+    serverTimeSecond = now;
+    serverTimeText = String(now);
+  }
+  return serverTimeText;
+}
+
+export class HttpFront {
+  private readonly cors: CorsPolicy | undefined;
+  private readonly indexPage: string;
+
+  constructor(
+    private readonly dispatcher: Dispatcher,
+    routes: RouteTable,
+    cors: CorsSettings,
+    private readonly envFor: (remoteAddress: string) => RouteEnv,
+    nodeVersion = "",
+  ) {
+    this.cors = cors.allowedOrigins.length > 0 ? new CorsPolicy(cors) : undefined;
+    this.indexPage = renderIndexPage(routes.values(), nodeVersion);
+  }
+
+  /** Whether the request's body must be read before answering (JSON-RPC, or a form for a route). */
+  wantsBody(call: HttpCall): boolean {
+    if (call.path === "/") return true;
+    return this.dispatcher.route(call.path.slice(1)) !== undefined && call.path.indexOf("/", 1) < 0;
+  }
+
+  private finish(
+    call: HttpCall,
+    status: number,
+    contentType: string,
+    body: string,
+    extra?: Header,
+  ): HttpAnswer {
+    const headers: Header[] = [["X-Server-Time", serverTime()]];
+    if (extra !== undefined) headers.push(extra);
+    if (this.cors !== undefined) headers.push(...this.cors.actual(this.corsRequest(call)));
+    return { status, contentType, headers, body };
+  }
+
+  private corsRequest(call: HttpCall) {
+    return {
+      method: call.method,
+      origin: call.origin,
+      requestMethod: call.corsRequestMethod,
+      requestHeaders: call.corsRequestHeaders,
+    };
+  }
+
+  private reply(call: HttpCall, reply: RpcReply): HttpAnswer {
+    return this.finish(
+      call,
+      reply.status,
+      JSON_TYPE,
+      reply.body,
+      reply.cacheable ? CACHE_CONTROL : undefined,
+    );
+  }
+
+  notFound(call: HttpCall): HttpAnswer {
+    return this.finish(call, 404, "text/plain; charset=utf-8", NOT_FOUND_BODY, [
+      "X-Content-Type-Options",
+      "nosniff",
+    ]);
+  }
+
+  /** A body over max_body_bytes (reference §2.2): 400, -32600, no id. */
+  bodyTooLarge(call: HttpCall): HttpAnswer {
+    const body = errorResponse(undefined, {
+      code: JSONRPC_CODE.invalidRequest,
+      message: "Invalid Request",
+      data: "error reading request body: http: request body too large",
+    });
+    return this.finish(call, 400, JSON_TYPE, body);
+  }
+
+  /** A plain HTTP request to /websocket, as Go's upgrader answers it. */
+  notAWebSocket(call: HttpCall): HttpAnswer {
+    return this.finish(
+      call,
+      400,
+      "text/plain; charset=utf-8",
+      "Bad Request\nwebsocket: the client is not using the websocket protocol: 'upgrade' token not found in 'Connection' header\n",
+    );
+  }
+
+  /** Too many open connections (uWS has no accept hook, so it refuses requests instead). */
+  overloaded(call: HttpCall): HttpAnswer {
+    return this.finish(call, 503, "text/plain; charset=utf-8", "too many open connections\n");
+  }
+
+  answer(call: HttpCall, body: string): HttpAnswer | Promise<HttpAnswer> {
+    const cors = this.cors;
+    if (cors?.isPreflight(this.corsRequest(call))) {
+      return { status: 204, contentType: "", headers: cors.preflight(this.corsRequest(call)), body: "" };
+    }
+    if (call.path === "/") {
+      if (body.length === 0) return this.finish(call, 200, "text/html; charset=utf-8", this.indexPage);
+      return this.dispatcher
+        .handleBody(body, this.envFor(call.remoteAddress))
+        .then((r) => this.reply(call, r));
+    }
+    if (call.path === WEBSOCKET_PATH) return this.notAWebSocket(call);
+    const route = call.path.indexOf("/", 1) < 0 ? this.dispatcher.route(call.path.slice(1)) : undefined;
+    if (route === undefined) return this.notFound(call);
+    const lookup = queryLookup(call, body, route.params.length > 0);
+    const reply = this.dispatcher.handleUri(route, lookup, this.envFor(call.remoteAddress));
+    return reply instanceof Promise ? reply.then((r) => this.reply(call, r)) : this.reply(call, reply);
+  }
+}
+
+const NOTHING = (): undefined => undefined;
+
+/** Query-string values, falling back to a urlencoded form body (Go's FormValue). */
+function queryLookup(call: HttpCall, body: string, needed: boolean): (name: string) => string | undefined {
+  if (!needed) return NOTHING;
+  const query = new URLSearchParams(call.query);
+  const form =
+    body.length > 0 && call.contentType.toLowerCase().startsWith("application/x-www-form-urlencoded")
+      ? new URLSearchParams(body)
+      : undefined;
+  return (name) => {
+    const value = query.get(name);
+    if (value !== null && value !== "") return value;
+    return form?.get(name) ?? undefined;
+  };
+}

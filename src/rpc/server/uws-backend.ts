@@ -1,0 +1,229 @@
+// The uWebSockets.js backend (DESIGN §5): HTTP, HTTPS, WS and WSS on one listener. uWS has no
+// hook on accepted connections, so max_open_connections bounds requests in flight plus open
+// WebSockets, answering 503 beyond it. Bodies are read in chunks up to max_body_bytes.
+
+import type * as Uws from "uWebSockets.js";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { RpcError } from "../errors.js";
+import type { ListenAddress } from "../options.js";
+import { type HttpAnswer, type HttpCall, statusLine, WEBSOCKET_PATH } from "./http-front.js";
+import type { ServerCore } from "./server-core.js";
+import type { WebSocketSession } from "./websocket-session.js";
+
+type UwsModule = typeof Uws;
+
+/**
+ * The native uWS module, or the reason it does not load. The package's own JS fallback is
+ * skipped on purpose: node:http is our fallback, with a log line saying so.
+ */
+export function loadUws(maxHeaderBytes: number): { uws: UwsModule } | { reason: string } {
+  try {
+    // uWS reads its header limit from the environment once, when the binary loads.
+    process.env.UWS_HTTP_MAX_HEADERS_SIZE ??= String(maxHeaderBytes);
+    const require = createRequire(import.meta.url);
+    const dir = dirname(require.resolve("uWebSockets.js/package.json"));
+    const binary = join(
+      dir,
+      "binaries",
+      `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`,
+    );
+    return { uws: require(binary) as UwsModule };
+  } catch (error) {
+    return { reason: (error as Error).message.split("\n")[0] ?? String(error) };
+  }
+}
+
+interface SocketData {
+  remoteAddress: string;
+  /** true once uWS closed the socket or we ended it: it must not be touched after */
+  closed: boolean;
+  session?: WebSocketSession;
+}
+
+const EMPTY = "";
+
+function writeAnswer(res: Uws.HttpResponse, answer: HttpAnswer, closeConnection = false): void {
+  res.cork(() => {
+    res.writeStatus(statusLine(answer.status));
+    if (answer.contentType !== EMPTY) res.writeHeader("Content-Type", answer.contentType);
+    for (const [name, value] of answer.headers) res.writeHeader(name, value);
+    res.end(answer.body, closeConnection);
+  });
+}
+
+function text(buffer: ArrayBuffer): string {
+  return Buffer.from(buffer).toString("utf8");
+}
+
+export interface BackendHandle {
+  address: string;
+  port: number | undefined;
+  close(): Promise<void>;
+}
+
+export function startUwsBackend(
+  uws: UwsModule,
+  core: ServerCore,
+  address: ListenAddress,
+  tls: { certFile: string; keyFile: string } | undefined,
+): Promise<BackendHandle> {
+  const { options, front, logger } = core;
+  const app =
+    tls === undefined ? uws.App() : uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile });
+  const maxOpen = options.maxOpenConnections;
+  let open = 0;
+
+  app.ws<SocketData>(WEBSOCKET_PATH, {
+    maxPayloadLength: options.maxBodyBytes,
+    // uWS pings on its own before the idle timeout, and closes a socket silent for that long.
+    idleTimeout: Math.max(8, Math.ceil(options.webSocketReadTimeoutMs / 4000) * 4),
+    sendPingsAutomatically: true,
+    // Our session queue bounds what waits; uWS must never drop a message on its own.
+    maxBackpressure: 1024 * 1024 * 1024,
+    compression: uws.DISABLED,
+    upgrade: (res, req, context) => {
+      const key = req.getHeader("sec-websocket-key");
+      const protocol = req.getHeader("sec-websocket-protocol");
+      const extensions = req.getHeader("sec-websocket-extensions");
+      if (maxOpen > 0 && open >= maxOpen) {
+        res.writeStatus(statusLine(503)).end("too many open connections\n", true);
+        return;
+      }
+      const remoteAddress = text(res.getRemoteAddressAsText());
+      res.upgrade<SocketData>({ remoteAddress, closed: false }, key, protocol, extensions, context);
+    },
+    open: (ws) => {
+      open++;
+      const data = ws.getUserData();
+      data.session = core.openSession(data.remoteAddress, {
+        send: (message) => {
+          if (!data.closed) ws.send(message, false);
+        },
+        bufferedAmount: () => (data.closed ? 0 : ws.getBufferedAmount()),
+        close: (code, reason) => {
+          if (data.closed) return;
+          data.closed = true;
+          ws.end(code, reason);
+        },
+      });
+    },
+    message: (ws, message) => {
+      ws.getUserData().session?.onMessage(text(message));
+    },
+    drain: (ws) => {
+      ws.getUserData().session?.onDrain();
+    },
+    close: (ws) => {
+      open--;
+      const data = ws.getUserData();
+      data.closed = true;
+      const session = data.session;
+      if (session !== undefined) core.closeSession(session);
+    },
+  });
+
+  app.any("/*", (res, req) => {
+    const call: HttpCall = {
+      method: req.getCaseSensitiveMethod().toUpperCase(),
+      path: req.getUrl(),
+      query: req.getQuery() ?? EMPTY,
+      contentType: req.getHeader("content-type"),
+      origin: req.getHeader("origin"),
+      corsRequestMethod: req.getHeader("access-control-request-method"),
+      corsRequestHeaders: req.getHeader("access-control-request-headers"),
+      remoteAddress: EMPTY,
+    };
+    const contentLength = req.getHeader("content-length");
+    const hasBody =
+      (contentLength !== EMPTY && contentLength !== "0") || req.getHeader("transfer-encoding") !== EMPTY;
+    if (maxOpen > 0 && open >= maxOpen) {
+      writeAnswer(res, front.overloaded(call), true);
+      return;
+    }
+    call.remoteAddress = text(res.getRemoteAddressAsText());
+    // `done`: answered or aborted; uWS forbids touching `res` after either.
+    let done = false;
+    open++;
+    res.onAborted(() => {
+      if (!done) open--;
+      done = true;
+    });
+    const finish = (answer: HttpAnswer, closeConnection = false) => {
+      if (done) return;
+      done = true;
+      open--;
+      writeAnswer(res, answer, closeConnection);
+    };
+    const respond = (body: string) => {
+      let answer: HttpAnswer | Promise<HttpAnswer>;
+      try {
+        answer = front.answer(call, body);
+      } catch (error) {
+        logger.error("rpc request failed unexpectedly", { path: call.path, err: String(error) });
+        finish(front.notFound(call));
+        return;
+      }
+      if (answer instanceof Promise) {
+        answer.then(finish, (error: unknown) => {
+          logger.error("rpc request failed unexpectedly", { path: call.path, err: String(error) });
+          finish(front.notFound(call));
+        });
+      } else {
+        finish(answer);
+      }
+    };
+    if (!hasBody || !front.wantsBody(call)) {
+      respond(EMPTY);
+      return;
+    }
+    if (contentLength !== EMPTY && Number(contentLength) > options.maxBodyBytes) {
+      finish(front.bodyTooLarge(call), true);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.onData((chunk, isLast) => {
+      if (done) return;
+      size += chunk.byteLength;
+      if (size > options.maxBodyBytes) {
+        finish(front.bodyTooLarge(call), true);
+        return;
+      }
+      // uWS reuses the chunk's memory after the callback: copy it.
+      chunks.push(Buffer.from(chunk.slice(0)));
+      if (isLast)
+        respond(
+          chunks.length === 1
+            ? (chunks[0] as Buffer).toString("utf8")
+            : Buffer.concat(chunks).toString("utf8"),
+        );
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    const listening = (socket: Uws.us_listen_socket | false) => {
+      if (socket === false) {
+        reject(new RpcError("RPC_LISTEN_FAILED", `could not listen on ${options.laddr}`));
+        return;
+      }
+      const port =
+        address.kind === "tcp" ? uws.us_socket_local_port(socket as unknown as Uws.us_socket) : undefined;
+      const shown =
+        address.kind === "tcp"
+          ? `tcp://${address.host.includes(":") ? `[${address.host}]` : address.host}:${port}`
+          : `unix://${address.path}`;
+      resolve({
+        address: shown,
+        port,
+        close: async () => {
+          core.shutdown();
+          uws.us_listen_socket_close(socket);
+          (app as unknown as { close(): void }).close();
+        },
+      });
+    };
+    if (address.kind === "tcp") app.listen(address.host, address.port, listening);
+    else app.listen_unix(listening, address.path);
+  });
+}

@@ -1,0 +1,228 @@
+// WebSocket subscriptions (reference §1.5): each connection subscribes to queries; every event
+// the node publishes is matched against every subscription and pushed as a JSON-RPC success
+// response carrying the subscribe request's id, `{query, data, events}`. The event's data and
+// events are encoded once per event, whatever the number of subscribers. Limits and error
+// messages are Tendermint's; a client too slow to take its messages has the subscription
+// cancelled with an explicit -32000 message, and is closed when closeOnSlowClient is set.
+
+import type { RpcContext, RpcEvent, Unsubscribe } from "../context.js";
+import type { ResultEncoder } from "../encoder.js";
+import { handlerError, RpcError } from "../errors.js";
+import { errorResponse, goJsonString, type JsonRpcId } from "../jsonrpc/envelope.js";
+import {
+  type CompiledQuery,
+  compileQuery,
+  MAX_QUERY_LENGTH,
+  parseQuery,
+  type QueryError,
+} from "../query/index.js";
+
+/** A connection as the hub sees it. */
+export interface SubscriberConnection {
+  readonly remoteAddress: string;
+  /** queue a message; false when the connection's queue is full */
+  deliver(text: string): boolean;
+  /** send past the queue's bounds (cancellation notices) */
+  deliverUrgent(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+export interface HubLimits {
+  maxSubscriptionClients: number;
+  maxSubscriptionsPerClient: number;
+  closeOnSlowClient: boolean;
+}
+
+export interface HubLogger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+interface Subscription {
+  readonly connection: SubscriberConnection;
+  readonly queryText: string;
+  readonly id: JsonRpcId;
+  readonly compiled: CompiledQuery;
+  /** `{"jsonrpc":"2.0","id":…,"result":{"query":…,"data":` */
+  readonly prefix: string;
+}
+
+export const SLOW_CLIENT_REASON = "client is not pulling messages fast enough";
+const SERVER_ERROR = { code: -32000, message: "Server error" };
+
+export class SubscriptionHub {
+  private readonly byConnection = new Map<SubscriberConnection, Map<string, Subscription>>();
+  private readonly countByAddress = new Map<string, number>();
+  private detach: Unsubscribe | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly context: RpcContext,
+    private readonly encoder: ResultEncoder,
+    private readonly limits: HubLimits,
+    private readonly logger: HubLogger,
+  ) {}
+
+  /** Connections with at least one subscription. */
+  get clientCount(): number {
+    return this.byConnection.size;
+  }
+
+  subscriptionsOf(remoteAddress: string): number {
+    return this.countByAddress.get(remoteAddress) ?? 0;
+  }
+
+  subscribe(connection: SubscriberConnection, queryText: string, id: JsonRpcId): void {
+    const mine = this.byConnection.get(connection);
+    if (mine === undefined && this.byConnection.size >= this.limits.maxSubscriptionClients) {
+      throw handlerError(`max_subscription_clients ${this.limits.maxSubscriptionClients} reached`);
+    }
+    if ((mine?.size ?? 0) >= this.limits.maxSubscriptionsPerClient) {
+      throw handlerError(`max_subscriptions_per_client ${this.limits.maxSubscriptionsPerClient} reached`);
+    }
+    if (Buffer.byteLength(queryText) > MAX_QUERY_LENGTH) throw handlerError("maximum query length exceeded");
+    let compiled: CompiledQuery;
+    try {
+      compiled = compileQuery(parseQuery(queryText));
+    } catch (error) {
+      throw handlerError(`failed to parse query: ${(error as QueryError).message}`);
+    }
+    if (mine?.has(queryText)) throw handlerError("already subscribed");
+    if (this.context.subscribeEvents === undefined) {
+      throw new RpcError(
+        "RPC_NOT_AVAILABLE",
+        "subscribe is not available on this node (it does not provide subscribeEvents)",
+      );
+    }
+    const idJson = typeof id === "number" ? String(id) : goJsonString(id);
+    const subscription: Subscription = {
+      connection,
+      queryText,
+      id,
+      compiled,
+      prefix: `{"jsonrpc":"2.0","id":${idJson},"result":{"query":${goJsonString(queryText)},"data":`,
+    };
+    const map = mine ?? new Map<string, Subscription>();
+    map.set(queryText, subscription);
+    if (mine === undefined) this.byConnection.set(connection, map);
+    this.countByAddress.set(connection.remoteAddress, this.subscriptionsOf(connection.remoteAddress) + 1);
+    this.logger.info("subscribed", { remote: connection.remoteAddress, query: queryText });
+    this.attach();
+  }
+
+  unsubscribe(connection: SubscriberConnection, queryText: string): void {
+    const mine = this.byConnection.get(connection);
+    if (mine === undefined || !mine.has(queryText)) throw handlerError("subscription not found");
+    this.remove(connection, queryText);
+  }
+
+  unsubscribeAll(connection: SubscriberConnection): void {
+    const mine = this.byConnection.get(connection);
+    if (mine === undefined || mine.size === 0) throw handlerError("subscription not found");
+    for (const queryText of [...mine.keys()]) this.remove(connection, queryText);
+  }
+
+  /** The connection went away: drop its subscriptions without a word. */
+  disconnect(connection: SubscriberConnection): void {
+    const mine = this.byConnection.get(connection);
+    if (mine === undefined) return;
+    for (const queryText of [...mine.keys()]) this.remove(connection, queryText);
+  }
+
+  /** The server stops: every subscriber is told, as Tendermint does when it exits. */
+  close(): void {
+    this.closed = true;
+    for (const [connection, mine] of [...this.byConnection]) {
+      for (const subscription of [...mine.values()]) {
+        this.cancel(subscription, "Tendermint exited");
+      }
+      this.disconnect(connection);
+    }
+    this.detachEvents();
+  }
+
+  private remove(connection: SubscriberConnection, queryText: string): void {
+    const mine = this.byConnection.get(connection);
+    if (mine === undefined || !mine.delete(queryText)) return;
+    if (mine.size === 0) this.byConnection.delete(connection);
+    const left = this.subscriptionsOf(connection.remoteAddress) - 1;
+    if (left <= 0) this.countByAddress.delete(connection.remoteAddress);
+    else this.countByAddress.set(connection.remoteAddress, left);
+    if (this.byConnection.size === 0) this.detachEvents();
+  }
+
+  private cancel(subscription: Subscription, reason: string): void {
+    subscription.connection.deliverUrgent(
+      errorResponse(subscription.id, {
+        ...SERVER_ERROR,
+        data: `subscription was cancelled (reason: ${reason})`,
+      }),
+    );
+  }
+
+  private attach(): void {
+    if (this.detach !== undefined || this.closed || this.context.subscribeEvents === undefined) return;
+    this.detach = this.context.subscribeEvents((event) => this.publish(event));
+  }
+
+  private detachEvents(): void {
+    const detach = this.detach;
+    this.detach = undefined;
+    detach?.();
+  }
+
+  /** Delivers one event to every matching subscription. Never throws back into the node. */
+  publish(event: RpcEvent): void {
+    if (this.byConnection.size === 0) return;
+    let tail: string | undefined;
+    const slow: Subscription[] = [];
+    for (const mine of this.byConnection.values()) {
+      for (const subscription of mine.values()) {
+        if (!this.matches(subscription, event)) continue;
+        if (tail === undefined) {
+          try {
+            tail = `${this.encoder.encodeEventData(event)},"events":${JSON.stringify(event.events)}}}`;
+          } catch (error) {
+            this.logger.warn("event could not be encoded; not delivered", {
+              type: event.type,
+              err: String(error),
+            });
+            return;
+          }
+        }
+        if (!subscription.connection.deliver(subscription.prefix + tail)) slow.push(subscription);
+      }
+    }
+    for (const subscription of slow) this.dropSlow(subscription);
+  }
+
+  private matches(subscription: Subscription, event: RpcEvent): boolean {
+    try {
+      return subscription.compiled.matches(event.events);
+    } catch (error) {
+      // Tendermint stops delivering to everyone on such an error; only this query misses it here.
+      this.logger.debug("event value not comparable with query", {
+        query: subscription.queryText,
+        err: String(error),
+      });
+      return false;
+    }
+  }
+
+  private dropSlow(subscription: Subscription): void {
+    const { connection } = subscription;
+    this.logger.info("subscription cancelled: slow client", {
+      remote: connection.remoteAddress,
+      query: subscription.queryText,
+    });
+    if (this.limits.closeOnSlowClient) {
+      this.cancel(subscription, "slow client");
+      this.disconnect(connection);
+      connection.close(1008, "slow client");
+      return;
+    }
+    this.cancel(subscription, SLOW_CLIENT_REASON);
+    this.remove(connection, subscription.queryText);
+  }
+}
