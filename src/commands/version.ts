@@ -1,12 +1,5 @@
 import { Flags } from "@oclif/core";
 import { RxbftCommand } from "../cli/base-command.js";
-import {
-  ABCI_SEMVER,
-  BLOCK_PROTOCOL,
-  P2P_PROTOCOL,
-  RXBFT_VERSION,
-  TENDERMINT_COMPAT_VERSION,
-} from "../version.js";
 
 export default class Version extends RxbftCommand {
   static override description = "Show rxbft's version and the protocol versions it speaks.";
@@ -17,6 +10,9 @@ export default class Version extends RxbftCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Version);
+    // Imported here, not at the top: loading a command's class (help, manifest checks) stays cheap.
+    const { ABCI_SEMVER, BLOCK_PROTOCOL, P2P_PROTOCOL, RXBFT_VERSION, TENDERMINT_COMPAT_VERSION } =
+      await import("../version.js");
     const versions = {
       rxbft: RXBFT_VERSION,
       tendermint_compat: TENDERMINT_COMPAT_VERSION,

@@ -1,0 +1,104 @@
+// `rxbft node` today: it validates flags, config, genesis and keys, takes the home lock, and
+// exits saying that running consensus arrives with the consensus issue.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { runCli, tempHome } from "./cli-harness.js";
+
+async function initialised(): Promise<string> {
+  const home = tempHome();
+  const out = await runCli(["init", "--home", home]);
+  assert.equal(out.code, 0, out.stderr);
+  return home;
+}
+
+test("node checks an initialised home, then exits 1 with one clear line", async () => {
+  const home = await initialised();
+  const out = await runCli([
+    "node",
+    "--home",
+    home,
+    "--proxy_app",
+    "kvstore",
+    "--consensus.create_empty_blocks=false",
+    "--p2p.pex=true",
+    "--rpc.laddr",
+    "tcp://127.0.0.1:36657",
+  ]);
+  assert.equal(out.code, 1);
+  assert.match(out.stdout, /configuration, genesis and keys are valid .*chain_id=test-chain-/);
+  assert.equal(
+    out.stderr,
+    "Error: running consensus arrives with the consensus issue; this build checks the home and exits (config, genesis and keys are valid)\n",
+  );
+  assert.equal(existsSync(join(home, "data/rxbft.lock")), false, "the lock is released on exit");
+});
+
+test("a bad flag value names the flag and the expectation", async () => {
+  const home = await initialised();
+  const out = await runCli(["node", "--home", home, "--consensus.create_empty_blocks_interval", "5"]);
+  assert.equal(out.code, 1);
+  assert.equal(
+    out.stderr,
+    'Error: flag --consensus.create_empty_blocks_interval: expected a Go duration like "3s", got "5" (missing unit in duration "5")\n',
+  );
+});
+
+test("a bad config.toml names the file, the key and the expectation", async () => {
+  const home = await initialised();
+  const file = join(home, "config/config.toml");
+  writeFileSync(file, readFileSync(file, "utf8").replace('timeout_propose = "3s"', "timeout_propose = 42"));
+  const out = await runCli(["node", "--home", home]);
+  assert.equal(out.code, 1);
+  assert.equal(
+    out.stderr,
+    `Error: ${file}: [consensus] timeout_propose: expected a Go duration like "3s", got 42\n`,
+  );
+});
+
+test("node in an empty home writes config.toml and asks for init", async () => {
+  const home = tempHome();
+  const out = await runCli(["node"], { RXBFT_HOME: home });
+  assert.equal(out.code, 1);
+  assert.equal(
+    out.stderr,
+    `Error: ${join(home, "config/genesis.json")}: no genesis file; run \`rxbft init\` (or copy the network's genesis.json there)\n`,
+  );
+  assert.equal(existsSync(join(home, "config/config.toml")), true);
+});
+
+test("--genesis_hash must match the genesis file", async () => {
+  const home = await initialised();
+  const out = await runCli(["node", "--home", home, "--genesis_hash", "00".repeat(32)]);
+  assert.equal(out.code, 1);
+  assert.match(
+    out.stderr,
+    /^Error: .*genesis\.json: expected sha256 0{64} \(--genesis_hash\), got [0-9A-F]{64}\n$/,
+  );
+});
+
+test("an unknown flag is one line, not a stack trace", async () => {
+  const out = await runCli(["node", "--no-such-flag"]);
+  assert.equal(out.code, 1);
+  assert.match(out.stderr, /^Error: Nonexistent flag: --no-such-flag/);
+  assert.doesNotMatch(out.stderr, /\n\s+at /);
+});
+
+test("a second node refuses a home whose lock a live process holds", async () => {
+  const home = await initialised();
+  // A live process that is not us: its pid goes in the lock.
+  const sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 20000)"], { stdio: "ignore" });
+  try {
+    writeFileSync(join(home, "data/rxbft.lock"), `${sleeper.pid}\n`);
+    const out = await runCli(["node", "--home", home]);
+    assert.equal(out.code, 1);
+    assert.equal(
+      out.stderr,
+      `Error: ${join(home, "data/rxbft.lock")}: the home is in use by a running node (pid ${sleeper.pid}); stop it first or use another --home\n`,
+    );
+  } finally {
+    sleeper.kill();
+  }
+});
