@@ -278,4 +278,5 @@ export function short(held: HeldBlock): string {
   return Buffer.from(held.blockId.hash).toString("hex").slice(0, 8);
 }
 
+export type { HeldBlock };
 export { addressOf };

@@ -25,6 +25,15 @@ export function blockKeyOf(blockId: BlockID | undefined): BlockKey {
   return `${hex(blockId.hash)}/${blockId.partSetHeader.total}/${hex(blockId.partSetHeader.hash)}`;
 }
 
+/** Byte-wise equality of two BlockIDs, without building their keys (the hot path of counting). */
+export function sameBlockId(a: BlockID, b: BlockID): boolean {
+  return (
+    a.partSetHeader.total === b.partSetHeader.total &&
+    sameBytes(a.hash, b.hash) &&
+    sameBytes(a.partSetHeader.hash, b.partSetHeader.hash)
+  );
+}
+
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

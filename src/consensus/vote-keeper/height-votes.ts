@@ -3,7 +3,7 @@
 // too far ahead), ignores duplicates, reports conflicting votes (equivocation) without counting
 // them, and emits the thresholds each vote crosses.
 import { SignedMsgType, type Vote } from "../../wire/generated/tendermint/types/types.js";
-import { blockKeyOf, isNilBlockId, sameBytes } from "./block-key.js";
+import { isNilBlockId, sameBlockId, sameBytes } from "./block-key.js";
 import type { Threshold } from "./threshold.js";
 import { countVote, emptyTally, type VoteTally } from "./vote-tally.js";
 
@@ -109,7 +109,7 @@ export function addVote(votes: HeightVotes, vote: Vote, currentRound: number): A
   const tally = isPrevote ? round.prevotes : round.precommits;
   const existing = tally.votes[index];
   if (existing !== undefined) {
-    if (blockKeyOf(existing.blockId) === blockKeyOf(vote.blockId)) return { kind: "duplicate" };
+    if (sameBlockId(existing.blockId, vote.blockId)) return { kind: "duplicate" };
     return { kind: "conflict", existing, vote };
   }
 

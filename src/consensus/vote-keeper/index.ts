@@ -1,5 +1,5 @@
 // The vote keeper: counting prevotes and precommits per round and reporting thresholds.
-export { type BlockKey, blockKeyOf, isNilBlockId, NIL_KEY, sameBytes } from "./block-key.js";
+export { type BlockKey, blockKeyOf, isNilBlockId, NIL_KEY, sameBlockId, sameBytes } from "./block-key.js";
 export { commitFromPrecommits, precommitOfCommitSig, votesFromCommit } from "./commit-from-votes.js";
 export {
   type AddVoteOutcome,

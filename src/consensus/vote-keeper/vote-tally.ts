@@ -2,7 +2,7 @@
 // adding a vote returns a new tally (the validator array is copied, O(validators)), so every
 // earlier state stays valid for replay and for projections holding on to it.
 import type { BlockID, Vote } from "../../wire/generated/tendermint/types/types.js";
-import { type BlockKey, blockKeyOf } from "./block-key.js";
+import { type BlockKey, blockKeyOf, sameBlockId } from "./block-key.js";
 
 export interface BlockPower {
   readonly key: BlockKey;
@@ -48,17 +48,18 @@ export interface TallyUpdate {
 export function countVote(tally: VoteTally, vote: Vote, power: bigint, totalPower: bigint): TallyUpdate {
   const votes = tally.votes.slice();
   votes[vote.validatorIndex] = vote;
-  const key = blockKeyOf(vote.blockId);
-  let found = false;
+  // Few distinct BlockIDs per round: compare bytes, and build a key only for a new one.
   let blockPower: BlockPower | undefined;
-  const blocks = tally.blocks.map((entry) => {
-    if (entry.key !== key) return entry;
-    found = true;
-    blockPower = { key, blockId: entry.blockId, power: entry.power + power };
-    return blockPower;
-  });
-  if (!found) {
-    blockPower = { key, blockId: vote.blockId, power };
+  const blocks = tally.blocks.slice();
+  for (let i = 0; i < blocks.length; i++) {
+    const entry = blocks[i]!;
+    if (!sameBlockId(entry.blockId, vote.blockId)) continue;
+    blockPower = { key: entry.key, blockId: entry.blockId, power: entry.power + power };
+    blocks[i] = blockPower;
+    break;
+  }
+  if (blockPower === undefined) {
+    blockPower = { key: blockKeyOf(vote.blockId), blockId: vote.blockId, power };
     blocks.push(blockPower);
   }
   const sum = tally.power + power;
