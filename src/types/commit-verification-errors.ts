@@ -15,7 +15,11 @@ export type CommitVerificationErrorCode =
   | "COMMIT_INVALID_FLAG"
   /** a validator's key type cannot be verified by this node. */
   | "COMMIT_UNSUPPORTED_KEY_TYPE"
-  /** the valid signatures for the block hold no more than 2/3 of the total power. */
+  /** one validator signed twice in the same commit (found by address, trusting form). */
+  | "COMMIT_DOUBLE_VOTE"
+  /** a trust level that is not a usable fraction. */
+  | "COMMIT_INVALID_TRUST_LEVEL"
+  /** the valid signatures for the block hold no more than the needed power. */
   | "COMMIT_INSUFFICIENT_POWER";
 
 export class CommitVerificationError extends Error {
@@ -24,7 +28,7 @@ export class CommitVerificationError extends Error {
   readonly index: number | undefined;
   /** Power signed for the block (COMMIT_INSUFFICIENT_POWER). */
   readonly got: bigint | undefined;
-  /** Power that had to be exceeded: total × 2 / 3 (COMMIT_INSUFFICIENT_POWER). */
+  /** Power that had to be exceeded: total × 2 / 3, or × trust level (COMMIT_INSUFFICIENT_POWER). */
   readonly needed: bigint | undefined;
 
   constructor(

@@ -2,6 +2,8 @@
 //  - verifyCommit checks every present signature (for the block or nil) and needs more than 2/3
 //    of the total power signing for the block; used for blocks a node commits or syncs.
 //  - verifyCommitLight checks only signatures for the block and stops once past 2/3.
+//  - verifyCommitLightTrusting (light client, state sync) finds signers by address in a trusted
+//    set and stops once past the trust level of that set's power.
 // Signature i belongs to member i of the set. The signed message is the precommit rebuilt from
 // the commit (Go's Commit.GetVote). Signatures can be checked on a BatchVerifier (the worker
 // pool) with exactly the answers of the one-by-one path: the first failing index in commit order
@@ -19,7 +21,16 @@ import {
 } from "../wire/generated/tendermint/types/types.js";
 import { voteSignBytes } from "../wire/sign-bytes.js";
 import { CommitVerificationError } from "./commit-verification-errors.js";
-import type { ValidatorSet } from "./validator-set.js";
+import { INT64_MAX } from "./proposer-priority.js";
+import type { Validator, ValidatorSet } from "./validator-set.js";
+
+/** A fraction of the total power (v0.34's tmmath.Fraction); the light client's default is 1/3. */
+export interface TrustLevel {
+  numerator: bigint;
+  denominator: bigint;
+}
+
+export const DEFAULT_TRUST_LEVEL: TrustLevel = Object.freeze({ numerator: 1n, denominator: 3n });
 
 export interface CommitVerificationOptions {
   /** Where signatures are checked; default the calling thread. Pass a VerifyPool for big sets. */
@@ -93,10 +104,29 @@ function checkShape(validatorSet: ValidatorSet, blockId: BlockID, height: bigint
   }
 }
 
-/** One signature to check, or the reason it cannot be checked (reported in commit order). */
-type Check = { index: number; item: VerifyItem } | { index: number; error: CommitVerificationError };
+/**
+ * One signature to check with the power it adds for the block (0 for a nil vote), or the reason
+ * the walk must stop there (reported in commit order).
+ */
+type Check =
+  | { index: number; item: VerifyItem; power: bigint }
+  | { index: number; error: CommitVerificationError };
 
-function signatureCheck(chainId: string, validatorSet: ValidatorSet, commit: Commit, index: number): Check {
+/** What a walk over the checks needs: the checks in commit order and the power to exceed. */
+interface Plan {
+  checks: Check[];
+  needed: bigint;
+  /** Stop with success as soon as the tally passes `needed` (the light forms). */
+  stopEarly: boolean;
+}
+
+function signatureCheck(
+  chainId: string,
+  commit: Commit,
+  index: number,
+  validator: Validator,
+  validatorIndex: number,
+): Check {
   const sig = commit.signatures[index]!;
   const flag = sig.blockIdFlag;
   if (flag !== BlockIDFlag.BLOCK_ID_FLAG_COMMIT && flag !== BlockIDFlag.BLOCK_ID_FLAG_NIL) {
@@ -109,14 +139,13 @@ function signatureCheck(chainId: string, validatorSet: ValidatorSet, commit: Com
       ),
     };
   }
-  const validator = validatorSet.validators[index]!;
   const publicKey = ed25519KeyBytes(validator.pubKey);
   if (publicKey === undefined) {
     return {
       index,
       error: new CommitVerificationError(
         "COMMIT_UNSUPPORTED_KEY_TYPE",
-        `invalid commit: validator ${index} (${hex(validator.address)}) has a ${validator.pubKey.sum?.$case ?? "missing"} key, which this node cannot verify`,
+        `invalid commit: validator ${validatorIndex} (${hex(validator.address)}) has a ${validator.pubKey.sum?.$case ?? "missing"} key, which this node cannot verify`,
         { index },
       ),
     };
@@ -124,6 +153,7 @@ function signatureCheck(chainId: string, validatorSet: ValidatorSet, commit: Com
   return {
     index,
     item: { publicKey, message: commitVoteSignBytes(chainId, commit, index), signature: sig.signature },
+    power: flag === BlockIDFlag.BLOCK_ID_FLAG_COMMIT ? validator.votingPower : 0n,
   };
 }
 
@@ -143,93 +173,123 @@ function insufficientPower(got: bigint, needed: bigint): CommitVerificationError
   );
 }
 
-/** Which signatures each mode checks, in commit order. */
-function plan(chainId: string, validatorSet: ValidatorSet, commit: Commit, light: boolean): Check[] {
+/** VerifyCommit: every present signature, member i signing signature i. */
+function planFull(chainId: string, validatorSet: ValidatorSet, commit: Commit): Plan {
+  const checks: Check[] = [];
+  for (let index = 0; index < commit.signatures.length; index++) {
+    if (commit.signatures[index]!.blockIdFlag === BlockIDFlag.BLOCK_ID_FLAG_ABSENT) continue;
+    checks.push(signatureCheck(chainId, commit, index, validatorSet.validators[index]!, index));
+  }
+  return { checks, needed: votingPowerNeeded(validatorSet), stopEarly: false };
+}
+
+/**
+ * VerifyCommitLight: signatures for the block only, member i signing signature i, and only
+ * until they could carry the tally past 2/3 (the walk never looks further).
+ */
+function planLight(chainId: string, validatorSet: ValidatorSet, commit: Commit): Plan {
   const checks: Check[] = [];
   const needed = votingPowerNeeded(validatorSet);
   let reachable = 0n;
-  for (let index = 0; index < commit.signatures.length; index++) {
-    const flag = commit.signatures[index]!.blockIdFlag;
-    if (light) {
-      // Only signatures for the block, and only until they could carry the tally past 2/3.
-      if (flag !== BlockIDFlag.BLOCK_ID_FLAG_COMMIT) continue;
-      checks.push(signatureCheck(chainId, validatorSet, commit, index));
-      reachable += validatorSet.validators[index]!.votingPower;
-      if (reachable > needed) break;
-    } else {
-      if (flag === BlockIDFlag.BLOCK_ID_FLAG_ABSENT) continue;
-      checks.push(signatureCheck(chainId, validatorSet, commit, index));
-    }
+  for (let index = 0; index < commit.signatures.length && reachable <= needed; index++) {
+    if (commit.signatures[index]!.blockIdFlag !== BlockIDFlag.BLOCK_ID_FLAG_COMMIT) continue;
+    const validator = validatorSet.validators[index]!;
+    checks.push(signatureCheck(chainId, commit, index, validator, index));
+    reachable += validator.votingPower;
   }
-  return checks;
+  return { checks, needed, stopEarly: true };
+}
+
+/**
+ * VerifyCommitLightTrusting: the commit may come from another set, so signers are found by
+ * address; unknown signers are skipped, a member signing twice is an error.
+ */
+function planTrusting(
+  chainId: string,
+  validatorSet: ValidatorSet,
+  commit: Commit,
+  trustLevel: TrustLevel,
+): Plan {
+  const { numerator, denominator } = trustLevel;
+  if (denominator <= 0n || numerator < 0n) {
+    throw new CommitVerificationError(
+      "COMMIT_INVALID_TRUST_LEVEL",
+      `trust level ${numerator}/${denominator} must have a positive denominator and a non-negative numerator`,
+    );
+  }
+  const scaled = validatorSet.totalVotingPower * numerator;
+  if (scaled > INT64_MAX) {
+    throw new CommitVerificationError(
+      "COMMIT_INVALID_TRUST_LEVEL",
+      `trust level numerator ${numerator} overflows int64 when multiplied by the total power`,
+    );
+  }
+  const needed = scaled / denominator;
+  const checks: Check[] = [];
+  const seen = new Map<number, number>(); // member index → commit index
+  let reachable = 0n;
+  for (let index = 0; index < commit.signatures.length && reachable <= needed; index++) {
+    const sig = commit.signatures[index]!;
+    if (sig.blockIdFlag !== BlockIDFlag.BLOCK_ID_FLAG_COMMIT) continue;
+    const found = validatorSet.getByAddress(sig.validatorAddress);
+    if (found === undefined) continue;
+    const first = seen.get(found.index);
+    if (first !== undefined) {
+      checks.push({
+        index,
+        error: new CommitVerificationError(
+          "COMMIT_DOUBLE_VOTE",
+          `invalid commit: validator ${hex(found.validator.address)} signed twice (signatures ${first} and ${index})`,
+          { index },
+        ),
+      });
+      break;
+    }
+    seen.set(found.index, index);
+    checks.push(signatureCheck(chainId, commit, index, found.validator, found.index));
+    reachable += found.validator.votingPower;
+  }
+  return { checks, needed, stopEarly: true };
 }
 
 /** Walks the checks in commit order with their answers, exactly as Go's loops do. */
-function conclude(
-  validatorSet: ValidatorSet,
-  commit: Commit,
-  checks: Check[],
-  answers: readonly boolean[],
-  light: boolean,
-) {
-  const needed = votingPowerNeeded(validatorSet);
+function conclude(plan: Plan, commit: Commit, answers: readonly boolean[]): void {
   let tallied = 0n;
   let answer = 0;
-  for (const check of checks) {
+  for (const check of plan.checks) {
     if ("error" in check) throw check.error;
     if (!answers[answer++]) throw invalidSignature(commit, check.index);
-    if (commit.signatures[check.index]!.blockIdFlag === BlockIDFlag.BLOCK_ID_FLAG_COMMIT) {
-      tallied += validatorSet.validators[check.index]!.votingPower;
-      if (light && tallied > needed) return;
-    }
+    tallied += check.power;
+    if (plan.stopEarly && tallied > plan.needed) return;
   }
-  if (tallied <= needed) throw insufficientPower(tallied, needed);
+  if (tallied <= plan.needed) throw insufficientPower(tallied, plan.needed);
 }
 
-async function run(
-  light: boolean,
-  chainId: string,
-  validatorSet: ValidatorSet,
-  blockId: BlockID,
-  height: bigint,
-  commit: Commit,
-  options: CommitVerificationOptions,
-): Promise<void> {
-  checkShape(validatorSet, blockId, height, commit);
-  const checks = plan(chainId, validatorSet, commit, light);
-  const items = checks.flatMap((c) => ("item" in c ? [c.item] : []));
-  const answers = options.verifier
-    ? await options.verifier.verifyBatch(items)
+async function runPlan(plan: Plan, commit: Commit, verifier: BatchVerifier | undefined): Promise<void> {
+  const items = plan.checks.flatMap((c) => ("item" in c ? [c.item] : []));
+  const answers = verifier
+    ? await verifier.verifyBatch(items)
     : items.map((i) => verifyEd25519(i.publicKey, i.message, i.signature));
-  conclude(validatorSet, commit, checks, answers, light);
+  conclude(plan, commit, answers);
 }
 
-function runSync(
-  light: boolean,
-  chainId: string,
-  validatorSet: ValidatorSet,
-  blockId: BlockID,
-  height: bigint,
-  commit: Commit,
-): void {
-  checkShape(validatorSet, blockId, height, commit);
-  const checks = plan(chainId, validatorSet, commit, light);
+function runPlanSync(plan: Plan, commit: Commit): void {
   // One at a time, stopping at the first bad signature: same answer, no wasted verifies.
   const answers: boolean[] = [];
-  for (const check of checks) {
+  for (const check of plan.checks) {
     if ("error" in check) break;
     const ok = verifyEd25519(check.item.publicKey, check.item.message, check.item.signature);
     answers.push(ok);
     if (!ok) break;
   }
-  conclude(validatorSet, commit, checks, answers, light);
+  conclude(plan, commit, answers);
 }
 
 /**
  * v0.34's VerifyCommit: every non-absent signature must verify, and those for `blockId` must hold
  * more than 2/3 of the total power. Rejects with CommitVerificationError.
  */
-export function verifyCommit(
+export async function verifyCommit(
   chainId: string,
   validatorSet: ValidatorSet,
   blockId: BlockID,
@@ -237,11 +297,12 @@ export function verifyCommit(
   commit: Commit,
   options: CommitVerificationOptions = {},
 ): Promise<void> {
-  return run(false, chainId, validatorSet, blockId, height, commit, options);
+  checkShape(validatorSet, blockId, height, commit);
+  await runPlan(planFull(chainId, validatorSet, commit), commit, options.verifier);
 }
 
 /** v0.34's VerifyCommitLight: only signatures for the block, stopping once past 2/3. */
-export function verifyCommitLight(
+export async function verifyCommitLight(
   chainId: string,
   validatorSet: ValidatorSet,
   blockId: BlockID,
@@ -249,7 +310,23 @@ export function verifyCommitLight(
   commit: Commit,
   options: CommitVerificationOptions = {},
 ): Promise<void> {
-  return run(true, chainId, validatorSet, blockId, height, commit, options);
+  checkShape(validatorSet, blockId, height, commit);
+  await runPlan(planLight(chainId, validatorSet, commit), commit, options.verifier);
+}
+
+/**
+ * v0.34's VerifyCommitLightTrusting (light client, state sync): signatures for the block by
+ * members of this (trusted, possibly older) set must hold more than trustLevel of its power.
+ * The commit's size, height and block are not checked here, as in Go.
+ */
+export async function verifyCommitLightTrusting(
+  chainId: string,
+  validatorSet: ValidatorSet,
+  commit: Commit,
+  trustLevel: TrustLevel = DEFAULT_TRUST_LEVEL,
+  options: CommitVerificationOptions = {},
+): Promise<void> {
+  await runPlan(planTrusting(chainId, validatorSet, commit, trustLevel), commit, options.verifier);
 }
 
 /** verifyCommit on the calling thread; throws CommitVerificationError. */
@@ -260,7 +337,8 @@ export function verifyCommitSync(
   height: bigint,
   commit: Commit,
 ): void {
-  runSync(false, chainId, validatorSet, blockId, height, commit);
+  checkShape(validatorSet, blockId, height, commit);
+  runPlanSync(planFull(chainId, validatorSet, commit), commit);
 }
 
 /** verifyCommitLight on the calling thread; throws CommitVerificationError. */
@@ -271,5 +349,16 @@ export function verifyCommitLightSync(
   height: bigint,
   commit: Commit,
 ): void {
-  runSync(true, chainId, validatorSet, blockId, height, commit);
+  checkShape(validatorSet, blockId, height, commit);
+  runPlanSync(planLight(chainId, validatorSet, commit), commit);
+}
+
+/** verifyCommitLightTrusting on the calling thread; throws CommitVerificationError. */
+export function verifyCommitLightTrustingSync(
+  chainId: string,
+  validatorSet: ValidatorSet,
+  commit: Commit,
+  trustLevel: TrustLevel = DEFAULT_TRUST_LEVEL,
+): void {
+  runPlanSync(planTrusting(chainId, validatorSet, commit, trustLevel), commit);
 }

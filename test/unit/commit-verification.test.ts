@@ -9,6 +9,8 @@ import {
   verifyCommit,
   verifyCommitLight,
   verifyCommitLightSync,
+  verifyCommitLightTrusting,
+  verifyCommitLightTrustingSync,
   verifyCommitSync,
 } from "../../src/types/commit-verification.js";
 import { CommitVerificationError } from "../../src/types/commit-verification-errors.js";
@@ -279,6 +281,88 @@ test("a 100-validator commit gets identical answers on the pool and on the calli
     assert.equal((await outcomes(fx.set, commit, pool)).full, "ok");
     assert.equal((await outcomes(fx.set, forge(commit, 97), pool)).full, "COMMIT_INVALID_SIGNATURE#97");
     assert.equal((await outcomes(fx.set, forge(commit, 97), pool)).light, "ok");
+  } finally {
+    await pool.close();
+  }
+});
+
+const codeOf = async (f: () => unknown) => {
+  try {
+    await f();
+    return "ok";
+  } catch (error) {
+    assert.ok(error instanceof CommitVerificationError, String(error));
+    return error.code;
+  }
+};
+
+test("trusting verification finds signers by address in another set and needs more than 1/3 of it", async () => {
+  const commit = makeCommit(fx4, [C, C, N, A]);
+  // Same set: 20 of 40 > 13.
+  assert.equal(await codeOf(() => verifyCommitLightTrusting(CHAIN, fx4.set, commit)), "ok");
+  // A trusted set where only member 0 of fx4 is known (10 of 40): not enough.
+  const others = ValidatorSet.create(
+    [101, 102].map((seed) => ({
+      pubKey: { sum: { $case: "ed25519" as const, ed25519: keyPairFromSeed(filled(seed)).publicKey } },
+      votingPower: 10n,
+    })),
+  ).validators;
+  const mostlyStrangers = ValidatorSet.fromValidators([
+    fx4.set.validators[0]!,
+    ...others,
+    fx4.set.validators[3]!,
+  ]);
+  await assert.rejects(verifyCommitLightTrusting(CHAIN, mostlyStrangers, commit), {
+    code: "COMMIT_INSUFFICIENT_POWER",
+    got: 10n,
+    needed: 13n,
+  });
+  // Members 0 and 1 known in a set ordered differently: 20 of 40 suffices.
+  const reordered = ValidatorSet.fromValidators([...others, fx4.set.validators[1]!, fx4.set.validators[0]!]);
+  assert.equal(await codeOf(() => verifyCommitLightTrusting(CHAIN, reordered, commit)), "ok");
+  // A stricter trust level of 2/3 (26) is not met by 20.
+  assert.equal(
+    await codeOf(() => verifyCommitLightTrusting(CHAIN, fx4.set, commit, { numerator: 2n, denominator: 3n })),
+    "COMMIT_INSUFFICIENT_POWER",
+  );
+  // A forged signature among those needed is named.
+  await assert.rejects(verifyCommitLightTrusting(CHAIN, fx4.set, forge(commit, 1)), {
+    code: "COMMIT_INVALID_SIGNATURE",
+    index: 1,
+  });
+});
+
+test("trusting verification refuses a validator signing twice and unusable trust levels", async () => {
+  const commit = makeCommit(fx4, [C, C, C, C]);
+  const doubled = { ...commit, signatures: commit.signatures.map((s) => ({ ...s })) };
+  doubled.signatures[1]!.validatorAddress = doubled.signatures[0]!.validatorAddress;
+  assert.throws(() => verifyCommitLightTrustingSync(CHAIN, fx4.set, doubled), {
+    code: "COMMIT_DOUBLE_VOTE",
+    index: 1,
+  });
+  await assert.rejects(
+    verifyCommitLightTrusting(CHAIN, fx4.set, commit, { numerator: 1n, denominator: 0n }),
+    {
+      code: "COMMIT_INVALID_TRUST_LEVEL",
+    },
+  );
+  await assert.rejects(
+    verifyCommitLightTrusting(CHAIN, fx4.set, commit, { numerator: 1n << 62n, denominator: 1n }),
+    { code: "COMMIT_INVALID_TRUST_LEVEL" },
+  );
+});
+
+test("trusting verification gives the same answers on the pool", async () => {
+  const commit = makeCommit(fx4, [C, C, N, C]);
+  const pool = new VerifyPool({ size: 2, mainThreadBelow: 0 });
+  try {
+    for (const variant of [commit, forge(commit, 0), forge(commit, 3)]) {
+      const onPool = await codeOf(() =>
+        verifyCommitLightTrusting(CHAIN, fx4.set, variant, undefined, { verifier: pool }),
+      );
+      const here = await codeOf(() => verifyCommitLightTrustingSync(CHAIN, fx4.set, variant));
+      assert.equal(onPool, here);
+    }
   } finally {
     await pool.close();
   }
