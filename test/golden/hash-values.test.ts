@@ -2,7 +2,7 @@
 // §7.6 and §10.7.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { sha256 } from "../../src/crypto/hash.js";
+import { addressOf, sha256 } from "../../src/crypto/hash.js";
 import { emptyHash, leafHash, merkleRoot } from "../../src/crypto/merkle.js";
 import { absentCommitSig, emptyCommit } from "../../src/types/commit.js";
 import { defaultConsensusParams } from "../../src/types/consensus-params.js";
@@ -49,6 +49,13 @@ describe("validator set hash (reference §10.7)", () => {
     assert.equal(
       hex(validatorSetHash([validator])).toUpperCase(),
       "8C591E1C1B36B19BD29F16971023819E0C2CCAF634CDAA81ECDD30337DCC078D",
+    );
+  });
+
+  it("address and node ID of the test key", () => {
+    assert.equal(
+      hex(addressOf(new Uint8Array(testPubKey))).toUpperCase(),
+      "A3258DCBF45DCA0DF052981870F2D1441A36D145",
     );
   });
 

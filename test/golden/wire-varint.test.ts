@@ -65,3 +65,31 @@ describe("varints", () => {
     assert.equal(hex(lengthPrefixed(new Uint8Array(200))).slice(0, 4), "c801");
   });
 });
+
+describe("decodeMessage", () => {
+  it("turns truncated input and oversize into WireErrors naming the message", async () => {
+    const { decodeMessage } = await import("../../src/wire/decode.js");
+    const { Vote } = await import("../../src/wire/generated/tendermint/types/types.js");
+    const bytes = Vote.encode({
+      type: 1,
+      height: 5n,
+      round: 0,
+      blockId: { hash: new Uint8Array(32), partSetHeader: { total: 1, hash: new Uint8Array(32) } },
+      timestamp: { seconds: 1n, nanos: 0 },
+      validatorAddress: new Uint8Array(20),
+      validatorIndex: 0,
+      signature: new Uint8Array(64),
+    }).finish();
+    assert.equal(decodeMessage(Vote, bytes, 1000, "vote").height, 5n);
+    assert.throws(
+      () => decodeMessage(Vote, bytes.subarray(0, bytes.length - 3), 1000, "vote from peer x"),
+      (e: unknown) =>
+        e instanceof WireError && e.code === "WIRE_DECODE_FAILED" && e.message.startsWith("vote from peer x"),
+    );
+    assert.throws(
+      () => decodeMessage(Vote, bytes, 10, "vote"),
+      (e: unknown) => e instanceof WireError && e.code === "WIRE_MESSAGE_TOO_LARGE",
+    );
+    assert.throws(() => decodeMessage(Vote, Uint8Array.of(0x0f), 10, "vote"), WireError); // wire type 7
+  });
+});
