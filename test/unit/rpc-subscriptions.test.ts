@@ -19,7 +19,10 @@ function eventSource() {
       return () => listeners.delete(listener);
     },
   };
-  return { context, listeners, emit: (e: RpcEvent) => [...listeners].forEach((l) => l(e)) };
+  const emit = (e: RpcEvent) => {
+    for (const listener of [...listeners]) listener(e);
+  };
+  return { context, listeners, emit };
 }
 
 class FakeConnection implements SubscriberConnection {
