@@ -16,7 +16,7 @@ export {
 export { createDefaultConsensusRules } from "./default-rules.js";
 export type * from "./effect.js";
 export { ConsensusError, type ConsensusErrorCode } from "./errors.js";
-export { duplicateVoteEvidence } from "./evidence.js";
+export { conflictProblem, duplicateVoteEvidence } from "./evidence.js";
 export { orderConflictingVotes } from "./handlers/receive-vote.js";
 export type * from "./input.js";
 export { CONSENSUS_INPUT_TYPES, type ConsensusInput, type ConsensusInputType } from "./input.js";

@@ -333,6 +333,28 @@ describe("consensus: evidence and bad data", () => {
     assert.match(node.state.halted!, /impossible part-set header/);
   });
 
+  it("a reaped proposal over max_bytes halts (the reap handler broke its limits)", () => {
+    const chain = genesisChain();
+    const small = {
+      ...chain,
+      consensusParams: {
+        ...chain.consensusParams,
+        block: { ...chain.consensusParams.block, maxBytes: 4096n },
+      },
+    };
+    const node = new TestNode({ own: 0, chain: small });
+    node.startRound0();
+    const effects = node.feed({
+      type: "ProposalBlockReaped",
+      height: 1n,
+      round: 0,
+      txs: [new Uint8Array(5000)],
+      evidence: [],
+    });
+    assert.deepEqual(commands(effects), ["Halt"]);
+    assert.match(node.state.halted!, /over max_bytes 4096/);
+  });
+
   it("SignFailed halts: a Halt effect, then every input is ignored", () => {
     const node = new TestNode({ own: 3 });
     node.startRound0();

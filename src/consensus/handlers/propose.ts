@@ -75,6 +75,14 @@ export function onProposalBlockReaped(
   });
   // Without the last block's commit there is nothing valid to propose (v0.34 skips the proposal too).
   if (held === undefined) return;
+  // The reap handler must keep within the limits; a block over max_bytes would be our own fault.
+  const maxBytes = s.chain.consensusParams.block.maxBytes;
+  if (BigInt(held.parts.byteSize) > maxBytes) {
+    const reason = `our proposal block for height ${height} round ${round} is ${held.parts.byteSize} bytes, over max_bytes ${maxBytes}: the reaped txs and evidence exceed the limits`;
+    ctx.s = { ...ctx.s, halted: reason };
+    emit(ctx, { type: "Halt", reason });
+    return;
+  }
   requestSignature(ctx, held, -1);
 }
 
