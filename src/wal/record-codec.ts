@@ -236,13 +236,18 @@ function writeBigZigzag(out: Out, value: bigint): void {
 
 /** Decodes a canonical encoding. Throws WAL_UNDECODABLE naming the byte offset of the problem. */
 export function decodeRecord(bytes: Uint8Array): unknown {
-  const reader = new In(bytes);
+  // One copy of the payload; byte fields are views into it: one allocation per record instead of
+  // one per field (the caller's buffer is usually a reused read buffer, so it cannot be shared).
+  const reader = new In(bytes.slice());
   const value = reader.value(0);
   if (reader.pos !== bytes.length) throw undecodable("trailing bytes after the value", reader.pos);
   return value;
 }
 
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true });
+
+const KEY_CACHE_LIMIT = 4096;
+const keyCache = new Map<number, string>();
 
 class In {
   pos = 0;
@@ -283,7 +288,7 @@ class In {
       case TAG_BYTES: {
         const len = this.uvarint();
         this.need(len);
-        const b = this.buf.slice(this.pos, this.pos + len);
+        const b = this.buf.subarray(this.pos, this.pos + len);
         this.pos += len;
         return b;
       }
@@ -305,7 +310,7 @@ class In {
         let previous: string | undefined;
         for (let i = 0; i < count; i++) {
           const keyAt = this.pos;
-          const key = this.utf8();
+          const key = this.key();
           if (previous !== undefined && !(previous < key)) throw undecodable("object keys not sorted", keyAt);
           previous = key;
           const v = this.value(depth + 1);
@@ -375,6 +380,41 @@ class In {
     }
     this.pos = end;
     return (z & 1n) === 0n ? z >> 1n : -((z + 1n) >> 1n);
+  }
+
+  /**
+   * An object key. Records repeat the same few keys endlessly, so short ASCII keys come from a
+   * cache (by a hash of their bytes, checked byte for byte): no string is built per key, and V8
+   * finds the same internalized string for every object of a shape.
+   */
+  private key(): string {
+    const at = this.pos;
+    const len = this.buf[at]!;
+    if (len === 0 || len > 40 || at + 1 + len > this.buf.length) return this.utf8();
+    let hash = len;
+    for (let i = at + 1; i <= at + len; i++) {
+      const b = this.buf[i]!;
+      if (b >= 0x80) return this.utf8();
+      hash = (Math.imul(hash, 31) + b) | 0;
+    }
+    const cached = keyCache.get(hash);
+    if (cached !== undefined && cached.length === len) {
+      let same = true;
+      for (let i = 0; i < len; i++) {
+        if (cached.charCodeAt(i) !== this.buf[at + 1 + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) {
+        this.pos = at + 1 + len;
+        return cached;
+      }
+    }
+    const key = this.utf8();
+    if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
+    keyCache.set(hash, key);
+    return key;
   }
 
   private utf8(): string {
