@@ -1,0 +1,312 @@
+// The RPC server over real loopback sockets, on both backends (uWebSockets.js and the
+// node:http + ws fallback): both call styles, body limits, WebSocket calls, subscriptions,
+// broken frames, unix sockets and TLS. The node behind it is a fake RpcContext.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import WebSocket from "ws";
+import type { RpcContext, RpcEvent } from "../../src/rpc/context.js";
+import { type RpcServerHandle, startRpcServer } from "../../src/rpc/index.js";
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const tmp = mkdtempSync(join(tmpdir(), "rxbft-rpc-e2e-"));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+function fakeNode() {
+  const listeners = new Set<(e: RpcEvent) => void>();
+  const context: RpcContext = {
+    chainHeights: () => ({ base: 1n, height: 20n, catchingUp: false }),
+    block: async (height) => ({ height }),
+    broadcastTxSync: (tx) => ({ code: 0, log: Buffer.from(tx).toString("utf8") }),
+    subscribeEvents(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  const emit = (e: RpcEvent) => {
+    for (const l of [...listeners]) l(e);
+  };
+  return { context, listeners, emit };
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function http(
+  target: { port?: number; socketPath?: string; tls?: boolean },
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const make = target.tls ? httpsRequest : httpRequest;
+    const req = make(
+      {
+        host: "127.0.0.1",
+        port: target.port,
+        socketPath: target.socketPath,
+        method,
+        path,
+        headers,
+        rejectUnauthorized: false,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString(),
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function openWs(url: string, options: WebSocket.ClientOptions = {}): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { rejectUnauthorized: false, ...options });
+    ws.once("open", () => resolve(ws));
+    ws.once("error", reject);
+  });
+}
+
+function nextMessage(ws: WebSocket): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    ws.once("message", (data) => resolve(JSON.parse(data.toString())));
+    ws.once("close", () => reject(new Error("closed")));
+  });
+}
+
+function closed(ws: WebSocket): Promise<number> {
+  return new Promise((resolve) => {
+    if (ws.readyState === WebSocket.CLOSED) resolve(-1);
+    else ws.once("close", (code) => resolve(code));
+  });
+}
+
+for (const backend of ["uws", "node"] as const) {
+  describe(`rpc server on ${backend}`, () => {
+    let server: RpcServerHandle;
+    let node: ReturnType<typeof fakeNode>;
+
+    it("starts on a free loopback port", async () => {
+      node = fakeNode();
+      server = await startRpcServer(
+        { laddr: "tcp://127.0.0.1:0", maxBodyBytes: 4096, webSocketPingIntervalMs: 200 },
+        node.context,
+        { logger: quiet, backend },
+      );
+      assert.equal(server.backend, backend);
+      assert.match(server.address, /^tcp:\/\/127\.0\.0\.1:\d+$/);
+    });
+
+    it("serves both call styles with Tendermint's headers", async () => {
+      const health = await http(server, "GET", "/health");
+      assert.equal(health.status, 200);
+      assert.equal(health.body, '{"jsonrpc":"2.0","id":-1,"result":{}}');
+      assert.equal(health.headers["content-type"], "application/json");
+      assert.match(String(health.headers["x-server-time"]), /^\d+$/);
+      const uri = await http(server, "GET", "/broadcast_tx_sync?tx=%22a%3Db%22");
+      assert.deepEqual(JSON.parse(uri.body).result, { code: 0, log: "a=b" });
+      const posted = await http(
+        server,
+        "POST",
+        "/",
+        '{"jsonrpc":"2.0","id":"p","method":"block","params":["4"]}',
+        {
+          "content-type": "text/plain",
+        },
+      );
+      assert.equal(posted.status, 200);
+      assert.equal(posted.body, '{"jsonrpc":"2.0","id":"p","result":{"height":"4"}}');
+      assert.equal(posted.headers["cache-control"], "public, max-age=86400");
+      const missing = await http(server, "GET", "/nope");
+      assert.equal(missing.status, 404);
+      assert.equal(missing.body, "404 page not found\n");
+      const page = await http(server, "GET", "/");
+      assert.match(page.body, /<a href="\/health">/);
+    });
+
+    it("refuses a body over max_body_bytes with 400 and -32600, then keeps serving", async () => {
+      const big = JSON.stringify({ id: 1, method: "broadcast_tx_sync", params: { tx: "A".repeat(8000) } });
+      const reply = await http(server, "POST", "/", big);
+      assert.equal(reply.status, 400);
+      assert.deepEqual(JSON.parse(reply.body), {
+        jsonrpc: "2.0",
+        error: {
+          code: -32600,
+          message: "Invalid Request",
+          data: "error reading request body: http: request body too large",
+        },
+      });
+      assert.equal((await http(server, "GET", "/health")).status, 200);
+    });
+
+    it("answers calls and delivers subscribed events over /websocket", async () => {
+      const ws = await openWs(`ws://127.0.0.1:${server.port}/websocket`);
+      ws.send('{"jsonrpc":"2.0","id":1,"method":"health"}');
+      assert.deepEqual(await nextMessage(ws), { jsonrpc: "2.0", id: 1, result: {} });
+      ws.send(
+        `{"jsonrpc":"2.0","id":"s","method":"subscribe","params":{"query":"tm.event='Tx' AND tx.height >= 5"}}`,
+      );
+      assert.deepEqual(await nextMessage(ws), { jsonrpc: "2.0", id: "s", result: {} });
+      const event = nextMessage(ws);
+      node.emit({ type: "Tx", data: { n: 1 }, events: { "tm.event": ["Tx"], "tx.height": ["4"] } });
+      node.emit({ type: "Tx", data: { n: 2 }, events: { "tm.event": ["Tx"], "tx.height": ["5"] } });
+      assert.deepEqual(await event, {
+        jsonrpc: "2.0",
+        id: "s",
+        result: {
+          query: "tm.event='Tx' AND tx.height >= 5",
+          data: { type: "tendermint/event/Tx", value: { n: 2 } },
+          events: { "tm.event": ["Tx"], "tx.height": ["5"] },
+        },
+      });
+      ws.send('{"jsonrpc":"2.0","id":2,"method":"unsubscribe_all"}');
+      assert.deepEqual(await nextMessage(ws), { jsonrpc: "2.0", id: 2, result: {} });
+      assert.equal(node.listeners.size, 0);
+      ws.send("not json");
+      assert.equal(((await nextMessage(ws)).error as { code: number }).code, -32700);
+      ws.close();
+      await closed(ws);
+    });
+
+    it("drops a connection that sends broken frames or oversized messages, and keeps serving", async () => {
+      const broken = await openWs(`ws://127.0.0.1:${server.port}/websocket`);
+      // An unmasked frame with reserved bits set: a protocol error from any client.
+      (broken as unknown as { _socket: { write(b: Buffer): void } })._socket.write(
+        Buffer.from([0xf1, 0x05, 1, 2, 3, 4, 5]),
+      );
+      await closed(broken);
+      const big = await openWs(`ws://127.0.0.1:${server.port}/websocket`);
+      big.on("error", () => {});
+      big.send(JSON.stringify({ id: 1, method: "health", pad: "x".repeat(10_000) }));
+      await closed(big);
+      assert.equal((await http(server, "GET", "/health")).status, 200);
+    });
+
+    if (backend === "node") {
+      it("pings WebSocket clients to keep them alive", async () => {
+        const ws = await openWs(`ws://127.0.0.1:${server.port}/websocket`);
+        await new Promise<void>((resolve) => ws.once("ping", () => resolve()));
+        ws.close();
+        await closed(ws);
+      });
+    }
+
+    it("closes every connection and tells subscribers when stopped", async () => {
+      const ws = await openWs(`ws://127.0.0.1:${server.port}/websocket`);
+      ws.send(`{"id":"k","method":"subscribe","params":{"query":"tm.event='NewBlock'"}}`);
+      await nextMessage(ws);
+      const notice = nextMessage(ws);
+      const done = closed(ws);
+      await server.close();
+      assert.deepEqual(await notice, {
+        jsonrpc: "2.0",
+        id: "k",
+        error: {
+          code: -32000,
+          message: "Server error",
+          data: "subscription was cancelled (reason: Tendermint exited)",
+        },
+      });
+      await done;
+    });
+
+    it("listens on a unix socket", async () => {
+      const path = join(tmp, `${backend}.sock`);
+      const s = await startRpcServer({ laddr: `unix://${path}` }, fakeNode().context, {
+        logger: quiet,
+        backend,
+      });
+      assert.equal(s.address, `unix://${path}`);
+      assert.equal((await http({ socketPath: path }, "GET", "/health")).status, 200);
+      await s.close();
+    });
+
+    it("serves HTTPS and WSS when a certificate and key are set", async () => {
+      const cert = join(tmp, "cert.pem");
+      const key = join(tmp, "key.pem");
+      execFileSync(
+        "openssl",
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-keyout",
+          key,
+          "-out",
+          cert,
+          "-days",
+          "1",
+          "-subj",
+          "/CN=127.0.0.1",
+        ],
+        { stdio: "ignore" },
+      );
+      const s = await startRpcServer(
+        { laddr: "tcp://127.0.0.1:0", tlsCertFile: cert, tlsKeyFile: key },
+        fakeNode().context,
+        { logger: quiet, backend },
+      );
+      const reply = await http({ port: s.port, tls: true }, "GET", "/health");
+      assert.equal(reply.body, '{"jsonrpc":"2.0","id":-1,"result":{}}');
+      const ws = await openWs(`wss://127.0.0.1:${s.port}/websocket`);
+      ws.send('{"id":1,"method":"health"}');
+      assert.deepEqual(await nextMessage(ws), { jsonrpc: "2.0", id: 1, result: {} });
+      ws.close();
+      await closed(ws);
+      await s.close();
+    });
+  });
+}
+
+describe("rpc server limits", () => {
+  it("exposes unsafe routes only with unsafe = true", async () => {
+    const safe = await startRpcServer({ laddr: "tcp://127.0.0.1:0" }, {}, { logger: quiet, backend: "node" });
+    const unsafe = await startRpcServer(
+      { laddr: "tcp://127.0.0.1:0", unsafe: true },
+      { unsafeFlushMempool: () => {} },
+      {
+        logger: quiet,
+        backend: "uws",
+      },
+    );
+    const body = '{"jsonrpc":"2.0","id":1,"method":"unsafe_flush_mempool"}';
+    assert.equal(JSON.parse((await http(safe, "POST", "/", body)).body).error.code, -32601);
+    assert.deepEqual(JSON.parse((await http(unsafe, "POST", "/", body)).body), {
+      jsonrpc: "2.0",
+      id: 1,
+      result: {},
+    });
+    await safe.close();
+    await unsafe.close();
+  });
+
+  it("refuses to listen on a malformed address", async () => {
+    await assert.rejects(
+      startRpcServer({ laddr: "127.0.0.1:1" }, {}, { logger: quiet }),
+      /invalid listening address "127.0.0.1:1" \(use fully formed addresses/,
+    );
+  });
+});
