@@ -34,7 +34,6 @@ import {
 
 const EMPTY = new Uint8Array(0);
 const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder();
 
 export interface TxSearchResult {
   total: number;
@@ -76,25 +75,43 @@ export interface EventIndexerOptions {
 
 type Batch = ReturnType<BinaryLevel["batch"]>;
 
+/** Composite keys as bytes: `type ‖ "." ‖ attribute key`, the type encoded once per height. */
+class CompositeKeys {
+  #types = new Map<string, Uint8Array>();
+  of(type: string, attributeKey: Uint8Array): Uint8Array {
+    let head = this.#types.get(type);
+    if (head === undefined) {
+      head = utf8.encode(`${type}.`);
+      this.#types.set(type, head);
+    }
+    const out = new Uint8Array(head.length + attributeKey.length);
+    out.set(head, 0);
+    out.set(attributeKey, head.length);
+    return out;
+  }
+}
+
 function putEventEntries(
   batch: Batch,
+  keys: CompositeKeys,
   prefix: number,
   events: readonly Event[],
-  height: bigint,
+  height: Uint8Array,
   txIndex: number | undefined,
   firstSeq: number,
   del = false,
 ): void {
-  events.forEach((event, i) => {
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i]!;
     for (const attribute of event.attributes) {
       if (!attribute.index) continue;
-      const composite = utf8.encode(`${event.type}.${utf8Decoder.decode(attribute.key)}`);
+      const composite = keys.of(event.type, attribute.key);
       if (composite.length > MAX_INDEXED_KEY_BYTES) continue;
       const key = entryKey(prefix, composite, attribute.value, height, txIndex, firstSeq + i);
       if (del) batch.del(key);
       else batch.put(key, EMPTY);
     }
-  });
+  }
 }
 
 const hexUpper = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex").toUpperCase();
@@ -193,28 +210,30 @@ export class EventIndexer implements HeightIndexer {
   async indexHeight(input: HeightIndexInput): Promise<void> {
     const { height } = input;
     const batch = this.#db.batch();
+    const keys = new CompositeKeys();
+    const heightBytes = encodeHeight(height);
     const hashes = input.txs.map((t) => t.hash ?? sha256(t.tx));
     const previous = await this.#db.getMany(hashes.map(txResultKey));
     const homes = new Map<string, number>();
     input.txs.forEach((indexed, index) => {
       const hash = hashes[index]!;
-      const hex = hexUpper(hash);
+      const id = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString("latin1");
       const stored = previous[index];
-      const earlierHere = homes.get(hex);
+      const earlierHere = homes.get(id);
       if (earlierHere !== undefined) {
         // The same tx twice in this block: the later occurrence wins.
-        this.#deleteTxEntries(batch, height, earlierHere, input.txs[earlierHere]!.result.events);
+        this.#deleteTxEntries(batch, keys, height, earlierHere, input.txs[earlierHere]!.result.events);
       } else if (stored !== undefined) {
-        const old = decodeStored(TxResult, stored, `tx_index.db tx ${hex}`);
+        const old = decodeStored(TxResult, stored, `tx_index.db tx ${hexUpper(hash)}`);
         if (old.height !== height || old.index !== index) {
-          this.#deleteTxEntries(batch, old.height, old.index, old.result.events);
+          this.#deleteTxEntries(batch, keys, old.height, old.index, old.result.events);
         }
       }
-      homes.set(hex, index);
+      homes.set(id, index);
       const result: TxResult = { height, index, tx: indexed.tx, result: indexed.result };
       batch.put(txResultKey(hash), encodeMessage(TxResult, result));
       batch.put(txPositionKey(height, index), hash);
-      putEventEntries(batch, PREFIX_TX_EVENT, indexed.result.events, height, index, 0);
+      putEventEntries(batch, keys, PREFIX_TX_EVENT, indexed.result.events, heightBytes, index, 0);
     });
     const blockEvents: ABCIResponses = {
       deliverTxs: [],
@@ -222,15 +241,9 @@ export class EventIndexer implements HeightIndexer {
       endBlock: { validatorUpdates: [], consensusParamUpdates: undefined, events: [...input.endBlockEvents] },
     };
     batch.put(blockEventsKey(height), encodeMessage(ABCIResponses, blockEvents));
-    putEventEntries(batch, PREFIX_BLOCK_EVENT, input.beginBlockEvents, height, undefined, 0);
-    putEventEntries(
-      batch,
-      PREFIX_BLOCK_EVENT,
-      input.endBlockEvents,
-      height,
-      undefined,
-      input.beginBlockEvents.length,
-    );
+    putEventEntries(batch, keys, PREFIX_BLOCK_EVENT, input.beginBlockEvents, heightBytes, undefined, 0);
+    const endSeq = input.beginBlockEvents.length;
+    putEventEntries(batch, keys, PREFIX_BLOCK_EVENT, input.endBlockEvents, heightBytes, undefined, endSeq);
     // Re-indexing an older height (repair) never moves the marker back.
     let newHeight = this.#indexedHeight;
     if (height > newHeight) newHeight = height;
@@ -239,9 +252,15 @@ export class EventIndexer implements HeightIndexer {
     this.#indexedHeight = newHeight;
   }
 
-  #deleteTxEntries(batch: Batch, height: bigint, index: number, events: readonly Event[]): void {
+  #deleteTxEntries(
+    batch: Batch,
+    keys: CompositeKeys,
+    height: bigint,
+    index: number,
+    events: readonly Event[],
+  ): void {
     batch.del(txPositionKey(height, index));
-    putEventEntries(batch, PREFIX_TX_EVENT, events, height, index, 0, true);
+    putEventEntries(batch, keys, PREFIX_TX_EVENT, events, encodeHeight(height), index, 0, true);
   }
 
   async #getTxResult(hash: Uint8Array): Promise<TxResult | undefined> {

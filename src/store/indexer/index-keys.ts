@@ -58,24 +58,46 @@ export function entryValuePrefix(prefix: number, key: Uint8Array, value: Uint8Ar
 
 /**
  * A full entry key: the (key, value) prefix followed by the position (height, then the tx
- * index for tx entries) and the event's sequence number.
+ * index for tx entries) and the event's sequence number. Written byte by byte: indexing a
+ * height builds tens of thousands of these, so no intermediate arrays or DataViews.
  */
 export function entryKey(
   prefix: number,
   key: Uint8Array,
   value: Uint8Array,
-  height: bigint,
+  height: bigint | Uint8Array,
   txIndex: number | undefined,
   seq: number,
 ): Uint8Array {
-  const head = entryValuePrefix(prefix, key, value);
-  const tail = txIndex === undefined ? 12 : 16;
-  const out = new Uint8Array(head.length + tail);
-  out.set(head, 0);
-  writeUint64(out, head.length, height);
-  if (txIndex !== undefined) writeUint32(out, head.length + 8, txIndex);
-  writeUint32(out, out.length - 4, seq);
+  if (key.length > MAX_INDEXED_KEY_BYTES) {
+    throw new StoreError(
+      "INDEX_QUERY_INVALID",
+      `composite key of ${key.length} bytes exceeds ${MAX_INDEXED_KEY_BYTES}`,
+    );
+  }
+  const out = new Uint8Array(3 + key.length + 4 + value.length + 8 + (txIndex === undefined ? 4 : 8));
+  out[0] = prefix;
+  out[1] = key.length >>> 8;
+  out[2] = key.length & 0xff;
+  out.set(key, 3);
+  let at = 3 + key.length;
+  at = putUint32(out, at, value.length);
+  out.set(value, at);
+  at += value.length;
+  if (height instanceof Uint8Array) out.set(height, at);
+  else writeUint64(out, at, height);
+  at += 8;
+  if (txIndex !== undefined) at = putUint32(out, at, txIndex);
+  putUint32(out, at, seq);
   return out;
+}
+
+function putUint32(out: Uint8Array, at: number, value: number): number {
+  out[at] = value >>> 24;
+  out[at + 1] = (value >>> 16) & 0xff;
+  out[at + 2] = (value >>> 8) & 0xff;
+  out[at + 3] = value & 0xff;
+  return at + 4;
 }
 
 export interface DecodedEntry {
