@@ -26,7 +26,7 @@ Files that already exist are kept and reported, never overwritten.`;
       import("../cli/init-home.js"),
     ]);
     const home = resolveHome(flags.home);
-    const log = createLogger({ level: flags.log_level ?? "info" });
+    const log = createLogger({ level: flags.log_level ?? "info", levelSource: "flag --log_level" });
     const report = initHome(home, { chainId: flags["chain-id"] }, log);
     log.info(report.created.length > 0 ? "Initialised node home" : "Node home already initialised", {
       home,

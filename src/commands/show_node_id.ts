@@ -11,13 +11,17 @@ export default class ShowNodeId extends RxbftCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ShowNodeId);
-    const [{ resolveHome, nodePaths }, { loadConfig }, { readNodeKey, nodeIdOf }] = await Promise.all([
-      import("../config/home.js"),
-      import("../config/config-loader.js"),
-      import("../types/key-file-node-key.js"),
-    ]);
+    const [{ resolveHome, nodePaths }, { loadConfig }, { readNodeKey, nodeIdOf }, { requireFile }] =
+      await Promise.all([
+        import("../config/home.js"),
+        import("../config/config-loader.js"),
+        import("../types/key-file-node-key.js"),
+        import("../cli/require-file.js"),
+      ]);
     const home = resolveHome(flags.home);
     const { config } = loadConfig(home);
-    this.log(nodeIdOf(readNodeKey(nodePaths(home, config).nodeKeyFile).publicKey));
+    const file = nodePaths(home, config).nodeKeyFile;
+    requireFile(file, "node key", "run `rxbft init` or `rxbft gen_node_key`");
+    this.log(nodeIdOf(readNodeKey(file).publicKey));
   }
 }

@@ -11,16 +11,24 @@ export default class ShowValidator extends RxbftCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ShowValidator);
-    const [{ resolveHome, nodePaths }, { loadConfig }, { readPrivValidatorKey }, { pubKeyToJson }] =
-      await Promise.all([
-        import("../config/home.js"),
-        import("../config/config-loader.js"),
-        import("../types/key-file-priv-validator.js"),
-        import("../types/key-file-json-keys.js"),
-      ]);
+    const [
+      { resolveHome, nodePaths },
+      { loadConfig },
+      { readPrivValidatorKey },
+      { pubKeyToJson },
+      { requireFile },
+    ] = await Promise.all([
+      import("../config/home.js"),
+      import("../config/config-loader.js"),
+      import("../types/key-file-priv-validator.js"),
+      import("../types/key-file-json-keys.js"),
+      import("../cli/require-file.js"),
+    ]);
     const home = resolveHome(flags.home);
     const { config } = loadConfig(home);
-    const key = readPrivValidatorKey(nodePaths(home, config).privValidatorKeyFile);
+    const file = nodePaths(home, config).privValidatorKeyFile;
+    requireFile(file, "validator key", "run `rxbft init`");
+    const key = readPrivValidatorKey(file);
     this.log(JSON.stringify(pubKeyToJson(key.publicKey)));
   }
 }

@@ -26,8 +26,12 @@ All chain data is lost. Refuses while a node runs in the home.`;
       import("../cli/reset-home.js"),
     ]);
     const home = resolveHome(flags.home);
-    const { config } = loadConfig(home);
-    const log = createLogger({ level: flags.log_level ?? config.log_level, format: config.log_format });
+    const { config } = loadConfig(
+      home,
+      { log_level: flags.log_level },
+      { flagNames: { log_level: "log_level" } },
+    );
+    const log = createLogger({ level: config.log_level, format: config.log_format });
     unsafeResetAll(home, config, { keepAddrBook: flags["keep-addr-book"] }, log);
   }
 }

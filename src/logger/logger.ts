@@ -29,6 +29,8 @@ export type LogDestination = number | { write(text: string): unknown };
 export interface LoggerOptions {
   /** Tendermint log_level: "info", or "consensus:debug,p2p:none,*:info". */
   level?: string;
+  /** Where `level` came from, for its error message (default "log_level"; e.g. "flag --log_level"). */
+  levelSource?: string;
   format?: "plain" | "json";
   /** Module of the returned logger (Tendermint calls it "main"). */
   module?: string;
@@ -46,7 +48,7 @@ const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, 
 const noop: LogMethod = () => {};
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const spec = parseLogLevel(options.level ?? "info");
+  const spec = parseLogLevel(options.level ?? "info", options.levelSource);
   const format = options.format ?? "plain";
   if (format !== "plain" && format !== "json") {
     throw new LoggerError(
