@@ -5,14 +5,14 @@ import { WireError } from "../wire/errors.js";
 import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
 import { Block } from "../wire/generated/tendermint/types/block.js";
 import type { Evidence } from "../wire/generated/tendermint/types/evidence.js";
-import type { BlockID, Commit, Header } from "../wire/generated/tendermint/types/types.js";
+import type { BlockID, BlockMeta, Commit, Header } from "../wire/generated/tendermint/types/types.js";
 import type { Consensus } from "../wire/generated/tendermint/version/types.js";
 import { commitHash, dataHash, evidenceHash, headerHash } from "../wire/hashes.js";
 import { BLOCK_PROTOCOL_VERSION } from "./block-limits.js";
 import { TypesError } from "./errors.js";
 import { BLOCK_PART_SIZE_BYTES, type PartSetSplit, splitIntoParts } from "./part-set.js";
 
-export type { Header };
+export type { BlockMeta, Header };
 export { Block };
 
 export interface BlockFields {
@@ -96,6 +96,16 @@ export function decodeBlock(bytes: Uint8Array, maxBytes: number): Block {
   } catch (error) {
     throw new WireError("WIRE_DECODE_FAILED", `block bytes do not decode: ${(error as Error).message}`);
   }
+}
+
+/** What the block store keeps per height beside the parts (tendermint.types.BlockMeta). */
+export function makeBlockMeta(block: Block, blockId: BlockID, blockSize: number): BlockMeta {
+  return {
+    blockId,
+    blockSize: BigInt(blockSize),
+    header: block.header,
+    numTxs: BigInt(block.data.txs.length),
+  };
 }
 
 export interface BlockPartsAndId extends PartSetSplit {

@@ -18,6 +18,10 @@ template=$(cat <<JSON
 JSON
 )
 
+# The output directory is wiped first: refuse anything that is not a dedicated directory.
+case "$(cd "$(dirname "$out")" 2>/dev/null && pwd)/$(basename "$out")" in
+  / | "$root" | "$root/src" | "$root/src/wire" | "$HOME") echo "refusing to regenerate into $out" >&2; exit 1 ;;
+esac
 rm -rf "$out"
 mkdir -p "$out"
 cd "$root/src/wire/proto"

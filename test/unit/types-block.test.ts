@@ -9,6 +9,7 @@ import {
   decodeBlock,
   encodeBlock,
   fillHeaderHashes,
+  makeBlockMeta,
 } from "../../src/types/block.js";
 import { blockIdIsComplete, blockIdIsZero, blockIdsEqual, zeroBlockId } from "../../src/types/block-id.js";
 import {
@@ -59,6 +60,15 @@ describe("makeBlock", () => {
     const decoded = decodeBlock(partSetBytes(set), 104857600);
     assert.deepEqual(encodeBlock(decoded), encodeBlock(big));
     assert.deepEqual(blockHash(decoded), blockHash(big));
+  });
+
+  it("block meta records id, size and tx count", () => {
+    const b = fx.block();
+    const { blockId } = blockPartsAndId(b);
+    const meta = makeBlockMeta(b, blockId, encodeBlock(b).length);
+    assert.equal(meta.numTxs, 1n);
+    assert.equal(meta.blockSize, BigInt(encodeBlock(b).length));
+    assert.deepEqual(meta.blockId, blockId);
   });
 
   it("decodeBlock refuses bytes over the limit", () => {
