@@ -109,6 +109,7 @@ export class Wal {
 
   /** Writes buffered records to the file (the OS may still lose them on a power cut). */
   flush(): Promise<void> {
+    if (this.closed) return Promise.reject(this.closedError());
     if (this.queuedSync) return this.queuedSync;
     if (this.queuedFlush) return this.queuedFlush;
     const p = this.enqueue(async () => {
@@ -124,6 +125,11 @@ export class Wal {
    * many appends, one fsync (group commit).
    */
   sync(): Promise<void> {
+    if (this.closed) return Promise.reject(this.closedError());
+    return this.syncPending();
+  }
+
+  private syncPending(): Promise<void> {
     if (this.queuedSync) return this.queuedSync;
     const p = this.enqueue(async () => {
       this.queuedSync = undefined;
@@ -189,10 +195,11 @@ export class Wal {
   /** Syncs what is buffered and closes the file. Later calls throw WAL_CLOSED. */
   async close(): Promise<void> {
     if (this.closed) return;
+    // Refuse appends from here on: one accepted now could miss the last sync and vanish.
+    this.closed = true;
     try {
-      if (!this.failure) await this.sync();
+      if (!this.failure) await this.syncPending();
     } finally {
-      this.closed = true;
       await this.tail;
       await this.handle.close();
     }
@@ -210,7 +217,11 @@ export class Wal {
 
   private assertUsable(): void {
     if (this.failure) throw this.failure;
-    if (this.closed) throw new WalError("WAL_CLOSED", `consensus log ${this.dir} is closed`);
+    if (this.closed) throw this.closedError();
+  }
+
+  private closedError(): WalError {
+    return new WalError("WAL_CLOSED", `consensus log ${this.dir} is closed`);
   }
 
   /** Runs `op` after every earlier one; the first I/O failure is sticky (the disk state is unknown). */

@@ -268,3 +268,32 @@ test("many syncs requested together share one fsync pass and all resolve", async
   await wal.close();
   assert.equal((await collect(readWal(dir))).length, 50);
 });
+
+test("close syncs what was appended; appends and syncs after close() began are refused", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir);
+  wal.appendInput(input(0));
+  const closing = wal.close();
+  assert.throws(
+    () => wal.appendInput(input(1)),
+    (e: unknown) => e instanceof WalError && e.code === "WAL_CLOSED",
+  );
+  await assert.rejects(wal.sync(), (e: unknown) => e instanceof WalError && e.code === "WAL_CLOSED");
+  await closing;
+  await wal.close();
+  assert.deepEqual(await collect(readWal(dir)), [{ kind: "input", input: input(0) }]);
+});
+
+test("after a failed write the log refuses everything with WAL_IO (the disk state is unknown)", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir);
+  // Close the file behind the log's back so that its next write fails, as a dying disk would.
+  await (wal as unknown as { handle: { close(): Promise<void> } }).handle.close();
+  wal.appendInput(input(0));
+  await assert.rejects(wal.sync(), (e: unknown) => e instanceof WalError && e.code === "WAL_IO");
+  assert.throws(
+    () => wal.appendInput(input(1)),
+    (e: unknown) => e instanceof WalError && e.code === "WAL_IO",
+  );
+  await assert.rejects(wal.flush(), (e: unknown) => e instanceof WalError && e.code === "WAL_IO");
+});
