@@ -30,4 +30,11 @@ export {
   type HeldBlock,
   initialConsensusState,
 } from "./state.js";
+export {
+  type SignatureVerifier,
+  type VerifyOutcome,
+  verifyConsensusInput,
+  verifyProposal,
+  verifyVote,
+} from "./verify-input.js";
 export * from "./vote-keeper/index.js";

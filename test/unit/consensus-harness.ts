@@ -43,10 +43,14 @@ export function defaultParams(): ConsensusParams {
   };
 }
 
-export function genesisChain(powers: readonly bigint[] = [10n, 10n, 10n, 10n]): ChainState {
+/** A genesis chain state; `publicKeys[i]` (default: placeholder bytes) is validator i's key. */
+export function genesisChain(
+  powers: readonly bigint[] = [10n, 10n, 10n, 10n],
+  publicKeys: readonly Uint8Array[] = powers.map((_, i) => new Uint8Array(32).fill(i + 1)),
+): ChainState {
   const set = ValidatorSet.create(
     powers.map((votingPower, i) => ({
-      pubKey: { sum: { $case: "ed25519", ed25519: new Uint8Array(32).fill(i + 1) } },
+      pubKey: { sum: { $case: "ed25519", ed25519: publicKeys[i]! } },
       votingPower,
     })),
   );
