@@ -101,6 +101,30 @@ test("incrementing n times at once differs from n single increments only through
   assert.deepEqual(once.getProposer()?.address, stepwise.getProposer()?.address);
 });
 
+test("with very unequal powers, one increment of 7 and seven increments of 1 can pick different proposers", () => {
+  // Found by fuzzing: rescaling runs once per call, so Go's round-by-round increments in
+  // consensus are not interchangeable with a single jump (see docs/crypto.md).
+  const byte = (n: number) => new Uint8Array([n]);
+  const power = (who: number, votingPower: bigint): ValidatorChange => ({
+    address: byte(who),
+    pubKey: key(who),
+    votingPower,
+  });
+  const set = ValidatorSet.create([
+    power(4, 337430248896178n),
+    power(6, 888857053541944n),
+    power(9, 397678937320348n),
+    power(2, 920075987648857n),
+    power(1, 463597817025582n),
+  ])
+    .updateWithChangeSet([power(9, 908n), power(2, 537n), power(3, 379n)])
+    .incrementProposerPriority(1);
+  let stepwise = set;
+  for (let i = 0; i < 7; i++) stepwise = stepwise.incrementProposerPriority(1);
+  const jump = set.incrementProposerPriority(7);
+  assert.notDeepEqual(jump.getProposer()?.address, stepwise.getProposer()?.address);
+});
+
 test("the proposer stays a member after updates, and is recomputed when it was removed", () => {
   const set = ValidatorSet.create([change("a", 10n), change("b", 20n)]);
   assert.equal(new TextDecoder().decode(set.getProposer()?.address), "b");
