@@ -51,7 +51,8 @@ export function initHome(home: string, options: InitOptions, log: Logger): InitR
   // config.toml first: the other files' paths come from it.
   const configFile = configFilePath(home);
   const configExisted = existsSync(configFile);
-  const { config } = loadConfig(home, {}, { writeIfMissing: false });
+  const { config, warnings } = loadConfig(home, {}, { writeIfMissing: false });
+  for (const warning of warnings) log.warn(warning);
   if (!configExisted) writeFileAtomic(configFile, configToToml(config), 0o644);
   note(configFile, configExisted, "config file");
   const paths = nodePaths(home, config);

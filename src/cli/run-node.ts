@@ -12,6 +12,11 @@ export const runNode: RunNode = async (prepared) => {
     chain_id: prepared.genesis.chainId,
     node_id: prepared.nodeId,
     validators: prepared.genesis.validators.length,
+    proxy_app: prepared.config.proxy_app,
+    rpc_laddr: prepared.config.rpc.laddr,
+    p2p_laddr: prepared.config.p2p.laddr,
+    create_empty_blocks: prepared.config.consensus.create_empty_blocks,
+    pex: prepared.config.p2p.pex,
   });
   throw new CliError(
     "CLI_NODE_UNAVAILABLE",

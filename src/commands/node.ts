@@ -32,8 +32,7 @@ export const NODE_FLAG_KEYS: Readonly<Record<string, string>> = {
   "p2p.seed_mode": "p2p.seed_mode",
 };
 
-// Go's flag package writes booleans as `--flag` or `--flag=false`; oclif's are `--flag` and
-// `--no-flag`. Both spellings are accepted (see run()).
+// Boolean flags take Go's `--flag=false` as well as oclif's `--no-flag` (see go-boolean-flags.ts).
 const bool = (description: string) => Flags.boolean({ description, allowNo: true });
 const text = (description: string) => Flags.string({ description });
 
@@ -80,7 +79,8 @@ home lock, and exits: running consensus arrives with the consensus issue.`;
   };
 
   async run(): Promise<void> {
-    const { flags } = await this.parse(Node, goBooleans(this.argv, Node.flags));
+    const { goBooleanArgs } = await import("../cli/go-boolean-flags.js");
+    const { flags } = await this.parse(Node, goBooleanArgs(this.argv, Node.flags));
     const [{ resolveHome }, { prepareNode }, { runNode }] = await Promise.all([
       import("../config/home.js"),
       import("../cli/prepare-node.js"),
@@ -106,13 +106,4 @@ home lock, and exits: running consensus arrives with the consensus issue.`;
       prepared.lock.release();
     }
   }
-}
-
-/** Rewrites Go-style `--flag=true|false` of boolean flags into oclif's `--flag` / `--no-flag`. */
-function goBooleans(argv: string[], flags: Record<string, { type: string }>): string[] {
-  return argv.map((arg) => {
-    const match = /^--([^=]+)=(true|false)$/.exec(arg);
-    if (!match || flags[match[1] as string]?.type !== "boolean") return arg;
-    return match[2] === "true" ? `--${match[1]}` : `--no-${match[1]}`;
-  });
 }

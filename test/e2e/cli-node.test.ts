@@ -23,12 +23,16 @@ test("node checks an initialised home, then exits 1 with one clear line", async 
     "--proxy_app",
     "kvstore",
     "--consensus.create_empty_blocks=false",
-    "--p2p.pex=true",
+    "--p2p.pex=false",
     "--rpc.laddr",
     "tcp://127.0.0.1:36657",
   ]);
   assert.equal(out.code, 1);
   assert.match(out.stdout, /configuration, genesis and keys are valid .*chain_id=test-chain-/);
+  assert.match(
+    out.stdout,
+    / proxy_app=kvstore rpc_laddr=tcp:\/\/127\.0\.0\.1:36657 p2p_laddr=tcp:\/\/0\.0\.0\.0:26656 create_empty_blocks=false pex=false\n/,
+  );
   assert.equal(
     out.stderr,
     "Error: running consensus arrives with the consensus issue; this build checks the home and exits (config, genesis and keys are valid)\n",
