@@ -259,6 +259,25 @@ describe("event indexer: budgets, duplicates, reopen", () => {
   });
 });
 
+describe("event indexer: key layout", () => {
+  it("keeps values that are prefixes of each other, or hold NUL bytes, apart", async () => {
+    const { db, indexer } = await fresh();
+    await indexer.indexHeight({
+      height: 1n,
+      txs: [
+        tx("one", [ev("k", [["v", "a"]])]),
+        tx("two", [ev("k", [["v", "a\u0000b"]])]),
+        tx("three", [ev("k\u0000", [["v", "a"]])]),
+      ],
+      beginBlockEvents: [],
+      endBlockEvents: [],
+    });
+    assert.deepEqual((await search(indexer, "k.v = 'a'")).labels, ["one"]);
+    assert.deepEqual((await search(indexer, "k.v CONTAINS 'a'")).labels, ["one", "two"]);
+    await db.close();
+  });
+});
+
 describe("event indexer: block search", () => {
   it("finds heights by begin/end block events within one event, newest first by default order", async () => {
     const { db, indexer } = await fresh();
