@@ -9,8 +9,6 @@ import fc from "fast-check";
 import { readWal, type WalEntry } from "../../src/wal/log-reader.js";
 import { Wal } from "../../src/wal/wal.js";
 
-type Step = { op: "append"; size: number } | { op: "sync" } | { op: "end-height" };
-
 const steps = fc.array(
   fc.oneof(
     { weight: 6, arbitrary: fc.record({ op: fc.constant("append" as const), size: fc.nat({ max: 300 }) }) },
