@@ -186,7 +186,7 @@ export class Wal {
   }
 
   /** Every entry of the kept segments, streamed (for `rxbft replay` on an open log). */
-  async *entries(): AsyncGenerator<WalEntry> {
+  async *readAll(): AsyncGenerator<WalEntry> {
     await this.flush();
     const snapshot = this.segments.map((s) => ({ ...s }));
     yield* readScannedEntries(snapshot, snapshot[0]!.index, 0, this.maxRecordBytes);

@@ -63,7 +63,7 @@ test("a log without any marker gives back every input", async () => {
   await wal.close();
 });
 
-test("entries() and readWal() stream every input and marker in order", async () => {
+test("readAll() and readWal() stream every input and marker in order", async () => {
   const dir = tempDir();
   const wal = await Wal.open(dir);
   const expected: WalEntry[] = [];
@@ -75,7 +75,7 @@ test("entries() and readWal() stream every input and marker in order", async () 
     await wal.endHeight(h);
     expected.push({ kind: "end-height", height: h });
   }
-  assert.deepEqual(await collect(wal.entries()), expected);
+  assert.deepEqual(await collect(wal.readAll()), expected);
   await wal.close();
   assert.deepEqual(await collect(readWal(dir)), expected);
 });
