@@ -4,7 +4,9 @@
 //   block = state + 1        the block was saved but not executed: the handshake replays it
 //   index < state            the index lags: re-indexed here from stored blocks and ABCI responses
 // Anything else (state ahead of blocks, blocks two or more ahead) cannot come from a crash in
-// our order and is reported as STORE_INCONSISTENT with the heights involved.
+// our order and is reported as STORE_INCONSISTENT with the heights involved. Call it before
+// the ABCI handshake (to learn the replay height) and again after it, which indexes the
+// height the handshake replayed.
 import type { BlockStore } from "./block-store.js";
 import { StoreError } from "./errors.js";
 import type { HeightIndexer } from "./indexer/event-indexer.js";
@@ -18,8 +20,13 @@ export interface ReconcileReport {
   stateHeight: bigint | undefined;
   /** The indexer's last indexed height (undefined with the null indexer). */
   indexedHeight: bigint | undefined;
-  /** A block saved but not executed: the handshake must execute (replay) it. */
+  /** A block saved but whose state is not: the handshake must execute (replay) it. */
   replayHeight: bigint | undefined;
+  /**
+   * The replay height's ABCI responses were saved (the block was executed, and the app may
+   * have committed it): the handshake can rebuild the state from them.
+   */
+  replayResponsesSaved: boolean;
   /** Heights re-indexed (repair) or to re-index (dry run) from stored blocks and responses. */
   reindexHeights: bigint[];
   /** Heights the index misses that cannot be rebuilt (block or ABCI responses pruned). */
@@ -48,6 +55,7 @@ export async function reconcileStores(
     stateHeight,
     indexedHeight: indexer.enabled ? indexer.indexedHeight() : undefined,
     replayHeight: undefined,
+    replayResponsesSaved: false,
     reindexHeights: [],
     unindexableHeights: [],
     findings: [],
@@ -74,8 +82,10 @@ export async function reconcileStores(
     report.findings.push(`block store and state both at height ${blockHeight}`);
   } else if (blockHeight === stateHeight + 1n) {
     report.replayHeight = blockHeight;
+    report.replayResponsesSaved = (await stateStore.loadABCIResponses(blockHeight)) !== undefined;
     report.findings.push(
-      `block store at ${blockHeight}, state at ${stateHeight}: state will be rebuilt by replay of height ${blockHeight}`,
+      `block store at ${blockHeight}, state at ${stateHeight}: state will be rebuilt by replay of height ${blockHeight}` +
+        (report.replayResponsesSaved ? " (its ABCI responses are saved)" : ""),
     );
   } else if (blockHeight > stateHeight) {
     throw new StoreError(

@@ -138,6 +138,18 @@ export class StateStore {
     this.#state = state;
   }
 
+  /**
+   * Saves a height's ABCI responses on their own (synced), as Tendermint does between
+   * executing a block and the app's Commit: if the node stops after the app committed but
+   * before the state was saved, the handshake rebuilds the state from these responses
+   * instead of executing the block again on an app that already has it.
+   */
+  async saveABCIResponses(height: bigint, abciResponses: ABCIResponses): Promise<void> {
+    await this.#db.put(abciResponsesKey(height), encodeMessage(ABCIResponses, abciResponses), {
+      sync: this.#sync,
+    });
+  }
+
   /** The validator set for `height`, with proposer priorities as of that height. */
   async loadValidators(height: bigint): Promise<ValidatorSet> {
     const info = this.#readValidatorsInfo(height);

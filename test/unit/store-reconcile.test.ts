@@ -63,6 +63,16 @@ describe("openStores and reconcile", () => {
       report.findings.join("\n"),
       /block store at 4, state at 3: state will be rebuilt by replay of height 4/,
     );
+    assert.equal(report.replayResponsesSaved, false);
+    // Executed, responses saved, then stopped before the state: the handshake can use them.
+    const executed = makeExecutedHeight(4n, 3);
+    await reopened.stateStore.saveABCIResponses(4n, executed.abciResponses);
+    assert.equal((await reopened.reconcile()).replayResponsesSaved, true);
+    // After the handshake saved state 4, a second reconcile indexes height 4.
+    await reopened.stateStore.save(executed.state, executed.abciResponses);
+    const afterHandshake = await reopened.reconcile();
+    assert.deepEqual(afterHandshake.reindexHeights, [4n]);
+    assert.equal(await txCount(reopened, "tx.height = 4"), 3);
     await reopened.close();
   });
 

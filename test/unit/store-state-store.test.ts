@@ -111,6 +111,10 @@ describe("StateStore", () => {
     assert.equal(responses?.deliverTxs.length, 2);
     assert.equal(responses?.endBlock?.events[0]?.type, "end");
     assert.equal(await store.loadABCIResponses(4n), undefined);
+    // Saved ahead of the state, between execution and the app's Commit.
+    await store.saveABCIResponses(4n, makeAbciResponses(4n, 5));
+    assert.equal((await store.loadABCIResponses(4n))?.deliverTxs.length, 5);
+    assert.equal(store.lastBlockHeight(), 3n);
     await db.close();
   });
 
