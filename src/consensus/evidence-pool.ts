@@ -1,0 +1,286 @@
+// The evidence pool's pure rules (v0.34's evidence pool): conflicting votes seen by consensus are
+// buffered until the block time of their height is known, then become DuplicateVoteEvidence;
+// evidence from peers, the RPC or a proposed block is verified against the validator set and the
+// block time of its height; pending evidence is offered to proposals within the evidence
+// max_bytes, and dropped once committed or expired (older than BOTH max_age_num_blocks and
+// max_age_duration). Immutable values throughout; the caller persists and looks up history.
+
+import { TypesError } from "../types/errors.js";
+import { evidenceHeight, evidenceTime, wrapDuplicateVoteEvidence } from "../types/evidence.js";
+import { validateEvidence } from "../types/validate-evidence.js";
+import type { Duration } from "../wire/generated/google/protobuf/duration.js";
+import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
+import type { State as ChainState } from "../wire/generated/tendermint/state/types.js";
+import { type DuplicateVoteEvidence, Evidence } from "../wire/generated/tendermint/types/evidence.js";
+import type { Vote } from "../wire/generated/tendermint/types/types.js";
+import type { Validator } from "../wire/generated/tendermint/types/validator.js";
+import { evidenceItemHash } from "../wire/hashes.js";
+import { voteSignBytes } from "../wire/sign-bytes.js";
+import { compareTime, toNanos } from "./consensus-time.js";
+import { conflictProblem, duplicateVoteEvidence } from "./evidence.js";
+import type { SignatureVerifier } from "./verify-input.js";
+import { sameBytes } from "./vote-keeper/block-key.js";
+
+/** Bounds: pending evidence items, and conflicting vote pairs waiting for their block time. */
+export const MAX_PENDING_EVIDENCE = 10_000;
+export const MAX_BUFFERED_CONFLICTS = 1_000;
+
+export interface PendingEvidence {
+  readonly evidence: Evidence;
+  /** Hex of the evidence hash: the pool's identity for it. */
+  readonly key: string;
+  readonly height: bigint;
+  readonly time: Timestamp;
+  /** Protobuf size of the Evidence (oneof wrapper), as v0.34 counts it against max_bytes. */
+  readonly size: number;
+}
+
+export interface EvidencePoolState {
+  /** In ascending height order (the order v0.34 proposes them in). */
+  readonly pending: readonly PendingEvidence[];
+  /** Hashes of committed evidence, kept until expired so it is never proposed twice. */
+  readonly committed: readonly { readonly key: string; readonly height: bigint; readonly time: Timestamp }[];
+  /** Conflicting votes reported by consensus, awaiting the commit of their height. */
+  readonly conflicts: readonly { readonly voteA: Vote; readonly voteB: Vote }[];
+}
+
+/** What the pool needs from the store to verify evidence of a past height. */
+export interface EvidenceHistory {
+  /** The time of the block at `height`, or undefined when it is not stored. */
+  blockTimeAt(height: bigint): Timestamp | undefined;
+  /** The validator set of `height`, or undefined when it is not stored. */
+  validatorsAt(height: bigint): readonly Validator[] | undefined;
+}
+
+export const EMPTY_EVIDENCE_POOL: EvidencePoolState = { pending: [], committed: [], conflicts: [] };
+
+function hex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+}
+
+export function evidenceKey(evidence: Evidence): string {
+  return hex(evidenceItemHash(evidence));
+}
+
+function durationNanos(d: Duration): bigint {
+  return d.seconds * 1_000_000_000n + BigInt(d.nanos);
+}
+
+/** v0.34's IsEvidenceExpired: too old by block count AND by time. */
+export function isEvidenceExpired(chain: ChainState, height: bigint, time: Timestamp): boolean {
+  const params = chain.consensusParams.evidence;
+  const ageBlocks = chain.lastBlockHeight - height;
+  const ageNanos = toNanos(chain.lastBlockTime) - toNanos(time);
+  return ageBlocks > params.maxAgeNumBlocks && ageNanos > durationNanos(params.maxAgeDuration);
+}
+
+function isKnown(pool: EvidencePoolState, key: string): "pending" | "committed" | undefined {
+  if (pool.pending.some((p) => p.key === key)) return "pending";
+  if (pool.committed.some((c) => c.key === key)) return "committed";
+  return undefined;
+}
+
+/** Buffers a conflicting pair reported by consensus (ReportConflictingVotes); bounded, no duplicates. */
+export function addConflictingVotes(pool: EvidencePoolState, voteA: Vote, voteB: Vote): EvidencePoolState {
+  if (pool.conflicts.length >= MAX_BUFFERED_CONFLICTS || conflictProblem(voteA, voteB) !== undefined)
+    return pool;
+  const same = pool.conflicts.some(
+    (c) =>
+      c.voteA.height === voteA.height &&
+      c.voteA.round === voteA.round &&
+      c.voteA.type === voteA.type &&
+      sameBytes(c.voteA.validatorAddress, voteA.validatorAddress),
+  );
+  return same ? pool : { ...pool, conflicts: [...pool.conflicts, { voteA, voteB }] };
+}
+
+function withPending(pool: EvidencePoolState, evidence: Evidence, key: string): EvidencePoolState {
+  if (pool.pending.length >= MAX_PENDING_EVIDENCE) return pool;
+  const item: PendingEvidence = {
+    evidence,
+    key,
+    height: evidenceHeight(evidence),
+    time: evidenceTime(evidence),
+    size: Evidence.encode(evidence).finish().length,
+  };
+  const pending = [...pool.pending];
+  let at = pending.length;
+  while (at > 0 && pending[at - 1]!.height > item.height) at--;
+  pending.splice(at, 0, item);
+  return { ...pool, pending };
+}
+
+/**
+ * After the block of `chain.lastBlockHeight` was committed (v0.34's Update): buffered conflicts
+ * become evidence with the block time and validator set of their height, the block's evidence is
+ * marked committed, and expired evidence is dropped.
+ */
+export function updateEvidencePool(
+  pool: EvidencePoolState,
+  chain: ChainState,
+  blockEvidence: readonly Evidence[],
+  history: EvidenceHistory,
+): EvidencePoolState {
+  let next: EvidencePoolState = { ...pool, conflicts: [] };
+  for (const { voteA, voteB } of pool.conflicts) {
+    const height = voteA.height;
+    if (height > chain.lastBlockHeight) {
+      next = { ...next, conflicts: [...next.conflicts, { voteA, voteB }] };
+      continue;
+    }
+    const atLast = height === chain.lastBlockHeight;
+    const time = atLast ? chain.lastBlockTime : history.blockTimeAt(height);
+    const validators = atLast ? chain.lastValidators?.validators : history.validatorsAt(height);
+    if (time === undefined || validators === undefined) continue;
+    let evidence: Evidence;
+    try {
+      evidence = wrapDuplicateVoteEvidence(duplicateVoteEvidence(voteA, voteB, time, validators));
+    } catch {
+      continue; // not a conflict against that set (a validator that has left): nothing to prove
+    }
+    const key = evidenceKey(evidence);
+    if (isKnown(next, key) === undefined && !isEvidenceExpired(chain, height, time))
+      next = withPending(next, evidence, key);
+  }
+  const committedNow = blockEvidence.map((e) => ({
+    key: evidenceKey(e),
+    height: evidenceHeight(e),
+    time: evidenceTime(e),
+  }));
+  const committedKeys = new Set(committedNow.map((c) => c.key));
+  return {
+    pending: next.pending.filter(
+      (p) => !committedKeys.has(p.key) && !isEvidenceExpired(chain, p.height, p.time),
+    ),
+    committed: [...next.committed, ...committedNow].filter(
+      (c) => !isEvidenceExpired(chain, c.height, c.time),
+    ),
+    conflicts: next.conflicts,
+  };
+}
+
+/** Pending evidence for a proposal, in height order, while the total stays within `maxBytes`. */
+export function pendingEvidence(
+  pool: EvidencePoolState,
+  maxBytes: bigint,
+): { evidence: Evidence[]; bytes: number } {
+  const evidence: Evidence[] = [];
+  let bytes = 0;
+  for (const item of pool.pending) {
+    if (BigInt(bytes + item.size) > maxBytes) break;
+    bytes += item.size;
+    evidence.push(item.evidence);
+  }
+  return { evidence, bytes };
+}
+
+/** v0.34's VerifyDuplicateVote: what is wrong with the evidence against `validators`, or undefined. */
+export function duplicateVoteProblem(
+  e: DuplicateVoteEvidence,
+  chainId: string,
+  validators: readonly Validator[],
+  verify: SignatureVerifier,
+): string | undefined {
+  const a = e.voteA;
+  const b = e.voteB;
+  if (a === undefined || b === undefined) return "a vote is missing";
+  const validator = validators.find((v) => sameBytes(v.address, a.validatorAddress));
+  if (validator === undefined)
+    return `address ${hex(a.validatorAddress).toUpperCase()} was not a validator at height ${a.height}`;
+  const conflict = conflictProblem(a, b);
+  if (conflict !== undefined) return conflict;
+  if (validator.votingPower !== e.validatorPower) {
+    return `validator power ${e.validatorPower} does not match the set's ${validator.votingPower}`;
+  }
+  let total = 0n;
+  for (const v of validators) total += v.votingPower;
+  if (total !== e.totalVotingPower)
+    return `total voting power ${e.totalVotingPower} does not match the set's ${total}`;
+  const sum = validator.pubKey.sum;
+  if (sum?.$case !== "ed25519") return "the validator has no ed25519 key";
+  if (!verify(sum.ed25519, voteSignBytes(chainId, a), a.signature))
+    return "voteA's signature does not verify";
+  if (!verify(sum.ed25519, voteSignBytes(chainId, b), b.signature))
+    return "voteB's signature does not verify";
+  return undefined;
+}
+
+export type EvidenceCheck =
+  | { readonly kind: "valid"; readonly key: string; readonly alreadyPending: boolean }
+  | { readonly kind: "invalid"; readonly reason: string }
+  /** LightClientAttackEvidence needs the light client's verification, which rxbft does not do yet. */
+  | { readonly kind: "unsupported"; readonly reason: string };
+
+/** Checks evidence from a peer, the RPC or a proposed block (v0.34's CheckEvidence for one item). */
+export function checkEvidence(
+  pool: EvidencePoolState,
+  evidence: Evidence,
+  chain: ChainState,
+  history: EvidenceHistory,
+  verify: SignatureVerifier,
+): EvidenceCheck {
+  try {
+    validateEvidence(evidence);
+  } catch (error) {
+    if (error instanceof TypesError) return { kind: "invalid", reason: error.message };
+    throw error;
+  }
+  const key = evidenceKey(evidence);
+  const known = isKnown(pool, key);
+  if (known === "committed") return { kind: "invalid", reason: "evidence was already committed" };
+  if (known === "pending") return { kind: "valid", key, alreadyPending: true };
+  const sum = evidence.sum!;
+  if (sum.$case !== "duplicateVoteEvidence") {
+    return { kind: "unsupported", reason: "light client attack evidence is not verified by this node" };
+  }
+  const height = evidenceHeight(evidence);
+  if (height > chain.lastBlockHeight)
+    return { kind: "invalid", reason: `evidence from future height ${height}` };
+  const time = height === chain.lastBlockHeight ? chain.lastBlockTime : history.blockTimeAt(height);
+  if (time === undefined) return { kind: "invalid", reason: `no block stored at evidence height ${height}` };
+  if (compareTime(time, evidenceTime(evidence)) !== 0) {
+    return {
+      kind: "invalid",
+      reason: `evidence time differs from the time of the block at height ${height}`,
+    };
+  }
+  if (isEvidenceExpired(chain, height, time))
+    return { kind: "invalid", reason: `evidence from height ${height} is too old` };
+  const validators =
+    height === chain.lastBlockHeight ? chain.lastValidators?.validators : history.validatorsAt(height);
+  if (validators === undefined)
+    return { kind: "invalid", reason: `no validator set stored for height ${height}` };
+  const problem = duplicateVoteProblem(sum.duplicateVoteEvidence, chain.chainId, validators, verify);
+  return problem === undefined
+    ? { kind: "valid", key, alreadyPending: false }
+    : { kind: "invalid", reason: problem };
+}
+
+/** Adds evidence that checkEvidence found valid (from a peer or the RPC). */
+export function addVerifiedEvidence(pool: EvidencePoolState, evidence: Evidence): EvidencePoolState {
+  const key = evidenceKey(evidence);
+  return isKnown(pool, key) === undefined ? withPending(pool, evidence, key) : pool;
+}
+
+/** The evidence of a proposed block: each valid, none twice, within the evidence max_bytes. */
+export function checkBlockEvidence(
+  pool: EvidencePoolState,
+  evidence: readonly Evidence[],
+  chain: ChainState,
+  history: EvidenceHistory,
+  verify: SignatureVerifier,
+): string | undefined {
+  const seen = new Set<string>();
+  let bytes = 0;
+  for (const [i, item] of evidence.entries()) {
+    const check = checkEvidence(pool, item, chain, history, verify);
+    if (check.kind !== "valid") return `evidence ${i}: ${check.reason}`;
+    if (seen.has(check.key)) return `evidence ${i} appears twice in the block`;
+    seen.add(check.key);
+    bytes += Evidence.encode(item).finish().length;
+  }
+  const max = chain.consensusParams.evidence.maxBytes;
+  if (BigInt(bytes) > max)
+    return `the block's evidence is ${bytes} bytes, over the evidence max_bytes ${max}`;
+  return undefined;
+}
