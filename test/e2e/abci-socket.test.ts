@@ -70,6 +70,21 @@ for (const which of ["tcp", "unix"] as const) {
   });
 }
 
+describe("abci socket client: a request that cannot be encoded", () => {
+  it("fails alone and leaves the connection's order intact", async () => {
+    const client = await connectSocketClient(unix);
+    try {
+      const bad = client.query.query({ data: tx("k"), path: "", height: 1n << 70n, prove: false });
+      const good = client.query.query({ data: tx("after"), path: "", height: 0n, prove: false });
+      await assert.rejects(bad, /too large/);
+      assert.equal(text((await good).value), "after");
+      assert.equal(client.query.error, undefined);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("abci socket client: independence and reconnection", () => {
   it("a slow query does not hold up the consensus connection", async () => {
     const client = await connectSocketClient(slow);

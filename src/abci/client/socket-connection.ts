@@ -95,9 +95,16 @@ export class SocketConnection {
         new AbciError("ABCI_QUEUE_FULL", `${this.inFlight} requests already wait for the app`, this.name),
       );
     }
+    // Encoded before it is queued: a request that fails to encode must not leave a pending entry
+    // behind, or every later answer would be matched to the wrong call.
+    let body: Uint8Array;
+    try {
+      body = RequestCodec.encode(request).finish();
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ expect, resolve: resolve as (v: unknown) => void, reject });
-      const body = RequestCodec.encode(request).finish();
       this.outgoing.push(encodeLengthPrefix(body.length), body);
       this.scheduleFlush();
     });
