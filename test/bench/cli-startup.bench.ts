@@ -16,7 +16,14 @@ const bin = fileURLToPath(new URL("../../bin/run.js", import.meta.url));
 const probe = join(mkdtempSync(join(tmpdir(), "rxbft-bench-")), "cpu-probe.mjs");
 writeFileSync(
   probe,
-  'import { writeSync } from "node:fs";\nprocess.on("exit", () => { const u = process.cpuUsage(); writeSync(2, `\\nCPU_US ${u.user + u.system}\\n`); });\n',
+  [
+    'import { writeSync } from "node:fs";',
+    'process.on("exit", () => {',
+    "  const usage = process.cpuUsage();",
+    '  writeSync(2, "\\nCPU_US " + (usage.user + usage.system) + "\\n");',
+    "});",
+    "",
+  ].join("\n"),
 );
 
 const cases: Record<string, string[]> = {

@@ -15,7 +15,8 @@ test("every config key has a row in its section of docs/configuration.md", () =>
     for (const entry of allKeys().filter((key) => key.section === section)) {
       const row = text.split("\n").find((line) => line.startsWith(`| \`${entry.key}\``));
       assert.ok(row, `${entry.name} documented`);
-      if (entry.spec.flag) assert.ok(row.includes(`\`--${entry.spec.flag}\``), `${entry.name} names --${entry.spec.flag}`);
+      if (entry.spec.flag)
+        assert.ok(row.includes(`\`--${entry.spec.flag}\``), `${entry.name} names --${entry.spec.flag}`);
     }
   }
 });
