@@ -39,7 +39,7 @@ async function serve(): Promise<void> {
     logger: quiet,
     backend: "node",
   });
-  const loaded = loadUws(1 << 20);
+  const loaded = loadUws();
   if (!("uws" in loaded)) throw new Error(loaded.reason);
   const body = '{"jsonrpc":"2.0","id":-1,"result":{}}';
   const bare = await new Promise<number>((resolve) => {

@@ -210,6 +210,75 @@ for (const backend of ["uws", "node"] as const) {
       });
     }
 
+    it("cancels the subscription of a client that stops reading, with an explicit message, and bounds memory", async () => {
+      const ws = await openWs(`ws://127.0.0.1:${server.port}/websocket`);
+      ws.send(`{"id":"slow","method":"subscribe","params":{"query":"tm.event='NewBlock'"}}`);
+      assert.deepEqual(await nextMessage(ws), { jsonrpc: "2.0", id: "slow", result: {} });
+      const socket = (ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+      socket.pause();
+      const big = "z".repeat(64 * 1024);
+      for (let i = 0; i < 600 && node.listeners.size > 0; i++) {
+        node.emit({ type: "NewBlock", data: { i, big }, events: { "tm.event": ["NewBlock"] } });
+      }
+      // The subscription is gone at once: nothing more is queued for this client.
+      assert.equal(node.listeners.size, 0);
+      const received: Array<Record<string, unknown>> = [];
+      const cancelled = new Promise<Record<string, unknown>>((resolve) => {
+        ws.on("message", (data) => {
+          const m = JSON.parse(data.toString());
+          received.push(m);
+          if (m.error !== undefined) resolve(m);
+        });
+      });
+      socket.resume();
+      assert.deepEqual(await cancelled, {
+        jsonrpc: "2.0",
+        id: "slow",
+        error: {
+          code: -32000,
+          message: "Server error",
+          data: "subscription was cancelled (reason: client is not pulling messages fast enough)",
+        },
+      });
+      const events = received.filter((m) => m.result !== undefined);
+      assert.ok(events.length >= 100 && events.length < 600, `${events.length} events delivered`);
+      ws.send('{"id":9,"method":"health"}');
+      assert.deepEqual(await nextMessage(ws), { jsonrpc: "2.0", id: 9, result: {} });
+      ws.close();
+      await closed(ws);
+    });
+
+    it("refuses request headers over max_header_bytes", async () => {
+      const s = await startRpcServer(
+        { laddr: "tcp://127.0.0.1:0", maxHeaderBytes: 4096 },
+        {},
+        { logger: quiet, backend },
+      );
+      assert.equal((await http(s, "GET", "/health", undefined, { "x-small": "a".repeat(1000) })).status, 200);
+      assert.equal((await http(s, "GET", "/health", undefined, { "x-big": "a".repeat(6000) })).status, 431);
+      await s.close();
+    });
+
+    it("limits open connections to max_open_connections", async () => {
+      const s = await startRpcServer(
+        { laddr: "tcp://127.0.0.1:0", maxOpenConnections: 1 },
+        {},
+        { logger: quiet, backend },
+      );
+      const ws = await openWs(`ws://127.0.0.1:${s.port}/websocket`);
+      // node:http drops the extra socket; uWS (no accept hook) answers 503.
+      const refused = await http(s, "GET", "/health").then(
+        (r) => r.status,
+        () => 0,
+      );
+      assert.ok(refused === 0 || refused === 503, `got ${refused}`);
+      ws.close();
+      await closed(ws);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal((await http(s, "GET", "/health")).status, 200);
+      await s.close();
+    });
+
     it("closes every connection and tells subscribers when stopped", async () => {
       const ws = await openWs(`ws://127.0.0.1:${server.port}/websocket`);
       ws.send(`{"id":"k","method":"subscribe","params":{"query":"tm.event='NewBlock'"}}`);

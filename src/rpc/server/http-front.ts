@@ -144,6 +144,11 @@ export class HttpFront {
     );
   }
 
+  /** Request line and headers over max_header_bytes, as Go answers it. */
+  headersTooLarge(call: HttpCall): HttpAnswer {
+    return this.finish(call, 431, "text/plain; charset=utf-8", "431 Request Header Fields Too Large");
+  }
+
   /** Too many open connections (uWS has no accept hook, so it refuses requests instead). */
   overloaded(call: HttpCall): HttpAnswer {
     return this.finish(call, 503, "text/plain; charset=utf-8", "too many open connections\n");

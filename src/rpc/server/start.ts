@@ -46,7 +46,7 @@ export async function startRpcServer(
   const core = new ServerCore(options, context, encoder, logger, deps.version);
   const wanted = deps.backend ?? "auto";
   if (wanted !== "node") {
-    const loaded = loadUws(options.maxHeaderBytes);
+    const loaded = loadUws();
     if ("uws" in loaded) {
       const handle = await startUwsBackend(loaded.uws, core, address, tls);
       logger.info("RPC server listening (uWebSockets.js)", {
