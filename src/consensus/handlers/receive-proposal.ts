@@ -69,17 +69,18 @@ export function onProposalReceived(ctx: Ctx, proposal: Proposal, from: PeerId): 
     publishComplete(ctx, known);
     return;
   }
-  const header = proposal.blockId.partSetHeader;
-  const keepParts =
-    s.proposalParts !== undefined &&
-    s.proposalParts.header.total === header.total &&
-    sameBytes(s.proposalParts.header.hash, header.hash);
+  // Parts already being collected stay (as in v0.34): they are the decided block's in the commit
+  // step, or the block a polka of this round named; either matters more than the proposal's.
+  if (s.proposalParts !== undefined) {
+    ctx.s = { ...s, proposal };
+    return;
+  }
   ctx.s = {
     ...s,
     proposal,
-    proposalParts: keepParts ? s.proposalParts : emptyPartSet(header, maxBlockBytes(ctx)),
-    proposalBlock: keepParts ? s.proposalBlock : undefined,
-    proposalBlockValid: keepParts ? s.proposalBlockValid : undefined,
+    proposalParts: emptyPartSet(proposal.blockId.partSetHeader, maxBlockBytes(ctx)),
+    proposalBlock: undefined,
+    proposalBlockValid: undefined,
   };
 }
 
