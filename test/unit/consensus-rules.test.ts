@@ -307,6 +307,9 @@ describe("consensus: precommit upon-rules and commit", () => {
     assert.equal(node.state.step, RoundStep.Commit);
     assert.equal(node.state.commitRound, 2);
     assert.deepEqual(only(effects, "CommitBlock"), []);
+    // A proposal of another block for the same round does not disturb collecting the decided one.
+    const other = node.block(2, [new Uint8Array([6])]);
+    node.feed({ type: "ProposalReceived", proposal: node.proposal(other, 2), from: "p" });
     const part = node.feed({
       type: "BlockPartReceived",
       height: 1n,
