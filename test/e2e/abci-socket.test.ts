@@ -37,6 +37,7 @@ for (const which of ["tcp", "unix"] as const) {
         assert.equal(await client.consensus.echo("hello"), "hello");
         assert.equal(await client.mempool.echo("m"), "m");
         assert.equal(await client.snapshot.echo("s"), "s");
+        assert.deepEqual((await client.snapshot.listSnapshots()).snapshots, []);
         const info = await client.query.info(NODE_INFO_REQUEST);
         assert.equal(info.lastBlockHeight, 0n);
         await app.waitFor(/first=info/);

@@ -285,6 +285,22 @@ describe("abci handshake", () => {
     await client.close();
   });
 
+  it("an app with no state and a pruned block store stops the node", async () => {
+    const node = await chainOnKvstore(3);
+    node.blocks.blocks.delete(1n);
+    const client = new InProcessAbciClient(new CounterApplication());
+    await assert.rejects(
+      handshake(
+        { client, genesis: node.genesis, blockStore: node.blocks, stateStore: node.states },
+        node.state,
+      ),
+      (e: unknown) =>
+        e instanceof AbciError &&
+        e.code === "ABCI_HANDSHAKE_MISSING_DATA" &&
+        /pruned up to height 2/.test(e.message),
+    );
+  });
+
   it("an app ahead of the node stops it", async () => {
     const node = await chainOnKvstore(3);
     node.blocks.blocks.delete(3n);
