@@ -38,7 +38,7 @@ export const MAX_CHAIN_ID_LENGTH = 49;
 /** Total voting power may not exceed (2^63 − 1) / 8, so proposer priorities cannot overflow. */
 export const MAX_TOTAL_VOTING_POWER = ((1n << 63n) - 1n) / 8n;
 /** Largest genesis file read (Cosmos genesis files reach hundreds of MB). */
-export const MAX_GENESIS_FILE_BYTES = 1024 * 1024 * 1024;
+export const MAX_GENESIS_FILE_BYTES = 500 * 1024 * 1024;
 /** Largest number of genesis validators accepted. */
 export const MAX_GENESIS_VALIDATORS = 10_000;
 const MAX_NAME_LENGTH = 1024;
