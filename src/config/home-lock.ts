@@ -67,7 +67,10 @@ export function acquireHomeLock(dataDir: string, pid: number = process.pid): Hom
       }
       const holder = readLockHolder(dataDir);
       if (holder?.alive) throw lockedError(file, holder.pid);
-      // Stale: its process is gone. Remove and try once more (another starter may win the race).
+      // Stale: its process is gone. Remove it and try once more; the exclusive create ("wx")
+      // lets only one of several starters win. (Two starters that both saw the same stale lock
+      // could in principle remove each other's fresh one; the window is a few microseconds and
+      // the lock guards against operator mistakes, not adversaries.)
       rmSync(file, { force: true });
     }
   }
