@@ -39,7 +39,11 @@ class LossyNetwork {
   readonly nodes = [0, 1, 2, 3].map((own) => new TestNode({ own, chain: genesisChain() }));
   readonly decided = new Map<bigint, string>();
   readonly conflicts: ConsensusEffect[] = [];
-  private readonly sent: Sent[] = this.nodes.map(() => ({ proposals: new Map(), parts: new Map(), votes: new Map() }));
+  private readonly sent: Sent[] = this.nodes.map(() => ({
+    proposals: new Map(),
+    parts: new Map(),
+    votes: new Map(),
+  }));
   private readonly commits = new Map<bigint, { votes: Vote[]; held: HeldBlock }>();
   private events: { at: number; seq: number; node: number; input: InputWithoutTime }[] = [];
   private readonly timers = new Map<number, { at: number; input: InputWithoutTime }>();
@@ -63,7 +67,8 @@ class LossyNetwork {
   private send(from: number, to: number, input: InputWithoutTime): void {
     if (!this.connected(from, to) || this.random() < this.faults.drop) return;
     const copies = this.random() < this.faults.duplicate ? 2 : 1;
-    for (let c = 0; c < copies; c++) this.at(this.now + Math.floor(this.random() * this.faults.maxDelayMs), to, input);
+    for (let c = 0; c < copies; c++)
+      this.at(this.now + Math.floor(this.random() * this.faults.maxDelayMs), to, input);
   }
 
   private broadcast(from: number, input: InputWithoutTime): void {
@@ -89,10 +94,16 @@ class LossyNetwork {
           });
           break;
         case "SignVote":
-          this.at(this.now, i, { type: "VoteSigned", vote: { ...e.vote, signature: new Uint8Array(64).fill(i) } });
+          this.at(this.now, i, {
+            type: "VoteSigned",
+            vote: { ...e.vote, signature: new Uint8Array(64).fill(i) },
+          });
           break;
         case "SignProposal":
-          this.at(this.now, i, { type: "ProposalSigned", proposal: { ...e.proposal, signature: new Uint8Array(64) } });
+          this.at(this.now, i, {
+            type: "ProposalSigned",
+            proposal: { ...e.proposal, signature: new Uint8Array(64) },
+          });
           break;
         case "ReapProposalBlock":
           this.at(this.now, i, {
@@ -111,14 +122,27 @@ class LossyNetwork {
           this.broadcast(i, { type: "ProposalReceived", proposal: e.proposal, from: `n${i}` });
           break;
         case "BroadcastBlockPart":
-          sent.parts.set(`${e.height}/${e.round}/${e.part.index}`, { height: e.height, round: e.round, part: e.part });
-          this.broadcast(i, { type: "BlockPartReceived", height: e.height, round: e.round, part: e.part, from: `n${i}` });
+          sent.parts.set(`${e.height}/${e.round}/${e.part.index}`, {
+            height: e.height,
+            round: e.round,
+            part: e.part,
+          });
+          this.broadcast(i, {
+            type: "BlockPartReceived",
+            height: e.height,
+            round: e.round,
+            part: e.part,
+            from: `n${i}`,
+          });
           break;
         case "BroadcastVote": {
           const v = e.vote;
           sent.votes.set(`${v.height}/${v.round}/${v.type}`, v);
           if (this.faults.equivocator && i === 3 && v.type === 1 && v.blockId.hash.length > 0) {
-            const nil = { ...v, blockId: { hash: new Uint8Array(0), partSetHeader: { total: 0, hash: new Uint8Array(0) } } };
+            const nil = {
+              ...v,
+              blockId: { hash: new Uint8Array(0), partSetHeader: { total: 0, hash: new Uint8Array(0) } },
+            };
             this.send(i, 0, { type: "VoteReceived", vote: v, from: "n3" });
             this.send(i, 1, { type: "VoteReceived", vote: nil, from: "n3" });
             this.send(i, 2, { type: "VoteReceived", vote: v, from: "n3" });
@@ -131,12 +155,25 @@ class LossyNetwork {
         case "CommitBlock": {
           const hash = Buffer.from(e.blockId.hash).toString("hex");
           const earlier = this.decided.get(e.height);
-          assert.ok(earlier === undefined || earlier === hash, `two different blocks decided at height ${e.height}`);
+          assert.ok(
+            earlier === undefined || earlier === hash,
+            `two different blocks decided at height ${e.height}`,
+          );
           this.decided.set(e.height, hash);
-          const held: HeldBlock = { block: e.block, blockId: e.blockId, parts: node.state.proposalBlock!.parts };
-          const precommits = node.state.votes.rounds[e.round]!.precommits.votes.filter((v): v is Vote => v !== undefined);
+          const held: HeldBlock = {
+            block: e.block,
+            blockId: e.blockId,
+            parts: node.state.proposalBlock!.parts,
+          };
+          const precommits = node.state.votes.rounds[e.round]!.precommits.votes.filter(
+            (v): v is Vote => v !== undefined,
+          );
           this.commits.set(e.height, { votes: precommits, held });
-          this.at(this.now + 5, i, { type: "BlockExecuted", height: e.height, chainState: chainAfter(node.state.chain, held) });
+          this.at(this.now + 5, i, {
+            type: "BlockExecuted",
+            height: e.height,
+            chainState: chainAfter(node.state.chain, held),
+          });
           break;
         }
         case "ReportConflictingVotes":
@@ -162,7 +199,13 @@ class LossyNetwork {
           if (commit === undefined) continue;
           for (const vote of commit.votes) this.send(i, j, { type: "VoteReceived", vote, from: `n${i}` });
           for (const part of commit.held.parts.parts) {
-            this.send(i, j, { type: "BlockPartReceived", height: peer.height, round: 0, part: part!, from: `n${i}` });
+            this.send(i, j, {
+              type: "BlockPartReceived",
+              height: peer.height,
+              round: 0,
+              part: part!,
+              from: `n${i}`,
+            });
           }
           continue;
         }
@@ -171,11 +214,18 @@ class LossyNetwork {
         if (proposal) this.send(i, j, { type: "ProposalReceived", proposal, from: `n${i}` });
         for (const p of sent.parts.values()) {
           if (p.height === peer.height && p.round === peer.round) {
-            this.send(i, j, { type: "BlockPartReceived", height: p.height, round: p.round, part: p.part, from: `n${i}` });
+            this.send(i, j, {
+              type: "BlockPartReceived",
+              height: p.height,
+              round: p.round,
+              part: p.part,
+              from: `n${i}`,
+            });
           }
         }
         for (const v of sent.votes.values()) {
-          if (v.height === peer.height && v.round >= peer.round - 1) this.send(i, j, { type: "VoteReceived", vote: v, from: `n${i}` });
+          if (v.height === peer.height && v.round >= peer.round - 1)
+            this.send(i, j, { type: "VoteReceived", vote: v, from: `n${i}` });
         }
       }
     }
@@ -188,7 +238,8 @@ class LossyNetwork {
       // The earliest of: a queued message, a node's timer, the gossip tick.
       this.events.sort((a, b) => a.at - b.at || a.seq - b.seq);
       let timerNode: number | undefined;
-      for (const [i, t] of this.timers) if (timerNode === undefined || t.at < this.timers.get(timerNode)!.at) timerNode = i;
+      for (const [i, t] of this.timers)
+        if (timerNode === undefined || t.at < this.timers.get(timerNode)!.at) timerNode = i;
       const eventAt = this.events[0]?.at ?? Number.POSITIVE_INFINITY;
       const timerAt = timerNode === undefined ? Number.POSITIVE_INFINITY : this.timers.get(timerNode)!.at;
       const soonest = Math.min(eventAt, timerAt, nextGossip);
@@ -230,7 +281,13 @@ describe("consensus: four reducers on a faulty network", () => {
   }
 
   it("an equivocating validator is reported and cannot break agreement", () => {
-    const net = new LossyNetwork(prng(7), { drop: 0, duplicate: 0, maxDelayMs: 50, partitionUntilMs: 0, equivocator: true });
+    const net = new LossyNetwork(prng(7), {
+      drop: 0,
+      duplicate: 0,
+      maxDelayMs: 50,
+      partitionUntilMs: 0,
+      equivocator: true,
+    });
     net.start();
     net.run(3n, 60_000);
     assert.ok(net.conflicts.length > 0, "conflicting prevotes reported");
