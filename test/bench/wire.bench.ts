@@ -14,7 +14,8 @@ import { Header, SignedMsgType, Vote } from "../../src/wire/generated/tendermint
 import { dataHash, headerHash } from "../../src/wire/hashes.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const BUDGET_MS = 700;
+const BUDGET_MS = 250;
+const ROUNDS = 3;
 const MAX_ITERATIONS = 2_000_000;
 
 /** Runs fn in batches until the time budget or the count cap is reached; returns ops/s. */
@@ -29,6 +30,16 @@ function rate(fn: () => void, batch = 200): number {
     elapsed = performance.now() - start;
   }
   return (count / elapsed) * 1000;
+}
+
+/**
+ * Ours and the baseline measured in alternating rounds (the machine is shared, so load drifts);
+ * each side keeps its best round.
+ */
+function paired(ours: () => void, baseline: () => void): [number, number] {
+  let best: [number, number] = [0, 0];
+  for (let r = 0; r < ROUNDS; r++) best = [Math.max(best[0], rate(ours)), Math.max(best[1], rate(baseline))];
+  return best;
 }
 
 /** Median wall time of `runs` calls, in ms. */
@@ -105,13 +116,17 @@ const txs = Array.from({ length: 10_000 }, (_, i) => {
 });
 const flatTxs = Buffer.concat(txs);
 
-const headerHashRate = rate(() => headerHash(header));
-const flatHeaderRate = rate(() => createHash("sha256").update(headerBytes).digest());
-const voteRate = rate(() => Vote.decode(Vote.encode(vote).finish()));
-const reflectRate = rate(() => ReflectVote.decode(ReflectVote.encode(reflectVote).finish()));
-const merkleMs = medianMs(() => merkleRoot(txs), 15);
-const dataHashMs = medianMs(() => dataHash(txs), 15);
-const flatMs = medianMs(() => createHash("sha256").update(flatTxs).digest(), 15);
+const [headerHashRate, flatHeaderRate] = paired(
+  () => headerHash(header),
+  () => createHash("sha256").update(headerBytes).digest(),
+);
+const [voteRate, reflectRate] = paired(
+  () => Vote.decode(Vote.encode(vote).finish()),
+  () => ReflectVote.decode(ReflectVote.encode(reflectVote).finish()),
+);
+const merkleMs = medianMs(() => merkleRoot(txs), 11);
+const dataHashMs = medianMs(() => dataHash(txs), 11);
+const flatMs = medianMs(() => createHash("sha256").update(flatTxs).digest(), 11);
 
 const results = {
   headerHashPerSecond: Math.round(headerHashRate),

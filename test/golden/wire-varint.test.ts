@@ -93,3 +93,33 @@ describe("decodeMessage", () => {
     assert.throws(() => decodeMessage(Vote, Uint8Array.of(0x0f), 10, "vote"), WireError); // wire type 7
   });
 });
+
+describe("int64 fields across the decoder's fast-path boundary", () => {
+  it("round-trip exactly at 2^49 ± 1, 2^53 ± 1, the int64 limits and the uint64 maximum", async () => {
+    const { Message } = await import("../../src/wire/generated/tendermint/blockchain/types.js");
+    const { Consensus } = await import("../../src/wire/generated/tendermint/version/types.js");
+    const heights = [
+      0n,
+      1n,
+      (1n << 49n) - 1n,
+      1n << 49n,
+      (1n << 49n) + 1n,
+      (1n << 53n) - 1n,
+      (1n << 53n) + 1n,
+    ];
+    for (const h of [...heights, ...heights.map((x) => -x), (1n << 63n) - 1n, -(1n << 63n)]) {
+      const bytes = Message.encode({
+        sum: { $case: "statusResponse", statusResponse: { height: h, base: BigInt.asIntN(64, -h) } },
+      }).finish();
+      const back = Message.decode(bytes);
+      assert.deepEqual(
+        back.sum,
+        { $case: "statusResponse", statusResponse: { height: h, base: BigInt.asIntN(64, -h) } },
+        `height ${h}`,
+      );
+    }
+    for (const v of [(1n << 64n) - 1n, 1n << 63n, (1n << 49n) - 1n]) {
+      assert.equal(Consensus.decode(Consensus.encode({ block: v, app: v }).finish()).block, v);
+    }
+  });
+});

@@ -10,6 +10,8 @@ import { ProofOps } from "../crypto/proof.js";
 import { EvidenceParams, ValidatorParams, VersionParams } from "../types/params.js";
 import { Header } from "../types/types.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -628,14 +630,14 @@ export const RequestInfo = {
             break;
           }
 
-          message.blockVersion = longToBigint(reader.uint64() as Long);
+          message.blockVersion = readVarint64(reader, true);
           continue;
         case 3:
           if (tag !== 24) {
             break;
           }
 
-          message.p2pVersion = longToBigint(reader.uint64() as Long);
+          message.p2pVersion = readVarint64(reader, true);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -699,7 +701,7 @@ function createBaseRequestInitChain(): RequestInitChain {
     chainId: "",
     consensusParams: undefined,
     validators: [],
-    appStateBytes: new Uint8Array(0),
+    appStateBytes: EMPTY_BYTES,
     initialHeight: 0n,
   };
 }
@@ -775,7 +777,7 @@ export const RequestInitChain = {
             break;
           }
 
-          message.initialHeight = longToBigint(reader.int64() as Long);
+          message.initialHeight = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -784,14 +786,14 @@ export const RequestInitChain = {
       reader.skipType(tag & 7);
     }
     if (message.time === undefined) {
-      message.time = Timestamp.decode(new Uint8Array(0));
+      message.time = Timestamp.decode(EMPTY_BYTES);
     }
     return message;
   },
 };
 
 function createBaseRequestQuery(): RequestQuery {
-  return { data: new Uint8Array(0), path: "", height: 0n, prove: false };
+  return { data: EMPTY_BYTES, path: "", height: 0n, prove: false };
 }
 
 export const RequestQuery = {
@@ -840,7 +842,7 @@ export const RequestQuery = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 4:
           if (tag !== 32) {
@@ -860,7 +862,7 @@ export const RequestQuery = {
 };
 
 function createBaseRequestBeginBlock(): RequestBeginBlock {
-  return { hash: new Uint8Array(0), header: undefined as unknown as Header, lastCommitInfo: undefined as unknown as LastCommitInfo, byzantineValidators: [] };
+  return { hash: EMPTY_BYTES, header: undefined as unknown as Header, lastCommitInfo: undefined as unknown as LastCommitInfo, byzantineValidators: [] };
 }
 
 export const RequestBeginBlock = {
@@ -918,17 +920,17 @@ export const RequestBeginBlock = {
       reader.skipType(tag & 7);
     }
     if (message.header === undefined) {
-      message.header = Header.decode(new Uint8Array(0));
+      message.header = Header.decode(EMPTY_BYTES);
     }
     if (message.lastCommitInfo === undefined) {
-      message.lastCommitInfo = LastCommitInfo.decode(new Uint8Array(0));
+      message.lastCommitInfo = LastCommitInfo.decode(EMPTY_BYTES);
     }
     return message;
   },
 };
 
 function createBaseRequestCheckTx(): RequestCheckTx {
-  return { tx: new Uint8Array(0), type: 0 };
+  return { tx: EMPTY_BYTES, type: 0 };
 }
 
 export const RequestCheckTx = {
@@ -974,7 +976,7 @@ export const RequestCheckTx = {
 };
 
 function createBaseRequestDeliverTx(): RequestDeliverTx {
-  return { tx: new Uint8Array(0) };
+  return { tx: EMPTY_BYTES };
 }
 
 export const RequestDeliverTx = {
@@ -1036,7 +1038,7 @@ export const RequestEndBlock = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -1101,7 +1103,7 @@ export const RequestListSnapshots = {
 };
 
 function createBaseRequestOfferSnapshot(): RequestOfferSnapshot {
-  return { snapshot: undefined, appHash: new Uint8Array(0) };
+  return { snapshot: undefined, appHash: EMPTY_BYTES };
 }
 
 export const RequestOfferSnapshot = {
@@ -1179,7 +1181,7 @@ export const RequestLoadSnapshotChunk = {
             break;
           }
 
-          message.height = longToBigint(reader.uint64() as Long);
+          message.height = readVarint64(reader, true);
           continue;
         case 2:
           if (tag !== 16) {
@@ -1206,7 +1208,7 @@ export const RequestLoadSnapshotChunk = {
 };
 
 function createBaseRequestApplySnapshotChunk(): RequestApplySnapshotChunk {
-  return { index: 0, chunk: new Uint8Array(0), sender: "" };
+  return { index: 0, chunk: EMPTY_BYTES, sender: "" };
 }
 
 export const RequestApplySnapshotChunk = {
@@ -1560,7 +1562,7 @@ export const ResponseFlush = {
 };
 
 function createBaseResponseInfo(): ResponseInfo {
-  return { data: "", version: "", appVersion: 0n, lastBlockHeight: 0n, lastBlockAppHash: new Uint8Array(0) };
+  return { data: "", version: "", appVersion: 0n, lastBlockHeight: 0n, lastBlockAppHash: EMPTY_BYTES };
 }
 
 export const ResponseInfo = {
@@ -1615,14 +1617,14 @@ export const ResponseInfo = {
             break;
           }
 
-          message.appVersion = longToBigint(reader.uint64() as Long);
+          message.appVersion = readVarint64(reader, true);
           continue;
         case 4:
           if (tag !== 32) {
             break;
           }
 
-          message.lastBlockHeight = longToBigint(reader.int64() as Long);
+          message.lastBlockHeight = readVarint64(reader, false);
           continue;
         case 5:
           if (tag !== 42) {
@@ -1698,7 +1700,7 @@ export const ResponseSetOption = {
 };
 
 function createBaseResponseInitChain(): ResponseInitChain {
-  return { consensusParams: undefined, validators: [], appHash: new Uint8Array(0) };
+  return { consensusParams: undefined, validators: [], appHash: EMPTY_BYTES };
 }
 
 export const ResponseInitChain = {
@@ -1759,8 +1761,8 @@ function createBaseResponseQuery(): ResponseQuery {
     log: "",
     info: "",
     index: 0n,
-    key: new Uint8Array(0),
-    value: new Uint8Array(0),
+    key: EMPTY_BYTES,
+    value: EMPTY_BYTES,
     proofOps: undefined,
     height: 0n,
     codespace: "",
@@ -1838,7 +1840,7 @@ export const ResponseQuery = {
             break;
           }
 
-          message.index = longToBigint(reader.int64() as Long);
+          message.index = readVarint64(reader, false);
           continue;
         case 6:
           if (tag !== 50) {
@@ -1866,7 +1868,7 @@ export const ResponseQuery = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 10:
           if (tag !== 82) {
@@ -1924,7 +1926,7 @@ export const ResponseBeginBlock = {
 function createBaseResponseCheckTx(): ResponseCheckTx {
   return {
     code: 0,
-    data: new Uint8Array(0),
+    data: EMPTY_BYTES,
     log: "",
     info: "",
     gasWanted: 0n,
@@ -2024,14 +2026,14 @@ export const ResponseCheckTx = {
             break;
           }
 
-          message.gasWanted = longToBigint(reader.int64() as Long);
+          message.gasWanted = readVarint64(reader, false);
           continue;
         case 6:
           if (tag !== 48) {
             break;
           }
 
-          message.gasUsed = longToBigint(reader.int64() as Long);
+          message.gasUsed = readVarint64(reader, false);
           continue;
         case 7:
           if (tag !== 58) {
@@ -2059,7 +2061,7 @@ export const ResponseCheckTx = {
             break;
           }
 
-          message.priority = longToBigint(reader.int64() as Long);
+          message.priority = readVarint64(reader, false);
           continue;
         case 11:
           if (tag !== 90) {
@@ -2079,7 +2081,7 @@ export const ResponseCheckTx = {
 };
 
 function createBaseResponseDeliverTx(): ResponseDeliverTx {
-  return { code: 0, data: new Uint8Array(0), log: "", info: "", gasWanted: 0n, gasUsed: 0n, events: [], codespace: "" };
+  return { code: 0, data: EMPTY_BYTES, log: "", info: "", gasWanted: 0n, gasUsed: 0n, events: [], codespace: "" };
 }
 
 export const ResponseDeliverTx = {
@@ -2157,14 +2159,14 @@ export const ResponseDeliverTx = {
             break;
           }
 
-          message.gasWanted = longToBigint(reader.int64() as Long);
+          message.gasWanted = readVarint64(reader, false);
           continue;
         case 6:
           if (tag !== 48) {
             break;
           }
 
-          message.gasUsed = longToBigint(reader.int64() as Long);
+          message.gasUsed = readVarint64(reader, false);
           continue;
         case 7:
           if (tag !== 58) {
@@ -2247,7 +2249,7 @@ export const ResponseEndBlock = {
 };
 
 function createBaseResponseCommit(): ResponseCommit {
-  return { data: new Uint8Array(0), retainHeight: 0n };
+  return { data: EMPTY_BYTES, retainHeight: 0n };
 }
 
 export const ResponseCommit = {
@@ -2283,7 +2285,7 @@ export const ResponseCommit = {
             break;
           }
 
-          message.retainHeight = longToBigint(reader.int64() as Long);
+          message.retainHeight = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -2368,7 +2370,7 @@ export const ResponseOfferSnapshot = {
 };
 
 function createBaseResponseLoadSnapshotChunk(): ResponseLoadSnapshotChunk {
-  return { chunk: new Uint8Array(0) };
+  return { chunk: EMPTY_BYTES };
 }
 
 export const ResponseLoadSnapshotChunk = {
@@ -2572,14 +2574,14 @@ export const BlockParams = {
             break;
           }
 
-          message.maxBytes = longToBigint(reader.int64() as Long);
+          message.maxBytes = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
             break;
           }
 
-          message.maxGas = longToBigint(reader.int64() as Long);
+          message.maxGas = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -2684,7 +2686,7 @@ export const Event = {
 };
 
 function createBaseEventAttribute(): EventAttribute {
-  return { key: new Uint8Array(0), value: new Uint8Array(0), index: false };
+  return { key: EMPTY_BYTES, value: EMPTY_BYTES, index: false };
 }
 
 export const EventAttribute = {
@@ -2740,7 +2742,7 @@ export const EventAttribute = {
 };
 
 function createBaseTxResult(): TxResult {
-  return { height: 0n, index: 0, tx: new Uint8Array(0), result: undefined as unknown as ResponseDeliverTx };
+  return { height: 0n, index: 0, tx: EMPTY_BYTES, result: undefined as unknown as ResponseDeliverTx };
 }
 
 export const TxResult = {
@@ -2773,7 +2775,7 @@ export const TxResult = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
@@ -2803,14 +2805,14 @@ export const TxResult = {
       reader.skipType(tag & 7);
     }
     if (message.result === undefined) {
-      message.result = ResponseDeliverTx.decode(new Uint8Array(0));
+      message.result = ResponseDeliverTx.decode(EMPTY_BYTES);
     }
     return message;
   },
 };
 
 function createBaseValidator(): Validator {
-  return { address: new Uint8Array(0), power: 0n };
+  return { address: EMPTY_BYTES, power: 0n };
 }
 
 export const Validator = {
@@ -2846,7 +2848,7 @@ export const Validator = {
             break;
           }
 
-          message.power = longToBigint(reader.int64() as Long);
+          message.power = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -2893,7 +2895,7 @@ export const ValidatorUpdate = {
             break;
           }
 
-          message.power = longToBigint(reader.int64() as Long);
+          message.power = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -2902,7 +2904,7 @@ export const ValidatorUpdate = {
       reader.skipType(tag & 7);
     }
     if (message.pubKey === undefined) {
-      message.pubKey = PublicKey.decode(new Uint8Array(0));
+      message.pubKey = PublicKey.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -2949,7 +2951,7 @@ export const VoteInfo = {
       reader.skipType(tag & 7);
     }
     if (message.validator === undefined) {
-      message.validator = Validator.decode(new Uint8Array(0));
+      message.validator = Validator.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -3007,7 +3009,7 @@ export const Evidence = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 4:
           if (tag !== 34) {
@@ -3021,7 +3023,7 @@ export const Evidence = {
             break;
           }
 
-          message.totalVotingPower = longToBigint(reader.int64() as Long);
+          message.totalVotingPower = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -3030,17 +3032,17 @@ export const Evidence = {
       reader.skipType(tag & 7);
     }
     if (message.time === undefined) {
-      message.time = Timestamp.decode(new Uint8Array(0));
+      message.time = Timestamp.decode(EMPTY_BYTES);
     }
     if (message.validator === undefined) {
-      message.validator = Validator.decode(new Uint8Array(0));
+      message.validator = Validator.decode(EMPTY_BYTES);
     }
     return message;
   },
 };
 
 function createBaseSnapshot(): Snapshot {
-  return { height: 0n, format: 0, chunks: 0, hash: new Uint8Array(0), metadata: new Uint8Array(0) };
+  return { height: 0n, format: 0, chunks: 0, hash: EMPTY_BYTES, metadata: EMPTY_BYTES };
 }
 
 export const Snapshot = {
@@ -3078,7 +3080,7 @@ export const Snapshot = {
             break;
           }
 
-          message.height = longToBigint(reader.uint64() as Long);
+          message.height = readVarint64(reader, true);
           continue;
         case 2:
           if (tag !== 16) {
@@ -3125,6 +3127,25 @@ function longToBigint(long: Long): bigint {
   }
   const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
   return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+// Reads an int64/uint64 varint straight into a bigint: values below 2^49 (up to 7 bytes) are
+// summed exactly in a double without allocating a Long; longer ones take protobufjs's path.
+function readVarint64(reader: _m0.Reader, unsigned: boolean): bigint {
+  const start = reader.pos;
+  const buf = reader.buf;
+  let value = 0;
+  let scale = 1;
+  for (let pos = start; pos < start + 7 && pos < reader.len; pos++) {
+    const b = buf[pos]!;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      reader.pos = pos + 1;
+      return BigInt(value);
+    }
+    scale *= 128;
+  }
+  return longToBigint((unsigned ? reader.uint64() : reader.int64()) as Long);
 }
 
 function bigintToLong(value: bigint): number | Long {

@@ -7,6 +7,8 @@ import _m0 from "protobufjs/minimal.js";
 import { BitArray } from "../libs/bits/types.js";
 import { BlockID, Part, PartSetHeader, Proposal as Proposal1, SignedMsgType, Vote as Vote2 } from "../types/types.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -126,7 +128,7 @@ export const NewRoundStep = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
@@ -147,7 +149,7 @@ export const NewRoundStep = {
             break;
           }
 
-          message.secondsSinceStartTime = longToBigint(reader.int64() as Long);
+          message.secondsSinceStartTime = readVarint64(reader, false);
           continue;
         case 5:
           if (tag !== 40) {
@@ -203,7 +205,7 @@ export const NewValidBlock = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
@@ -240,7 +242,7 @@ export const NewValidBlock = {
       reader.skipType(tag & 7);
     }
     if (message.blockPartSetHeader === undefined) {
-      message.blockPartSetHeader = PartSetHeader.decode(new Uint8Array(0));
+      message.blockPartSetHeader = PartSetHeader.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -277,7 +279,7 @@ export const Proposal = {
       reader.skipType(tag & 7);
     }
     if (message.proposal === undefined) {
-      message.proposal = Proposal1.decode(new Uint8Array(0));
+      message.proposal = Proposal1.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -314,7 +316,7 @@ export const ProposalPOL = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
@@ -337,7 +339,7 @@ export const ProposalPOL = {
       reader.skipType(tag & 7);
     }
     if (message.proposalPol === undefined) {
-      message.proposalPol = BitArray.decode(new Uint8Array(0));
+      message.proposalPol = BitArray.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -374,7 +376,7 @@ export const BlockPart = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
@@ -397,7 +399,7 @@ export const BlockPart = {
       reader.skipType(tag & 7);
     }
     if (message.part === undefined) {
-      message.part = Part.decode(new Uint8Array(0));
+      message.part = Part.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -475,7 +477,7 @@ export const HasVote = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
@@ -542,7 +544,7 @@ export const VoteSetMaj23 = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
@@ -572,7 +574,7 @@ export const VoteSetMaj23 = {
       reader.skipType(tag & 7);
     }
     if (message.blockId === undefined) {
-      message.blockId = BlockID.decode(new Uint8Array(0));
+      message.blockId = BlockID.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -613,7 +615,7 @@ export const VoteSetBits = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
@@ -650,10 +652,10 @@ export const VoteSetBits = {
       reader.skipType(tag & 7);
     }
     if (message.blockId === undefined) {
-      message.blockId = BlockID.decode(new Uint8Array(0));
+      message.blockId = BlockID.decode(EMPTY_BYTES);
     }
     if (message.votes === undefined) {
-      message.votes = BitArray.decode(new Uint8Array(0));
+      message.votes = BitArray.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -784,6 +786,25 @@ function longToBigint(long: Long): bigint {
   }
   const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
   return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+// Reads an int64/uint64 varint straight into a bigint: values below 2^49 (up to 7 bytes) are
+// summed exactly in a double without allocating a Long; longer ones take protobufjs's path.
+function readVarint64(reader: _m0.Reader, unsigned: boolean): bigint {
+  const start = reader.pos;
+  const buf = reader.buf;
+  let value = 0;
+  let scale = 1;
+  for (let pos = start; pos < start + 7 && pos < reader.len; pos++) {
+    const b = buf[pos]!;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      reader.pos = pos + 1;
+      return BigInt(value);
+    }
+    scale *= 128;
+  }
+  return longToBigint((unsigned ? reader.uint64() : reader.int64()) as Long);
 }
 
 function bigintToLong(value: bigint): number | Long {

@@ -5,6 +5,8 @@
 import Long from "long";
 import _m0 from "protobufjs/minimal.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -39,7 +41,7 @@ export interface ProofOps {
 }
 
 function createBaseProof(): Proof {
-  return { total: 0n, index: 0n, leafHash: new Uint8Array(0), aunts: [] };
+  return { total: 0n, index: 0n, leafHash: EMPTY_BYTES, aunts: [] };
 }
 
 export const Proof = {
@@ -77,14 +79,14 @@ export const Proof = {
             break;
           }
 
-          message.total = longToBigint(reader.int64() as Long);
+          message.total = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
             break;
           }
 
-          message.index = longToBigint(reader.int64() as Long);
+          message.index = readVarint64(reader, false);
           continue;
         case 3:
           if (tag !== 26) {
@@ -111,7 +113,7 @@ export const Proof = {
 };
 
 function createBaseValueOp(): ValueOp {
-  return { key: new Uint8Array(0), proof: undefined };
+  return { key: EMPTY_BYTES, proof: undefined };
 }
 
 export const ValueOp = {
@@ -213,7 +215,7 @@ export const DominoOp = {
 };
 
 function createBaseProofOp(): ProofOp {
-  return { type: "", key: new Uint8Array(0), data: new Uint8Array(0) };
+  return { type: "", key: EMPTY_BYTES, data: EMPTY_BYTES };
 }
 
 export const ProofOp = {
@@ -311,6 +313,25 @@ function longToBigint(long: Long): bigint {
   }
   const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
   return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+// Reads an int64/uint64 varint straight into a bigint: values below 2^49 (up to 7 bytes) are
+// summed exactly in a double without allocating a Long; longer ones take protobufjs's path.
+function readVarint64(reader: _m0.Reader, unsigned: boolean): bigint {
+  const start = reader.pos;
+  const buf = reader.buf;
+  let value = 0;
+  let scale = 1;
+  for (let pos = start; pos < start + 7 && pos < reader.len; pos++) {
+    const b = buf[pos]!;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      reader.pos = pos + 1;
+      return BigInt(value);
+    }
+    scale *= 128;
+  }
+  return longToBigint((unsigned ? reader.uint64() : reader.int64()) as Long);
 }
 
 function bigintToLong(value: bigint): number | Long {

@@ -5,6 +5,8 @@
 import _m0 from "protobufjs/minimal.js";
 import { PublicKey } from "../crypto/keys.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -87,7 +89,7 @@ export const PacketPong = {
 };
 
 function createBasePacketMsg(): PacketMsg {
-  return { channelId: 0, eof: false, data: new Uint8Array(0) };
+  return { channelId: 0, eof: false, data: EMPTY_BYTES };
 }
 
 export const PacketMsg = {
@@ -201,7 +203,7 @@ export const Packet = {
 };
 
 function createBaseAuthSigMessage(): AuthSigMessage {
-  return { pubKey: undefined as unknown as PublicKey, sig: new Uint8Array(0) };
+  return { pubKey: undefined as unknown as PublicKey, sig: EMPTY_BYTES };
 }
 
 export const AuthSigMessage = {
@@ -241,7 +243,7 @@ export const AuthSigMessage = {
       reader.skipType(tag & 7);
     }
     if (message.pubKey === undefined) {
-      message.pubKey = PublicKey.decode(new Uint8Array(0));
+      message.pubKey = PublicKey.decode(EMPTY_BYTES);
     }
     return message;
   },

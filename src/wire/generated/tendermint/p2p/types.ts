@@ -5,6 +5,8 @@
 import Long from "long";
 import _m0 from "protobufjs/minimal.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -133,21 +135,21 @@ export const ProtocolVersion = {
             break;
           }
 
-          message.p2p = longToBigint(reader.uint64() as Long);
+          message.p2p = readVarint64(reader, true);
           continue;
         case 2:
           if (tag !== 16) {
             break;
           }
 
-          message.block = longToBigint(reader.uint64() as Long);
+          message.block = readVarint64(reader, true);
           continue;
         case 3:
           if (tag !== 24) {
             break;
           }
 
-          message.app = longToBigint(reader.uint64() as Long);
+          message.app = readVarint64(reader, true);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -166,7 +168,7 @@ function createBaseDefaultNodeInfo(): DefaultNodeInfo {
     listenAddr: "",
     network: "",
     version: "",
-    channels: new Uint8Array(0),
+    channels: EMPTY_BYTES,
     moniker: "",
     other: undefined as unknown as DefaultNodeInfoOther,
   };
@@ -267,10 +269,10 @@ export const DefaultNodeInfo = {
       reader.skipType(tag & 7);
     }
     if (message.other === undefined) {
-      message.other = DefaultNodeInfoOther.decode(new Uint8Array(0));
+      message.other = DefaultNodeInfoOther.decode(EMPTY_BYTES);
     }
     if (message.protocolVersion === undefined) {
-      message.protocolVersion = ProtocolVersion.decode(new Uint8Array(0));
+      message.protocolVersion = ProtocolVersion.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -329,6 +331,25 @@ function longToBigint(long: Long): bigint {
   }
   const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
   return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+// Reads an int64/uint64 varint straight into a bigint: values below 2^49 (up to 7 bytes) are
+// summed exactly in a double without allocating a Long; longer ones take protobufjs's path.
+function readVarint64(reader: _m0.Reader, unsigned: boolean): bigint {
+  const start = reader.pos;
+  const buf = reader.buf;
+  let value = 0;
+  let scale = 1;
+  for (let pos = start; pos < start + 7 && pos < reader.len; pos++) {
+    const b = buf[pos]!;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      reader.pos = pos + 1;
+      return BigInt(value);
+    }
+    scale *= 128;
+  }
+  return longToBigint((unsigned ? reader.uint64() : reader.int64()) as Long);
 }
 
 function bigintToLong(value: bigint): number | Long {

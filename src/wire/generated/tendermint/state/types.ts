@@ -11,6 +11,8 @@ import { BlockID } from "../types/types.js";
 import { ValidatorSet } from "../types/validator.js";
 import { Consensus } from "../version/types.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -152,7 +154,7 @@ export const ValidatorsInfo = {
             break;
           }
 
-          message.lastHeightChanged = longToBigint(reader.int64() as Long);
+          message.lastHeightChanged = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -199,7 +201,7 @@ export const ConsensusParamsInfo = {
             break;
           }
 
-          message.lastHeightChanged = longToBigint(reader.int64() as Long);
+          message.lastHeightChanged = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -208,7 +210,7 @@ export const ConsensusParamsInfo = {
       reader.skipType(tag & 7);
     }
     if (message.consensusParams === undefined) {
-      message.consensusParams = ConsensusParams.decode(new Uint8Array(0));
+      message.consensusParams = ConsensusParams.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -251,7 +253,7 @@ export const ABCIResponsesInfo = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -304,7 +306,7 @@ export const Version = {
       reader.skipType(tag & 7);
     }
     if (message.consensus === undefined) {
-      message.consensus = Consensus.decode(new Uint8Array(0));
+      message.consensus = Consensus.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -324,8 +326,8 @@ function createBaseState(): State {
     lastHeightValidatorsChanged: 0n,
     consensusParams: undefined as unknown as ConsensusParams,
     lastHeightConsensusParamsChanged: 0n,
-    lastResultsHash: new Uint8Array(0),
-    appHash: new Uint8Array(0),
+    lastResultsHash: EMPTY_BYTES,
+    appHash: EMPTY_BYTES,
   };
 }
 
@@ -410,14 +412,14 @@ export const State = {
             break;
           }
 
-          message.initialHeight = longToBigint(reader.int64() as Long);
+          message.initialHeight = readVarint64(reader, false);
           continue;
         case 3:
           if (tag !== 24) {
             break;
           }
 
-          message.lastBlockHeight = longToBigint(reader.int64() as Long);
+          message.lastBlockHeight = readVarint64(reader, false);
           continue;
         case 4:
           if (tag !== 34) {
@@ -459,7 +461,7 @@ export const State = {
             break;
           }
 
-          message.lastHeightValidatorsChanged = longToBigint(reader.int64() as Long);
+          message.lastHeightValidatorsChanged = readVarint64(reader, false);
           continue;
         case 10:
           if (tag !== 82) {
@@ -473,7 +475,7 @@ export const State = {
             break;
           }
 
-          message.lastHeightConsensusParamsChanged = longToBigint(reader.int64() as Long);
+          message.lastHeightConsensusParamsChanged = readVarint64(reader, false);
           continue;
         case 12:
           if (tag !== 98) {
@@ -496,16 +498,16 @@ export const State = {
       reader.skipType(tag & 7);
     }
     if (message.consensusParams === undefined) {
-      message.consensusParams = ConsensusParams.decode(new Uint8Array(0));
+      message.consensusParams = ConsensusParams.decode(EMPTY_BYTES);
     }
     if (message.lastBlockId === undefined) {
-      message.lastBlockId = BlockID.decode(new Uint8Array(0));
+      message.lastBlockId = BlockID.decode(EMPTY_BYTES);
     }
     if (message.lastBlockTime === undefined) {
-      message.lastBlockTime = Timestamp.decode(new Uint8Array(0));
+      message.lastBlockTime = Timestamp.decode(EMPTY_BYTES);
     }
     if (message.version === undefined) {
-      message.version = Version.decode(new Uint8Array(0));
+      message.version = Version.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -518,6 +520,25 @@ function longToBigint(long: Long): bigint {
   }
   const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
   return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+// Reads an int64/uint64 varint straight into a bigint: values below 2^49 (up to 7 bytes) are
+// summed exactly in a double without allocating a Long; longer ones take protobufjs's path.
+function readVarint64(reader: _m0.Reader, unsigned: boolean): bigint {
+  const start = reader.pos;
+  const buf = reader.buf;
+  let value = 0;
+  let scale = 1;
+  for (let pos = start; pos < start + 7 && pos < reader.len; pos++) {
+    const b = buf[pos]!;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      reader.pos = pos + 1;
+      return BigInt(value);
+    }
+    scale *= 128;
+  }
+  return longToBigint((unsigned ? reader.uint64() : reader.int64()) as Long);
 }
 
 function bigintToLong(value: bigint): number | Long {

@@ -5,6 +5,8 @@
 import Long from "long";
 import _m0 from "protobufjs/minimal.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -145,7 +147,7 @@ export const SnapshotsRequest = {
 };
 
 function createBaseSnapshotsResponse(): SnapshotsResponse {
-  return { height: 0n, format: 0, chunks: 0, hash: new Uint8Array(0), metadata: new Uint8Array(0) };
+  return { height: 0n, format: 0, chunks: 0, hash: EMPTY_BYTES, metadata: EMPTY_BYTES };
 }
 
 export const SnapshotsResponse = {
@@ -183,7 +185,7 @@ export const SnapshotsResponse = {
             break;
           }
 
-          message.height = longToBigint(reader.uint64() as Long);
+          message.height = readVarint64(reader, true);
           continue;
         case 2:
           if (tag !== 16) {
@@ -256,7 +258,7 @@ export const ChunkRequest = {
             break;
           }
 
-          message.height = longToBigint(reader.uint64() as Long);
+          message.height = readVarint64(reader, true);
           continue;
         case 2:
           if (tag !== 16) {
@@ -283,7 +285,7 @@ export const ChunkRequest = {
 };
 
 function createBaseChunkResponse(): ChunkResponse {
-  return { height: 0n, format: 0, index: 0, chunk: new Uint8Array(0), missing: false };
+  return { height: 0n, format: 0, index: 0, chunk: EMPTY_BYTES, missing: false };
 }
 
 export const ChunkResponse = {
@@ -321,7 +323,7 @@ export const ChunkResponse = {
             break;
           }
 
-          message.height = longToBigint(reader.uint64() as Long);
+          message.height = readVarint64(reader, true);
           continue;
         case 2:
           if (tag !== 16) {
@@ -368,6 +370,25 @@ function longToBigint(long: Long): bigint {
   }
   const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
   return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+// Reads an int64/uint64 varint straight into a bigint: values below 2^49 (up to 7 bytes) are
+// summed exactly in a double without allocating a Long; longer ones take protobufjs's path.
+function readVarint64(reader: _m0.Reader, unsigned: boolean): bigint {
+  const start = reader.pos;
+  const buf = reader.buf;
+  let value = 0;
+  let scale = 1;
+  for (let pos = start; pos < start + 7 && pos < reader.len; pos++) {
+    const b = buf[pos]!;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      reader.pos = pos + 1;
+      return BigInt(value);
+    }
+    scale *= 128;
+  }
+  return longToBigint((unsigned ? reader.uint64() : reader.int64()) as Long);
 }
 
 function bigintToLong(value: bigint): number | Long {

@@ -6,6 +6,8 @@ import _m0 from "protobufjs/minimal.js";
 import { EvidenceList } from "./evidence.js";
 import { Commit, Data, Header } from "./types.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -75,13 +77,13 @@ export const Block = {
       reader.skipType(tag & 7);
     }
     if (message.data === undefined) {
-      message.data = Data.decode(new Uint8Array(0));
+      message.data = Data.decode(EMPTY_BYTES);
     }
     if (message.evidence === undefined) {
-      message.evidence = EvidenceList.decode(new Uint8Array(0));
+      message.evidence = EvidenceList.decode(EMPTY_BYTES);
     }
     if (message.header === undefined) {
-      message.header = Header.decode(new Uint8Array(0));
+      message.header = Header.decode(EMPTY_BYTES);
     }
     return message;
   },

@@ -7,6 +7,8 @@ import _m0 from "protobufjs/minimal.js";
 import { Timestamp } from "../../google/protobuf/timestamp.js";
 import { SignedMsgType } from "./types.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -42,7 +44,7 @@ export interface CanonicalVote {
 }
 
 function createBaseCanonicalBlockID(): CanonicalBlockID {
-  return { hash: new Uint8Array(0), partSetHeader: undefined as unknown as CanonicalPartSetHeader };
+  return { hash: EMPTY_BYTES, partSetHeader: undefined as unknown as CanonicalPartSetHeader };
 }
 
 export const CanonicalBlockID = {
@@ -82,14 +84,14 @@ export const CanonicalBlockID = {
       reader.skipType(tag & 7);
     }
     if (message.partSetHeader === undefined) {
-      message.partSetHeader = CanonicalPartSetHeader.decode(new Uint8Array(0));
+      message.partSetHeader = CanonicalPartSetHeader.decode(EMPTY_BYTES);
     }
     return message;
   },
 };
 
 function createBaseCanonicalPartSetHeader(): CanonicalPartSetHeader {
-  return { total: 0, hash: new Uint8Array(0) };
+  return { total: 0, hash: EMPTY_BYTES };
 }
 
 export const CanonicalPartSetHeader = {
@@ -204,7 +206,7 @@ export const CanonicalProposal = {
             break;
           }
 
-          message.polRound = longToBigint(reader.int64() as Long);
+          message.polRound = readVarint64(reader, false);
           continue;
         case 5:
           if (tag !== 42) {
@@ -234,7 +236,7 @@ export const CanonicalProposal = {
       reader.skipType(tag & 7);
     }
     if (message.timestamp === undefined) {
-      message.timestamp = Timestamp.decode(new Uint8Array(0));
+      message.timestamp = Timestamp.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -327,7 +329,7 @@ export const CanonicalVote = {
       reader.skipType(tag & 7);
     }
     if (message.timestamp === undefined) {
-      message.timestamp = Timestamp.decode(new Uint8Array(0));
+      message.timestamp = Timestamp.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -340,6 +342,25 @@ function longToBigint(long: Long): bigint {
   }
   const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
   return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+// Reads an int64/uint64 varint straight into a bigint: values below 2^49 (up to 7 bytes) are
+// summed exactly in a double without allocating a Long; longer ones take protobufjs's path.
+function readVarint64(reader: _m0.Reader, unsigned: boolean): bigint {
+  const start = reader.pos;
+  const buf = reader.buf;
+  let value = 0;
+  let scale = 1;
+  for (let pos = start; pos < start + 7 && pos < reader.len; pos++) {
+    const b = buf[pos]!;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      reader.pos = pos + 1;
+      return BigInt(value);
+    }
+    scale *= 128;
+  }
+  return longToBigint((unsigned ? reader.uint64() : reader.int64()) as Long);
 }
 
 function bigintToLong(value: bigint): number | Long {

@@ -8,6 +8,8 @@ import { Timestamp } from "../../google/protobuf/timestamp.js";
 import { LightBlock, Vote } from "./types.js";
 import { Validator } from "./validator.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -148,14 +150,14 @@ export const DuplicateVoteEvidence = {
             break;
           }
 
-          message.totalVotingPower = longToBigint(reader.int64() as Long);
+          message.totalVotingPower = readVarint64(reader, false);
           continue;
         case 4:
           if (tag !== 32) {
             break;
           }
 
-          message.validatorPower = longToBigint(reader.int64() as Long);
+          message.validatorPower = readVarint64(reader, false);
           continue;
         case 5:
           if (tag !== 42) {
@@ -171,7 +173,7 @@ export const DuplicateVoteEvidence = {
       reader.skipType(tag & 7);
     }
     if (message.timestamp === undefined) {
-      message.timestamp = Timestamp.decode(new Uint8Array(0));
+      message.timestamp = Timestamp.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -230,7 +232,7 @@ export const LightClientAttackEvidence = {
             break;
           }
 
-          message.commonHeight = longToBigint(reader.int64() as Long);
+          message.commonHeight = readVarint64(reader, false);
           continue;
         case 3:
           if (tag !== 26) {
@@ -244,7 +246,7 @@ export const LightClientAttackEvidence = {
             break;
           }
 
-          message.totalVotingPower = longToBigint(reader.int64() as Long);
+          message.totalVotingPower = readVarint64(reader, false);
           continue;
         case 5:
           if (tag !== 42) {
@@ -260,7 +262,7 @@ export const LightClientAttackEvidence = {
       reader.skipType(tag & 7);
     }
     if (message.timestamp === undefined) {
-      message.timestamp = Timestamp.decode(new Uint8Array(0));
+      message.timestamp = Timestamp.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -309,6 +311,25 @@ function longToBigint(long: Long): bigint {
   }
   const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
   return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+// Reads an int64/uint64 varint straight into a bigint: values below 2^49 (up to 7 bytes) are
+// summed exactly in a double without allocating a Long; longer ones take protobufjs's path.
+function readVarint64(reader: _m0.Reader, unsigned: boolean): bigint {
+  const start = reader.pos;
+  const buf = reader.buf;
+  let value = 0;
+  let scale = 1;
+  for (let pos = start; pos < start + 7 && pos < reader.len; pos++) {
+    const b = buf[pos]!;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      reader.pos = pos + 1;
+      return BigInt(value);
+    }
+    scale *= 128;
+  }
+  return longToBigint((unsigned ? reader.uint64() : reader.int64()) as Long);
 }
 
 function bigintToLong(value: bigint): number | Long {

@@ -6,6 +6,8 @@ import Long from "long";
 import _m0 from "protobufjs/minimal.js";
 import { Duration } from "../../google/protobuf/duration.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -98,16 +100,16 @@ export const ConsensusParams = {
       reader.skipType(tag & 7);
     }
     if (message.block === undefined) {
-      message.block = BlockParams.decode(new Uint8Array(0));
+      message.block = BlockParams.decode(EMPTY_BYTES);
     }
     if (message.evidence === undefined) {
-      message.evidence = EvidenceParams.decode(new Uint8Array(0));
+      message.evidence = EvidenceParams.decode(EMPTY_BYTES);
     }
     if (message.validator === undefined) {
-      message.validator = ValidatorParams.decode(new Uint8Array(0));
+      message.validator = ValidatorParams.decode(EMPTY_BYTES);
     }
     if (message.version === undefined) {
-      message.version = VersionParams.decode(new Uint8Array(0));
+      message.version = VersionParams.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -152,21 +154,21 @@ export const BlockParams = {
             break;
           }
 
-          message.maxBytes = longToBigint(reader.int64() as Long);
+          message.maxBytes = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
             break;
           }
 
-          message.maxGas = longToBigint(reader.int64() as Long);
+          message.maxGas = readVarint64(reader, false);
           continue;
         case 3:
           if (tag !== 24) {
             break;
           }
 
-          message.timeIotaMs = longToBigint(reader.int64() as Long);
+          message.timeIotaMs = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -212,7 +214,7 @@ export const EvidenceParams = {
             break;
           }
 
-          message.maxAgeNumBlocks = longToBigint(reader.int64() as Long);
+          message.maxAgeNumBlocks = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 18) {
@@ -226,7 +228,7 @@ export const EvidenceParams = {
             break;
           }
 
-          message.maxBytes = longToBigint(reader.int64() as Long);
+          message.maxBytes = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -235,7 +237,7 @@ export const EvidenceParams = {
       reader.skipType(tag & 7);
     }
     if (message.maxAgeDuration === undefined) {
-      message.maxAgeDuration = Duration.decode(new Uint8Array(0));
+      message.maxAgeDuration = Duration.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -304,7 +306,7 @@ export const VersionParams = {
             break;
           }
 
-          message.appVersion = longToBigint(reader.uint64() as Long);
+          message.appVersion = readVarint64(reader, true);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -349,14 +351,14 @@ export const HashedParams = {
             break;
           }
 
-          message.blockMaxBytes = longToBigint(reader.int64() as Long);
+          message.blockMaxBytes = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
             break;
           }
 
-          message.blockMaxGas = longToBigint(reader.int64() as Long);
+          message.blockMaxGas = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -375,6 +377,25 @@ function longToBigint(long: Long): bigint {
   }
   const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
   return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+// Reads an int64/uint64 varint straight into a bigint: values below 2^49 (up to 7 bytes) are
+// summed exactly in a double without allocating a Long; longer ones take protobufjs's path.
+function readVarint64(reader: _m0.Reader, unsigned: boolean): bigint {
+  const start = reader.pos;
+  const buf = reader.buf;
+  let value = 0;
+  let scale = 1;
+  for (let pos = start; pos < start + 7 && pos < reader.len; pos++) {
+    const b = buf[pos]!;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      reader.pos = pos + 1;
+      return BigInt(value);
+    }
+    scale *= 128;
+  }
+  return longToBigint((unsigned ? reader.uint64() : reader.int64()) as Long);
 }
 
 function bigintToLong(value: bigint): number | Long {

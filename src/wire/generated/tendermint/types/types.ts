@@ -9,6 +9,8 @@ import { Proof } from "../crypto/proof.js";
 import { Consensus } from "../version/types.js";
 import { ValidatorSet } from "./validator.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -126,7 +128,7 @@ export interface TxProof {
 }
 
 function createBasePartSetHeader(): PartSetHeader {
-  return { total: 0, hash: new Uint8Array(0) };
+  return { total: 0, hash: EMPTY_BYTES };
 }
 
 export const PartSetHeader = {
@@ -172,7 +174,7 @@ export const PartSetHeader = {
 };
 
 function createBasePart(): Part {
-  return { index: 0, bytes: new Uint8Array(0), proof: undefined as unknown as Proof };
+  return { index: 0, bytes: EMPTY_BYTES, proof: undefined as unknown as Proof };
 }
 
 export const Part = {
@@ -222,14 +224,14 @@ export const Part = {
       reader.skipType(tag & 7);
     }
     if (message.proof === undefined) {
-      message.proof = Proof.decode(new Uint8Array(0));
+      message.proof = Proof.decode(EMPTY_BYTES);
     }
     return message;
   },
 };
 
 function createBaseBlockID(): BlockID {
-  return { hash: new Uint8Array(0), partSetHeader: undefined as unknown as PartSetHeader };
+  return { hash: EMPTY_BYTES, partSetHeader: undefined as unknown as PartSetHeader };
 }
 
 export const BlockID = {
@@ -269,7 +271,7 @@ export const BlockID = {
       reader.skipType(tag & 7);
     }
     if (message.partSetHeader === undefined) {
-      message.partSetHeader = PartSetHeader.decode(new Uint8Array(0));
+      message.partSetHeader = PartSetHeader.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -282,15 +284,15 @@ function createBaseHeader(): Header {
     height: 0n,
     time: undefined as unknown as Timestamp,
     lastBlockId: undefined as unknown as BlockID,
-    lastCommitHash: new Uint8Array(0),
-    dataHash: new Uint8Array(0),
-    validatorsHash: new Uint8Array(0),
-    nextValidatorsHash: new Uint8Array(0),
-    consensusHash: new Uint8Array(0),
-    appHash: new Uint8Array(0),
-    lastResultsHash: new Uint8Array(0),
-    evidenceHash: new Uint8Array(0),
-    proposerAddress: new Uint8Array(0),
+    lastCommitHash: EMPTY_BYTES,
+    dataHash: EMPTY_BYTES,
+    validatorsHash: EMPTY_BYTES,
+    nextValidatorsHash: EMPTY_BYTES,
+    consensusHash: EMPTY_BYTES,
+    appHash: EMPTY_BYTES,
+    lastResultsHash: EMPTY_BYTES,
+    evidenceHash: EMPTY_BYTES,
+    proposerAddress: EMPTY_BYTES,
   };
 }
 
@@ -364,7 +366,7 @@ export const Header = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 4:
           if (tag !== 34) {
@@ -450,13 +452,13 @@ export const Header = {
       reader.skipType(tag & 7);
     }
     if (message.lastBlockId === undefined) {
-      message.lastBlockId = BlockID.decode(new Uint8Array(0));
+      message.lastBlockId = BlockID.decode(EMPTY_BYTES);
     }
     if (message.time === undefined) {
-      message.time = Timestamp.decode(new Uint8Array(0));
+      message.time = Timestamp.decode(EMPTY_BYTES);
     }
     if (message.version === undefined) {
-      message.version = Consensus.decode(new Uint8Array(0));
+      message.version = Consensus.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -505,9 +507,9 @@ function createBaseVote(): Vote {
     round: 0,
     blockId: undefined as unknown as BlockID,
     timestamp: undefined as unknown as Timestamp,
-    validatorAddress: new Uint8Array(0),
+    validatorAddress: EMPTY_BYTES,
     validatorIndex: 0,
-    signature: new Uint8Array(0),
+    signature: EMPTY_BYTES,
   };
 }
 
@@ -558,7 +560,7 @@ export const Vote = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 3:
           if (tag !== 24) {
@@ -609,10 +611,10 @@ export const Vote = {
       reader.skipType(tag & 7);
     }
     if (message.blockId === undefined) {
-      message.blockId = BlockID.decode(new Uint8Array(0));
+      message.blockId = BlockID.decode(EMPTY_BYTES);
     }
     if (message.timestamp === undefined) {
-      message.timestamp = Timestamp.decode(new Uint8Array(0));
+      message.timestamp = Timestamp.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -652,7 +654,7 @@ export const Commit = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 2:
           if (tag !== 16) {
@@ -682,14 +684,14 @@ export const Commit = {
       reader.skipType(tag & 7);
     }
     if (message.blockId === undefined) {
-      message.blockId = BlockID.decode(new Uint8Array(0));
+      message.blockId = BlockID.decode(EMPTY_BYTES);
     }
     return message;
   },
 };
 
 function createBaseCommitSig(): CommitSig {
-  return { blockIdFlag: 0, validatorAddress: new Uint8Array(0), timestamp: undefined as unknown as Timestamp, signature: new Uint8Array(0) };
+  return { blockIdFlag: 0, validatorAddress: EMPTY_BYTES, timestamp: undefined as unknown as Timestamp, signature: EMPTY_BYTES };
 }
 
 export const CommitSig = {
@@ -749,7 +751,7 @@ export const CommitSig = {
       reader.skipType(tag & 7);
     }
     if (message.timestamp === undefined) {
-      message.timestamp = Timestamp.decode(new Uint8Array(0));
+      message.timestamp = Timestamp.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -763,7 +765,7 @@ function createBaseProposal(): Proposal {
     polRound: 0,
     blockId: undefined as unknown as BlockID,
     timestamp: undefined as unknown as Timestamp,
-    signature: new Uint8Array(0),
+    signature: EMPTY_BYTES,
   };
 }
 
@@ -811,7 +813,7 @@ export const Proposal = {
             break;
           }
 
-          message.height = longToBigint(reader.int64() as Long);
+          message.height = readVarint64(reader, false);
           continue;
         case 3:
           if (tag !== 24) {
@@ -855,10 +857,10 @@ export const Proposal = {
       reader.skipType(tag & 7);
     }
     if (message.blockId === undefined) {
-      message.blockId = BlockID.decode(new Uint8Array(0));
+      message.blockId = BlockID.decode(EMPTY_BYTES);
     }
     if (message.timestamp === undefined) {
-      message.timestamp = Timestamp.decode(new Uint8Array(0));
+      message.timestamp = Timestamp.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -998,7 +1000,7 @@ export const BlockMeta = {
             break;
           }
 
-          message.blockSize = longToBigint(reader.int64() as Long);
+          message.blockSize = readVarint64(reader, false);
           continue;
         case 3:
           if (tag !== 26) {
@@ -1012,7 +1014,7 @@ export const BlockMeta = {
             break;
           }
 
-          message.numTxs = longToBigint(reader.int64() as Long);
+          message.numTxs = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -1021,17 +1023,17 @@ export const BlockMeta = {
       reader.skipType(tag & 7);
     }
     if (message.blockId === undefined) {
-      message.blockId = BlockID.decode(new Uint8Array(0));
+      message.blockId = BlockID.decode(EMPTY_BYTES);
     }
     if (message.header === undefined) {
-      message.header = Header.decode(new Uint8Array(0));
+      message.header = Header.decode(EMPTY_BYTES);
     }
     return message;
   },
 };
 
 function createBaseTxProof(): TxProof {
-  return { rootHash: new Uint8Array(0), data: new Uint8Array(0), proof: undefined };
+  return { rootHash: EMPTY_BYTES, data: EMPTY_BYTES, proof: undefined };
 }
 
 export const TxProof = {
@@ -1093,6 +1095,25 @@ function longToBigint(long: Long): bigint {
   }
   const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
   return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+// Reads an int64/uint64 varint straight into a bigint: values below 2^49 (up to 7 bytes) are
+// summed exactly in a double without allocating a Long; longer ones take protobufjs's path.
+function readVarint64(reader: _m0.Reader, unsigned: boolean): bigint {
+  const start = reader.pos;
+  const buf = reader.buf;
+  let value = 0;
+  let scale = 1;
+  for (let pos = start; pos < start + 7 && pos < reader.len; pos++) {
+    const b = buf[pos]!;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      reader.pos = pos + 1;
+      return BigInt(value);
+    }
+    scale *= 128;
+  }
+  return longToBigint((unsigned ? reader.uint64() : reader.int64()) as Long);
 }
 
 function bigintToLong(value: bigint): number | Long {

@@ -6,6 +6,8 @@ import Long from "long";
 import _m0 from "protobufjs/minimal.js";
 import { PublicKey } from "../crypto/keys.js";
 
+const EMPTY_BYTES = new Uint8Array(0);
+
 /**
  * rxbft wire schema: Tendermint v0.34 package, message names and field numbers (wire-identical,
  * gogoproto options dropped). Regenerate TypeScript with `npm run proto`.
@@ -76,7 +78,7 @@ export const ValidatorSet = {
             break;
           }
 
-          message.totalVotingPower = longToBigint(reader.int64() as Long);
+          message.totalVotingPower = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -89,7 +91,7 @@ export const ValidatorSet = {
 };
 
 function createBaseValidator(): Validator {
-  return { address: new Uint8Array(0), pubKey: undefined as unknown as PublicKey, votingPower: 0n, proposerPriority: 0n };
+  return { address: EMPTY_BYTES, pubKey: undefined as unknown as PublicKey, votingPower: 0n, proposerPriority: 0n };
 }
 
 export const Validator = {
@@ -139,14 +141,14 @@ export const Validator = {
             break;
           }
 
-          message.votingPower = longToBigint(reader.int64() as Long);
+          message.votingPower = readVarint64(reader, false);
           continue;
         case 4:
           if (tag !== 32) {
             break;
           }
 
-          message.proposerPriority = longToBigint(reader.int64() as Long);
+          message.proposerPriority = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -155,7 +157,7 @@ export const Validator = {
       reader.skipType(tag & 7);
     }
     if (message.pubKey === undefined) {
-      message.pubKey = PublicKey.decode(new Uint8Array(0));
+      message.pubKey = PublicKey.decode(EMPTY_BYTES);
     }
     return message;
   },
@@ -198,7 +200,7 @@ export const SimpleValidator = {
             break;
           }
 
-          message.votingPower = longToBigint(reader.int64() as Long);
+          message.votingPower = readVarint64(reader, false);
           continue;
       }
       if ((tag & 7) === 4 || tag === 0) {
@@ -217,6 +219,25 @@ function longToBigint(long: Long): bigint {
   }
   const bits = (BigInt(high >>> 0) << 32n) | BigInt(long.low >>> 0);
   return long.unsigned ? bits : BigInt.asIntN(64, bits);
+}
+
+// Reads an int64/uint64 varint straight into a bigint: values below 2^49 (up to 7 bytes) are
+// summed exactly in a double without allocating a Long; longer ones take protobufjs's path.
+function readVarint64(reader: _m0.Reader, unsigned: boolean): bigint {
+  const start = reader.pos;
+  const buf = reader.buf;
+  let value = 0;
+  let scale = 1;
+  for (let pos = start; pos < start + 7 && pos < reader.len; pos++) {
+    const b = buf[pos]!;
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      reader.pos = pos + 1;
+      return BigInt(value);
+    }
+    scale *= 128;
+  }
+  return longToBigint((unsigned ? reader.uint64() : reader.int64()) as Long);
 }
 
 function bigintToLong(value: bigint): number | Long {
