@@ -1,8 +1,14 @@
-// Gives ts-proto's output gogoproto's semantics for the fields Tendermint v0.34 declares
-// non-nullable (listed in proto/non-nullable-fields.txt): such a field is typed `T` rather than
-// `T | undefined`, always encoded (an empty message still writes its tag and a zero length, which
-// hashes such as the header's and the BlockResponse vector depend on), and filled with the empty
-// message after decoding when the peer left it out. Run by generate.sh after buf generate.
+// Post-processes ts-proto's output (run by generate.sh after buf generate) so the codecs are
+// wire-identical to Tendermint v0.34's gogoproto and fast enough:
+// 1. non-nullable fields (proto/non-nullable-fields.txt) are typed `T` rather than
+//    `T | undefined`, always encoded (an empty message still writes its tag and a zero length,
+//    which the header hash and the BlockResponse vector depend on), and filled with the empty
+//    message after decoding when the sender left them out;
+// 2. empty packed repeated scalars are omitted, as Go does (omitEmptyPacked);
+// 3. int64s convert at the bit level, not through decimal strings (fastLongs);
+// 4. one shared empty bytes array replaces a fresh one per field per decode (sharedEmptyBytes).
+// Each step throws when the generated code is not in the shape it expects, so a ts-proto upgrade
+// fails loudly instead of silently changing bytes.
 // Usage: node post-process-generated.mjs <generated-dir> <proto-dir>
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
