@@ -7,7 +7,7 @@
 // 2. empty packed repeated scalars are omitted, as Go does (omitEmptyPacked);
 // 3. int64s convert at the bit level, not through decimal strings (fastLongs);
 // 4. one shared empty bytes array replaces a fresh one per field per decode (sharedEmptyBytes).
-// Each step throws when the generated code is not in the shape it expects, so a ts-proto upgrade
+// Steps 1 and 3 throw when the generated code is not in the shape they expect, so a ts-proto upgrade
 // fails loudly instead of silently changing bytes.
 // Usage: node post-process-generated.mjs <generated-dir> <proto-dir>
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
