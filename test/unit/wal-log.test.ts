@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { WalError } from "../../src/wal/errors.js";
+import { encodeFrame, FrameType } from "../../src/wal/frame.js";
 import { readWal, type WalEntry } from "../../src/wal/log-reader.js";
 import { Wal } from "../../src/wal/wal.js";
 
@@ -296,4 +297,27 @@ test("after a failed write the log refuses everything with WAL_IO (the disk stat
     (e: unknown) => e instanceof WalError && e.code === "WAL_IO",
   );
   await assert.rejects(wal.flush(), (e: unknown) => e instanceof WalError && e.code === "WAL_IO");
+});
+
+test("a record with a good checksum that does not decode is reported with file and offset", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir);
+  wal.appendInput(input(0));
+  await wal.close();
+  const file = segmentFile(dir);
+  const offset = statSync(file).size;
+  // A well-framed input record whose payload is the unknown codec tag 0x0b.
+  appendFileSync(file, encodeFrame(FrameType.Input, new Uint8Array([0x0b]), 1024));
+  const again = await Wal.open(dir);
+  assert.equal(again.repair, undefined);
+  await assert.rejects(again.readAfterLastEndHeight(), (e: unknown) => {
+    return (
+      e instanceof WalError &&
+      e.code === "WAL_UNDECODABLE" &&
+      e.details.file === file &&
+      e.details.offset === offset &&
+      e.message.includes(`${file} offset ${offset}`)
+    );
+  });
+  await again.close();
 });
