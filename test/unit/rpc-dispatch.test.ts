@@ -154,6 +154,17 @@ describe("JSON-RPC over POST /", () => {
     });
   });
 
+  it("survives params nested deeply enough to exhaust the stack when printed", async () => {
+    const deep = "[".repeat(50_000) + "]".repeat(50_000);
+    const a = await post(`{"id":1,"method":"block","params":{"height":${deep}}}`);
+    assert.equal(a.status, 200);
+    assert.equal(json(a).error.code, -32602);
+    assert.match(
+      json(a).error.data,
+      /^error converting json params to arguments: height: expected an integer/,
+    );
+  });
+
   it("answers a route the node does not provide with a clear internal error", async () => {
     const a = await post('{"id":1,"method":"genesis"}');
     assert.deepEqual(json(a).error, {

@@ -21,6 +21,13 @@ export interface RpcReply {
 
 export type RouteTable = ReadonlyMap<string, Route>;
 
+/** A response's text, whether it is a success, and whether it may be cached. */
+interface Answered {
+  text: string;
+  ok: boolean;
+  cacheable?: boolean;
+}
+
 /** Logs failures of our own code (an encoder throwing, a handler throwing a non-Error). */
 export interface DispatchLogger {
   error(message: string, fields?: Record<string, unknown>): void;
@@ -66,17 +73,38 @@ export class Dispatcher {
     route: Route,
     args: Record<string, unknown>,
     env: RouteEnv,
-  ): { text: string; ok: boolean } | Promise<{ text: string; ok: boolean }> {
+  ): Answered | Promise<Answered> {
     try {
       const result = this.invoke(route, args, env);
       if (typeof result === "string") return { text: successResponse(id, result), ok: true };
       return result.then(
-        (json) => ({ text: successResponse(id, json), ok: true }),
-        (error: unknown) => ({ text: errorResponse(id, toJsonRpcError(error)), ok: false }),
+        (json): Answered => ({ text: successResponse(id, json), ok: true }),
+        (error: unknown): Answered => ({ text: errorResponse(id, toJsonRpcError(error)), ok: false }),
       );
     } catch (error) {
       return { text: errorResponse(id, toJsonRpcError(error)), ok: false };
     }
+  }
+
+  /** One request of a POST body: not found, bad params, or the route's answer. */
+  private bodyRequest(request: JsonRpcRequest, id: JsonRpcId, env: RouteEnv): Answered | Promise<Answered> {
+    const route = this.routes.get(request.method);
+    if (route === undefined || route.webSocketOnly) {
+      return {
+        text: errorResponse(id, { code: JSONRPC_CODE.methodNotFound, message: "Method not found" }),
+        ok: false,
+      };
+    }
+    let args: Record<string, unknown>;
+    try {
+      args = argsFromJsonParams(route.params, request.params);
+    } catch (error) {
+      return { text: errorResponse(id, toJsonRpcError(error)), ok: false };
+    }
+    const cacheable = route.cacheable?.(args as never) ?? false;
+    const answered = this.answer(id, route, args, env);
+    if (isPromise(answered)) return answered.then((a) => ({ ...a, cacheable: a.ok && cacheable }));
+    return { ...answered, cacheable: answered.ok && cacheable };
   }
 
   /** POST / (any content type): one request or a batch; notifications are not answered. */
@@ -92,27 +120,17 @@ export class Dispatcher {
     // One at a time and in order, as Tendermint does: a batch of broadcasts keeps its order.
     for (const request of requests) {
       if (request.id === undefined) continue;
-      const route = this.routes.get(request.method);
-      if (route === undefined || route.webSocketOnly) {
-        responses.push(
-          errorResponse(request.id, { code: JSONRPC_CODE.methodNotFound, message: "Method not found" }),
-        );
-        cacheable = false;
-        continue;
-      }
-      let args: Record<string, unknown>;
       try {
-        args = argsFromJsonParams(route.params, request.params);
+        const outcome = this.bodyRequest(request, request.id, env);
+        const answered = isPromise(outcome) ? await outcome : outcome;
+        if (!answered.cacheable) cacheable = false;
+        responses.push(answered.text);
       } catch (error) {
+        // Only a fault of our own gets here; the request still gets an answer.
+        this.logger.error("rpc request failed unexpectedly", { method: request.method, err: String(error) });
         responses.push(errorResponse(request.id, toJsonRpcError(error)));
         cacheable = false;
-        continue;
       }
-      if (cacheable && !(route.cacheable?.(args as never) ?? false)) cacheable = false;
-      const answered = this.answer(request.id, route, args, env);
-      const { text: response, ok } = isPromise(answered) ? await answered : answered;
-      if (!ok) cacheable = false;
-      responses.push(response);
     }
     if (responses.length === 0) return { status: 200, body: "", cacheable: false };
     return { status: 200, body: joinResponses(responses), cacheable };
@@ -141,7 +159,7 @@ export class Dispatcher {
       return { status: 500, body: errorResponse(URI_ID, toJsonRpcError(error)), cacheable: false };
     }
     const answered = this.answer(URI_ID, route, args, env);
-    const reply = ({ text, ok }: { text: string; ok: boolean }): RpcReply => ({
+    const reply = ({ text, ok }: Answered): RpcReply => ({
       status: ok ? 200 : 500,
       body: text,
       cacheable: ok && (route.cacheable?.(args as never) ?? false),

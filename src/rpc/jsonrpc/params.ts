@@ -17,7 +17,13 @@ const HASH_HEX = /^(?:0[xX])?([0-9a-fA-F]{64})$/;
 export class ParamError extends Error {}
 
 function describe(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // Nesting deep enough to exhaust the stack: say what it is instead.
+    text = Array.isArray(value) ? "[…]" : typeof value === "object" ? "{…}" : typeof value;
+  }
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 

@@ -59,7 +59,13 @@ export class ServerCore {
         allowedMethods: options.corsAllowedMethods,
         allowedHeaders: options.corsAllowedHeaders,
       },
-      (remoteAddress) => ({ ...this.baseEnv, remoteAddress }),
+      // A literal, not a spread: this runs for every HTTP request.
+      (remoteAddress) => ({
+        context,
+        options,
+        subscriptionCounts: this.baseEnv.subscriptionCounts,
+        remoteAddress,
+      }),
       nodeVersion,
     );
     this.sessionLimits = {
