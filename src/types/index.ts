@@ -22,5 +22,6 @@ export * from "./validate-evidence.js";
 export * from "./validate-fields.js";
 export * from "./validate-part.js";
 export * from "./validate-proposal.js";
+export * from "./validate-public-key.js";
 export * from "./validate-vote.js";
 export * from "./vote.js";

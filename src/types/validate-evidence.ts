@@ -14,6 +14,7 @@ import { validateHeader } from "./validate-block.js";
 import { validateBlockId } from "./validate-block-id.js";
 import { validateCommit } from "./validate-commit.js";
 import { checkAddress, checkHeight, checkTimestamp, fieldError } from "./validate-fields.js";
+import { validatePublicKey } from "./validate-public-key.js";
 import { validateVote } from "./validate-vote.js";
 
 /** Upper bound on the byzantine validators an attack may name (the vote-set maximum). */
@@ -64,6 +65,10 @@ export function validateLightClientAttackEvidence(
     throw fieldError(`${lb}.signedHeader.commit.blockId.hash`, "must be the hash of the conflicting header");
   const vals = block.validatorSet.validators;
   if (vals.length === 0) throw fieldError(`${lb}.validatorSet.validators`, "must not be empty");
+  vals.forEach((v, i) => {
+    checkAddress(`${lb}.validatorSet.validators[${i}].address`, v.address);
+    validatePublicKey(v.pubKey, `${lb}.validatorSet.validators[${i}].pubKey`);
+  });
   if (vals.length > MAX_BYZANTINE_VALIDATORS)
     throw fieldError(
       `${lb}.validatorSet.validators`,
@@ -84,6 +89,7 @@ export function validateLightClientAttackEvidence(
     );
   e.byzantineValidators.forEach((v, i) => {
     checkAddress(`${field}.byzantineValidators[${i}].address`, v.address);
+    validatePublicKey(v.pubKey, `${field}.byzantineValidators[${i}].pubKey`);
   });
   if (e.totalVotingPower <= 0n)
     throw fieldError(`${field}.totalVotingPower`, `must be greater than 0, got ${e.totalVotingPower}`);

@@ -16,6 +16,7 @@ import {
 } from "../../src/types/validate-evidence.js";
 import { validatePart } from "../../src/types/validate-part.js";
 import { validateProposal } from "../../src/types/validate-proposal.js";
+import { validatePublicKey } from "../../src/types/validate-public-key.js";
 import { validateVote } from "../../src/types/validate-vote.js";
 import { BlockIDFlag } from "../../src/wire/generated/tendermint/types/types.js";
 import { headerHash } from "../../src/wire/hashes.js";
@@ -224,5 +225,23 @@ describe("validateLightClientAttackEvidence", () => {
       () => validateLightClientAttackEvidence({ ...lca, conflictingBlock: undefined }),
       "lightClientAttackEvidence.conflictingBlock",
     );
+  });
+});
+
+describe("validatePublicKey", () => {
+  it("accepts 32-byte ed25519 and 33-byte secp256k1 keys", () => {
+    validatePublicKey({ sum: { $case: "ed25519", ed25519: new Uint8Array(32) } });
+    validatePublicKey({ sum: { $case: "secp256k1", secp256k1: new Uint8Array(33) } });
+  });
+  it("refuses other lengths and an empty oneof", () => {
+    refused(
+      () => validatePublicKey({ sum: { $case: "ed25519", ed25519: new Uint8Array(33) } }),
+      "pubKey.ed25519",
+    );
+    refused(
+      () => validatePublicKey({ sum: { $case: "secp256k1", secp256k1: new Uint8Array(32) } }),
+      "pubKey.secp256k1",
+    );
+    refused(() => validatePublicKey({ sum: undefined }), "pubKey");
   });
 });
