@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
+  type ConsensusConfig,
   type ConsensusEffect,
   type ConsensusInput,
   commitFromPrecommits,
@@ -379,12 +380,24 @@ describe("consensus: evidence and bad data", () => {
 
 /** Four reducers on a virtual clock with instant delivery; fake signer, mempool, validator and executor. */
 class Network {
-  readonly nodes = [0, 1, 2, 3].map((own) => new TestNode({ own, chain: genesisChain() }));
-  readonly committed: Map<bigint, string>[] = this.nodes.map(() => new Map());
+  readonly nodes: TestNode[];
+  readonly committed: Map<bigint, string>[];
   readonly blocks = new Map<bigint, HeldBlock>();
   private readonly queue: { node: number; input: InputWithoutTime }[] = [];
   private readonly timers = new Map<number, { at: number; input: InputWithoutTime }>();
   now = 0;
+
+  /** `owners[k]`: the validator index node k signs as, or undefined for a node that only follows. */
+  constructor(
+    owners: readonly (number | undefined)[] = [0, 1, 2, 3],
+    powers: readonly bigint[] = [10n, 10n, 10n, 10n],
+    config: Partial<ConsensusConfig> = {},
+  ) {
+    this.nodes = owners.map(
+      (own) => new TestNode({ ...(own === undefined ? {} : { own }), chain: genesisChain(powers), config }),
+    );
+    this.committed = this.nodes.map(() => new Map());
+  }
 
   start(): void {
     this.nodes.forEach((node, i) => {
@@ -521,6 +534,17 @@ describe("consensus: four reducers deciding together", () => {
     }
     // About one block per second: timeout_commit paces the heights.
     assert.ok(net.now >= 4000 && net.now < 10_000, `took ${net.now} ms of virtual time`);
+  });
+
+  it("a single validator decides alone (skip_timeout_commit), and a non-validator follows it", () => {
+    const net = new Network([0, undefined], [10n], { skipTimeoutCommit: true });
+    net.start();
+    net.run(5n);
+    for (let h = 1n; h <= 5n; h++) assert.equal(net.committed[1]!.get(h), net.committed[0]!.get(h));
+    // Only the start waits timeout_commit; with every precommit in (one validator), later heights
+    // start at once: 5 heights in 1 s of virtual time.
+    assert.equal(net.now, 1000);
+    assert.equal(net.nodes[1]!.state.ownIndex, -1);
   });
 
   it("replaying a node's log gives identical states and effects", () => {
