@@ -29,13 +29,3 @@ export function decodeBlockStoreState(bytes: Uint8Array): { base: bigint; height
   if (bytes.length !== 16) return undefined;
   return { base: readUint64(bytes, 0), height: readUint64(bytes, 8) };
 }
-
-export function encodeHeight(height: bigint): Uint8Array {
-  const out = new Uint8Array(8);
-  writeUint64(out, 0, height);
-  return out;
-}
-
-export function decodeHeight(bytes: Uint8Array): bigint | undefined {
-  return bytes.length === 8 ? readUint64(bytes, 0) : undefined;
-}

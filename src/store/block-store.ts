@@ -10,9 +10,7 @@ import {
   BLOCK_STORE_STATE_KEY,
   commitKey,
   decodeBlockStoreState,
-  decodeHeight,
   encodeBlockStoreState,
-  encodeHeight,
   hashKey,
   metaKey,
   PREFIX_COMMIT,
@@ -23,7 +21,7 @@ import {
   seenCommitKey,
 } from "./block-store-keys.js";
 import { StoreError } from "./errors.js";
-import { concatBytes, heightKey } from "./key-bytes.js";
+import { concatBytes, decodeHeight, encodeHeight, heightKey } from "./key-bytes.js";
 import type { BinaryLevel } from "./level-database.js";
 import { decodeStored, encodeMessage } from "./proto-codec.js";
 

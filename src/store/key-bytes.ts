@@ -83,3 +83,14 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/** A height as a stored value: 8 big-endian bytes. */
+export function encodeHeight(height: bigint): Uint8Array {
+  const out = new Uint8Array(8);
+  writeUint64(out, 0, height);
+  return out;
+}
+
+export function decodeHeight(bytes: Uint8Array): bigint | undefined {
+  return bytes.length === 8 ? readUint64(bytes, 0) : undefined;
+}
