@@ -1,9 +1,14 @@
 // The versions rxbft reports: its own release, and the Tendermint protocol versions it speaks.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 
-const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-  version: string;
-};
+// This file runs from src/ under tsx and from dist/src/ when built: package.json is one or two
+// levels up respectively.
+const packageJsonUrl = [
+  new URL("../package.json", import.meta.url),
+  new URL("../../package.json", import.meta.url),
+].find((url) => existsSync(url));
+if (!packageJsonUrl) throw new Error(`rxbft: package.json not found above ${import.meta.url}`);
+const packageJson = JSON.parse(readFileSync(packageJsonUrl, "utf8")) as { version: string };
 
 /** rxbft's own release (package.json). */
 export const RXBFT_VERSION: string = packageJson.version;

@@ -384,8 +384,8 @@ export const CONSENSUS_KEYS = {
   double_sign_check_height: key(
     "int",
     integer(0),
-    0,
-    "Heights to look back for this validator's signatures before signing; 0 disables",
+    10,
+    "Heights to look back for this validator's signatures before signing; 0 disables (rxbft: on by default, Tendermint's default is 0)",
     { flag: "consensus.double_sign_check_height" },
   ),
   skip_timeout_commit: key("bool", bool, false, "Start the next height as soon as all precommits are in"),
