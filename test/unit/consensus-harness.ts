@@ -144,8 +144,18 @@ export class TestNode {
     return this.feed({ type: "TimeoutElapsed", height: this.state.height, round: 0, step: 1 });
   }
 
+  /** The chain state the node is at (the genesis one before it starts). */
+  get currentChain(): ChainState {
+    return this.state.started ? this.state.chain : this.chain;
+  }
+
+  /** The height the node is at (the initial height before it starts). */
+  get height(): bigint {
+    return this.state.started ? this.state.height : this.chain.initialHeight;
+  }
+
   get validators() {
-    return this.state.chain.validators!.validators;
+    return this.currentChain.validators!.validators;
   }
 
   indexOf(address: Uint8Array): number {
@@ -158,7 +168,7 @@ export class TestNode {
     return {
       type:
         type === "prevote" ? SignedMsgType.SIGNED_MSG_TYPE_PREVOTE : SignedMsgType.SIGNED_MSG_TYPE_PRECOMMIT,
-      height: this.state.height,
+      height: this.height,
       round,
       blockId,
       timestamp: at(ms),
@@ -187,8 +197,8 @@ export class TestNode {
     lastCommit?: Commit,
   ): HeldBlock {
     const held = buildProposalBlock({
-      chain: this.state.chain,
-      height: this.state.height,
+      chain: this.currentChain,
+      height: this.height,
       proposerAddress: this.validators[proposerIndex]!.address,
       txs,
       evidence: [],
@@ -201,7 +211,7 @@ export class TestNode {
   proposal(held: HeldBlock, round: number, polRound = -1): Proposal {
     return {
       type: SignedMsgType.SIGNED_MSG_TYPE_PROPOSAL,
-      height: this.state.height,
+      height: this.height,
       round,
       polRound,
       blockId: held.blockId,
