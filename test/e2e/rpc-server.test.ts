@@ -3,7 +3,7 @@
 // broken frames, unix sockets and TLS. The node behind it is a fake RpcContext.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
@@ -307,6 +307,7 @@ for (const backend of ["uws", "node"] as const) {
       assert.equal(s.address, `unix://${path}`);
       assert.equal((await http({ socketPath: path }, "GET", "/health")).status, 200);
       await s.close();
+      assert.equal(existsSync(path), false);
     });
 
     it("serves HTTPS and WSS when a certificate and key are set", async () => {

@@ -3,6 +3,7 @@
 // WebSockets, answering 503 beyond it. Bodies are read in chunks up to max_body_bytes.
 
 import type * as Uws from "uWebSockets.js";
+import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { RpcError } from "../errors.js";
@@ -238,6 +239,8 @@ export function startUwsBackend(
           core.shutdown();
           uws.us_listen_socket_close(socket);
           (app as unknown as { close(): void }).close();
+          // uWS leaves its socket file behind; node:http removes it, so do the same.
+          if (address.kind === "unix") rmSync(address.path, { force: true });
         },
       });
     };
