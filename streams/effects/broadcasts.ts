@@ -1,0 +1,32 @@
+// BroadcastVote / BroadcastProposal / BroadcastBlockPart. Our own votes and proposal are already
+// folded by the reducer (VoteSigned, ProposalSigned), so a single node has nobody to tell: the
+// messages go to the peer layer when there is one (a later issue) and are counted meanwhile.
+import { EMPTY, filter, mergeMap, type Observable } from "rxjs";
+import type { ConsensusEffect } from "../../src/consensus/effect.js";
+import type { ConsensusInput } from "../../src/consensus/input.js";
+
+export type BroadcastEffect = Extract<
+  ConsensusEffect,
+  { type: "BroadcastVote" | "BroadcastProposal" | "BroadcastBlockPart" }
+>;
+
+/** Where broadcasts go; the default (no peers) drops them. */
+export interface PeerBroadcaster {
+  broadcast(effect: BroadcastEffect): void;
+}
+
+export const NO_PEERS: PeerBroadcaster = { broadcast() {} };
+
+export function broadcastHandler(peers: PeerBroadcaster = NO_PEERS) {
+  return (effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> =>
+    effect$.pipe(
+      filter(
+        (e): e is BroadcastEffect =>
+          e.type === "BroadcastVote" || e.type === "BroadcastProposal" || e.type === "BroadcastBlockPart",
+      ),
+      mergeMap((e) => {
+        peers.broadcast(e);
+        return EMPTY;
+      }),
+    );
+}

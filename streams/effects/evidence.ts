@@ -1,0 +1,52 @@
+// ReportConflictingVotes → the evidence pool (held here: the pool's rules are pure functions of
+// src/consensus/evidence-pool.ts; this is the only place its state lives). After each block the
+// pool turns buffered conflicts into evidence and drops what the block committed or what expired.
+import { EMPTY, filter, mergeMap, type Observable } from "rxjs";
+import type { ConsensusEffect, ReportConflictingVotes } from "../../src/consensus/effect.js";
+import {
+  addConflictingVotes,
+  EMPTY_EVIDENCE_POOL,
+  type EvidenceHistory,
+  type EvidencePoolState,
+  updateEvidencePool,
+} from "../../src/consensus/evidence-pool.js";
+import type { ConsensusInput } from "../../src/consensus/input.js";
+import type { Logger } from "../../src/logger/index.js";
+import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
+import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
+
+export class EvidencePoolHolder {
+  private pool: EvidencePoolState = EMPTY_EVIDENCE_POOL;
+  constructor(
+    private readonly history: EvidenceHistory,
+    private readonly logger: Logger,
+  ) {}
+
+  state(): EvidencePoolState {
+    return this.pool;
+  }
+
+  report(e: ReportConflictingVotes): void {
+    this.pool = addConflictingVotes(this.pool, e.voteA, e.voteB);
+    this.logger.info("conflicting votes reported", {
+      height: e.voteA.height,
+      round: e.voteA.round,
+      validator: Buffer.from(e.voteA.validatorAddress).toString("hex").toUpperCase(),
+    });
+  }
+
+  afterBlock(chain: ChainState, block: Block): void {
+    this.pool = updateEvidencePool(this.pool, chain, block.evidence?.evidence ?? [], this.history);
+  }
+
+  handler() {
+    return (effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> =>
+      effect$.pipe(
+        filter((e): e is ReportConflictingVotes => e.type === "ReportConflictingVotes"),
+        mergeMap((e) => {
+          this.report(e);
+          return EMPTY;
+        }),
+      );
+  }
+}

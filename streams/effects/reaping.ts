@@ -1,0 +1,42 @@
+// ReapProposalBlock → ProposalBlockReaped: pending evidence first (within max evidence bytes),
+// then the mempool's txs in arrival order within what the block's data may hold and max gas.
+// Reads of the latest mempool and evidence-pool states; the answer is logged, so replay needs
+// neither pool.
+import { filter, map, type Observable } from "rxjs";
+import type { ConsensusEffect, ReapProposalBlock } from "../../src/consensus/effect.js";
+import { type EvidencePoolState, pendingEvidence } from "../../src/consensus/evidence-pool.js";
+import type { ConsensusInput } from "../../src/consensus/input.js";
+import { reapMaxBytesMaxGas } from "../../src/mempool/reap.js";
+import type { MempoolState } from "../../src/mempool/state.js";
+import { maxDataBytes } from "../../src/types/block-limits.js";
+import { UNSTAMPED } from "../sources/stamp-time.js";
+
+export interface ReapingDeps {
+  mempoolState(): MempoolState;
+  evidencePool(): EvidencePoolState;
+}
+
+export function reapingHandler(deps: ReapingDeps) {
+  return (effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> =>
+    effect$.pipe(
+      filter((e): e is ReapProposalBlock => e.type === "ReapProposalBlock"),
+      map((e): ConsensusInput => {
+        const { evidence, bytes } = pendingEvidence(deps.evidencePool(), e.maxEvidenceBytes);
+        let dataBytes = 0;
+        try {
+          dataBytes = maxDataBytes(Number(e.maxBytes), bytes, e.validatorCount);
+        } catch {
+          // Params too small for any tx: propose an empty block (the reducer checks the size).
+        }
+        const txs = dataBytes > 0 ? reapMaxBytesMaxGas(deps.mempoolState(), dataBytes, e.maxGas) : [];
+        return {
+          type: "ProposalBlockReaped",
+          time: UNSTAMPED,
+          height: e.height,
+          round: e.round,
+          txs: txs.map((t) => t.tx),
+          evidence,
+        };
+      }),
+    );
+}

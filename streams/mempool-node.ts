@@ -1,0 +1,134 @@
+// The mempool as the node runs it: its pure reducer in a loop of its own (no log: mempool inputs
+// are not consensus-critical and are rebuilt from peers and clients), CheckTx on the ABCI mempool
+// connection, callers waiting for their admission, and the TxsAvailable notice for consensus.
+import { filter, map, type Observable, Subject, type Subscription, share } from "rxjs";
+import type { MempoolConnection } from "../src/abci/client/abci-client.js";
+import { sha256 } from "../src/crypto/hash.js";
+import type { Logger } from "../src/logger/index.js";
+import type { AdmissionDecided, MempoolEffect } from "../src/mempool/effect.js";
+import type { MempoolInput } from "../src/mempool/input.js";
+import { mempoolReducer } from "../src/mempool/reducer.js";
+import { initialMempoolState, type MempoolConfig, type MempoolState } from "../src/mempool/state.js";
+import {
+  CheckTxType,
+  type ResponseCheckTx,
+  type ResponseDeliverTx,
+} from "../src/wire/generated/tendermint/abci/types.js";
+import type { Block } from "../src/wire/generated/tendermint/types/block.js";
+import { mempoolAbciHandler } from "./effects/mempool-abci.js";
+import { createLoop } from "./loop.js";
+import type { NodeEvent, NodeMempool, SubmitResult } from "./node-handle.js";
+import { upperHex } from "./projections/event-bus.js";
+import { submitAndWaitForCommit } from "./projections/tx-commit-waiter.js";
+
+export interface MempoolNodeOptions {
+  config: MempoolConfig;
+  /** Height of the last committed block. */
+  height: bigint;
+  connection: MempoolConnection;
+  events$: Observable<NodeEvent>;
+  logger: Logger;
+  now?: () => number;
+}
+
+export interface MempoolNode extends NodeMempool {
+  /** Heights for which txs are waiting (the mempool's TxsAvailable), for consensus. */
+  readonly txsAvailable$: Observable<bigint>;
+  readonly effect$: Observable<MempoolEffect>;
+  blockCommitted(block: Block, deliverTxs: readonly ResponseDeliverTx[]): void;
+  start(): Subscription;
+}
+
+export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
+  const now = options.now ?? Date.now;
+  let latest: MempoolState = initialMempoolState(options.config, options.height);
+  let nextRequestId = 1;
+  const waiting = new Map<number, { resolve: (r: SubmitResult) => void; hash: string }>();
+  const responses = new Map<number, ResponseCheckTx>();
+  const decided$ = new Subject<AdmissionDecided>();
+
+  const loop = createLoop<MempoolState, MempoolInput, MempoolEffect, MempoolInput>({
+    initialState: latest,
+    reducer: mempoolReducer,
+    sources: [],
+    stamp: (input) => ({ ...input, time: now() }),
+    toInput: (record) => record,
+    handlers: [
+      mempoolAbciHandler({
+        mempool: options.connection,
+        onCheckTxResponse: (id, response) => {
+          if (waiting.has(id)) responses.set(id, response);
+        },
+        logger: options.logger,
+      }),
+    ],
+  });
+  const effect$ = loop.effect$.pipe(share());
+
+  const answer = (e: AdmissionDecided) => {
+    const waiter = waiting.get(e.requestId);
+    if (!waiter) return;
+    waiting.delete(e.requestId);
+    const checkTx = responses.get(e.requestId);
+    responses.delete(e.requestId);
+    const o = e.outcome;
+    waiter.resolve({
+      hash: e.hash,
+      outcome:
+        o.kind === "refused"
+          ? { kind: "refused", code: o.refusal.code, message: o.refusal.message }
+          : o.kind === "invalid"
+            ? { kind: "invalid", code: o.code }
+            : { kind: "added" },
+      checkTx,
+    });
+  };
+
+  const submit = (tx: Uint8Array, from = "rpc"): Promise<SubmitResult> => {
+    const requestId = nextRequestId++;
+    const hash = upperHex(sha256(tx));
+    const result = new Promise<SubmitResult>((resolve) => waiting.set(requestId, { resolve, hash }));
+    loop.dispatch({ type: "TxSubmitted", requestId, hash, tx, from, time: 0 });
+    return result;
+  };
+
+  return {
+    txsAvailable$: effect$.pipe(
+      filter((e) => e.type === "TxsAvailable"),
+      map((e) => (e as { height: bigint }).height),
+    ),
+    effect$,
+    state: () => latest,
+    submit,
+    submitAndWaitForCommit: (tx, timeoutMs) =>
+      submitAndWaitForCommit(options.events$, () => submit(tx), upperHex(sha256(tx)), timeoutMs),
+    checkTx: (tx) => options.connection.checkTx({ tx, type: CheckTxType.NEW }),
+    flush: () => loop.dispatch({ type: "MempoolFlushed", time: 0 }),
+    blockCommitted(block, deliverTxs) {
+      loop.dispatch({
+        type: "BlockCommitted",
+        height: block.header.height,
+        txHashes: block.data.txs.map((tx) => upperHex(sha256(tx))),
+        deliverTxCodes: deliverTxs.map((r) => r.code),
+        time: 0,
+      });
+    },
+    start() {
+      const running = loop.state$.subscribe((s) => {
+        latest = s;
+      });
+      running.add(
+        effect$.subscribe((e) => {
+          if (e.type === "AdmissionDecided") {
+            decided$.next(e);
+            answer(e);
+          } else if (e.type === "TxsEvicted") {
+            options.logger.debug("txs evicted", { reason: e.reason, count: e.hashes.length });
+          }
+        }),
+      );
+      running.add(loop.start());
+      return running;
+    },
+  };
+}

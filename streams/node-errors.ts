@@ -1,0 +1,26 @@
+// Errors of the node assembly: typed with string codes, each naming what is wrong and where, so
+// `rxbft node` ends with a sentence an operator can act on rather than a stack trace.
+export type NodeErrorCode =
+  | "NODE_WAL_AHEAD_OF_STORE"
+  | "NODE_BLOCK_COMMIT_FAILED"
+  | "NODE_HALTED"
+  | "NODE_STOPPED"
+  | "NODE_TX_COMMIT_TIMEOUT"
+  | "NODE_NO_RPC_ADDRESS"
+  | "NODE_START_FAILED";
+
+export class NodeError extends Error {
+  override readonly name = "NodeError";
+  constructor(
+    readonly code: NodeErrorCode,
+    message: string,
+    /** For NODE_TX_COMMIT_TIMEOUT: the tx hash (upper-case hex) the caller can look up later. */
+    readonly txHash?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Exit codes of `rxbft node`: 0 after a requested stop; ABCI failures use the abci module's code. */
+export const EXIT_HALTED = 2;

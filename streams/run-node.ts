@@ -1,0 +1,36 @@
+// The body of `rxbft node`: start the node from a prepared home, stop it on SIGINT/SIGTERM, and
+// resolve to the process exit code (0 after a requested stop; the halt's code otherwise). A
+// second signal while stopping exits at once (the log and the stores repair at the next start).
+import type { PreparedNode } from "../src/cli/prepare-node.js";
+import { type StartNodeOptions, startNode } from "./node.js";
+
+export async function runNode(prepared: PreparedNode, options: StartNodeOptions = {}): Promise<number> {
+  const log = prepared.logger.child("node");
+  log.info("starting node", {
+    chain_id: prepared.genesis.chainId,
+    node_id: prepared.nodeId,
+    home: prepared.home,
+    proxy_app: prepared.config.proxy_app,
+  });
+  const node = await startNode(prepared, options);
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) {
+      log.warn("second signal while stopping: exiting now", { signal });
+      process.exit(130);
+    }
+    log.info("captured signal, stopping", { signal });
+    void node.stop();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    const exit = await node.stopped;
+    if (exit.exitCode !== 0) log.error(exit.reason);
+    return exit.exitCode;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
