@@ -90,10 +90,13 @@ export function dataHash(txs: readonly Uint8Array[]): Uint8Array {
   return merkleRoot(txs.map(txHash));
 }
 
-/** Merkle root over the protobuf of each CommitSig; a missing commit hashes as an empty one. */
+/**
+ * Merkle root over the protobuf of each CommitSig, so the empty commit of the initial height
+ * hashes to the empty tree. A missing commit has no hash (empty bytes), as Go's nil Commit.Hash().
+ */
 export function commitHash(commit: Commit | undefined): Uint8Array {
-  const signatures = commit?.signatures ?? [];
-  return merkleRoot(signatures.map((sig) => CommitSig.encode(sig).finish()));
+  if (commit === undefined) return EMPTY;
+  return merkleRoot(commit.signatures.map((sig) => CommitSig.encode(sig).finish()));
 }
 
 /** Merkle root over SimpleValidator {pub_key, voting_power}, in validator-set order. */

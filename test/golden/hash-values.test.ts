@@ -107,7 +107,7 @@ describe("data hash", () => {
 describe("last commit hash", () => {
   it("the empty commit at the initial height hashes to the empty tree", () => {
     assert.equal(hex(commitHash(emptyCommit())), EMPTY_TREE);
-    assert.equal(hex(commitHash(undefined)), EMPTY_TREE);
+    assert.equal(commitHash(undefined).length, 0); // Go: a nil commit has a nil hash
   });
 
   it("an absent signature still encodes its zero-time timestamp", () => {

@@ -122,7 +122,8 @@ describe("blocksync", () => {
   );
 
   // MakeBlock(3, ["Hello World"], nil commit, no evidence): only version, height and the derived
-  // data and evidence hashes are set; the zero time and the empty last_block_id are still encoded.
+  // data and evidence hashes are set (a nil commit has no hash); the zero time and the empty
+  // last_block_id are still encoded.
   const block = makeBlock({
     chainId: "",
     height: 3n,
@@ -138,7 +139,6 @@ describe("blocksync", () => {
     evidence: [],
     lastCommit: undefined,
   });
-  block.header.lastCommitHash = empty; // MakeBlock leaves it empty for a nil commit
   vector(
     BlocksyncMessage,
     "BlockResponse",
