@@ -39,8 +39,8 @@ const text = (description: string) => Flags.string({ description });
 export default class Node extends RxbftCommand {
   static override description = `Run the node. Flags override config/config.toml.
 
-Today this loads and validates config.toml, the flags, genesis.json and the key files, takes the
-home lock, and exits: running consensus arrives with the consensus issue.`;
+Runs a validator (or a full node) from the home: the stores, the app (proxy_app), the consensus
+log, the signer, the mempool and the RPC server. Ctrl-C stops it cleanly.`;
   // Tendermint's name for this command is `start`; `node` and `run` are its aliases there.
   static override hiddenAliases = ["start", "run"];
   static override examples = [
@@ -84,7 +84,7 @@ home lock, and exits: running consensus arrives with the consensus issue.`;
     const [{ resolveHome }, { prepareNode }, { runNode }] = await Promise.all([
       import("../config/home.js"),
       import("../cli/prepare-node.js"),
-      import("../cli/run-node.js"),
+      import("../../streams/run-node.js"),
     ]);
     const overrides: Record<string, string | boolean | undefined> = {};
     const flagNames: Record<string, string> = {};
