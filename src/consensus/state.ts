@@ -98,6 +98,29 @@ const EMPTY_BLOCK_ID: BlockID = {
   partSetHeader: { total: 0, hash: new Uint8Array(0) },
 };
 
+/** The chain state before ConsensusStarted: no height, no validators, zero params. */
+const NO_CHAIN: ChainState = {
+  version: { consensus: { block: 0n, app: 0n }, software: "" },
+  chainId: "",
+  initialHeight: 0n,
+  lastBlockHeight: 0n,
+  lastBlockId: EMPTY_BLOCK_ID,
+  lastBlockTime: { seconds: 0n, nanos: 0 },
+  nextValidators: undefined,
+  validators: undefined,
+  lastValidators: undefined,
+  lastHeightValidatorsChanged: 0n,
+  consensusParams: {
+    block: { maxBytes: 0n, maxGas: 0n, timeIotaMs: 0n },
+    evidence: { maxAgeNumBlocks: 0n, maxAgeDuration: { seconds: 0n, nanos: 0 }, maxBytes: 0n },
+    validator: { pubKeyTypes: [] },
+    version: { appVersion: 0n },
+  },
+  lastHeightConsensusParamsChanged: 0n,
+  lastResultsHash: new Uint8Array(0),
+  appHash: new Uint8Array(0),
+};
+
 /** The state before ConsensusStarted: not started, holding only the configuration. */
 export function initialConsensusState(options: ConsensusStateOptions): ConsensusState {
   const zero = { seconds: 0n, nanos: 0 };
@@ -106,7 +129,7 @@ export function initialConsensusState(options: ConsensusStateOptions): Consensus
     ownAddress: options.ownAddress,
     started: false,
     halted: undefined,
-    chain: undefined as unknown as ChainState,
+    chain: NO_CHAIN,
     lastBlockAppHash: new Uint8Array(0),
     height: 0n,
     round: 0,
