@@ -256,9 +256,21 @@ export class BlockStore {
     return value === undefined ? undefined : decodeStored(Commit, value, `blockstore.db commit ${height}`);
   }
 
+  /**
+   * Stores a seen commit without its block: state sync keeps the commit of the snapshot height
+   * so consensus can start above it before any block is fetched.
+   */
+  async saveSeenCommit(height: bigint, commit: Commit): Promise<void> {
+    if (commit.height !== height) {
+      throw new StoreError("STORE_INVALID_SAVE", `seen commit is for height ${commit.height}, not ${height}`);
+    }
+    await this.#db.put(seenCommitKey(height), encodeMessage(Commit, commit), { sync: this.#sync });
+  }
+
   /** The commit this node saw for `height` (the only commit for the latest height). */
   async loadSeenCommit(height: bigint): Promise<Commit | undefined> {
-    if (!this.#holds(height)) return undefined;
+    // Not limited to [base, height]: after state sync the snapshot's commit precedes any block.
+    if (height <= 0n) return undefined;
     const value = this.#db.getSync(seenCommitKey(height));
     return value === undefined
       ? undefined

@@ -106,6 +106,16 @@ describe("BlockStore", () => {
     await db.close();
   });
 
+  it("keeps a state-synced seen commit before any block", async () => {
+    const { db, store } = await freshStore();
+    const synced = makeHeight(500n, 1).seenCommit;
+    await store.saveSeenCommit(500n, synced);
+    assert.equal(store.height(), 0n);
+    assert.equal(encodingOf(Commit, await store.loadSeenCommit(500n)), encodingOf(Commit, synced));
+    await assert.rejects(store.saveSeenCommit(501n, synced), /seen commit is for height 500, not 501/);
+    await db.close();
+  });
+
   it("keeps base and height across reopen", async () => {
     const { db, store, path } = await freshStore();
     await saveRange(store, 1n, 4n);
