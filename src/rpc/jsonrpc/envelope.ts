@@ -10,6 +10,8 @@ export type JsonRpcId = string | number;
 /** The id URI-style calls are answered with. */
 export const URI_ID = -1;
 
+// Two regexps: a global one keeps lastIndex between test() calls, so it only replaces.
+const HAS_HTML_UNSAFE = /[<>&\u2028\u2029]/;
 const HTML_UNSAFE = /[<>&\u2028\u2029]/g;
 const HTML_ESCAPES: Record<string, string> = {
   "<": "\\u003c",
@@ -22,7 +24,7 @@ const HTML_ESCAPES: Record<string, string> = {
 /** A JSON string as Go's encoding/json writes it (HTML characters escaped). */
 export function goJsonString(text: string): string {
   const json = JSON.stringify(text);
-  return HTML_UNSAFE.test(json) ? json.replace(HTML_UNSAFE, (c) => HTML_ESCAPES[c] as string) : json;
+  return HAS_HTML_UNSAFE.test(json) ? json.replace(HTML_UNSAFE, (c) => HTML_ESCAPES[c] as string) : json;
 }
 
 function idField(id: JsonRpcId | undefined): string {

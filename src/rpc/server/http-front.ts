@@ -79,6 +79,11 @@ export class HttpFront {
     this.indexPage = renderIndexPage(routes.values(), nodeVersion);
   }
 
+  /** Whether CORS headers of requests matter (backends skip reading them otherwise). */
+  get corsEnabled(): boolean {
+    return this.cors !== undefined;
+  }
+
   /** Whether the request's body must be read before answering (JSON-RPC, or a form for a route). */
   wantsBody(call: HttpCall): boolean {
     if (call.path === "/") return true;

@@ -138,15 +138,16 @@ export function startUwsBackend(
     },
   });
 
+  const cors = front.corsEnabled;
   app.any("/*", (res, req) => {
     const call: HttpCall = {
       method: req.getCaseSensitiveMethod().toUpperCase(),
       path: req.getUrl(),
       query: req.getQuery() ?? EMPTY,
       contentType: req.getHeader("content-type"),
-      origin: req.getHeader("origin"),
-      corsRequestMethod: req.getHeader("access-control-request-method"),
-      corsRequestHeaders: req.getHeader("access-control-request-headers"),
+      origin: cors ? req.getHeader("origin") : EMPTY,
+      corsRequestMethod: cors ? req.getHeader("access-control-request-method") : EMPTY,
+      corsRequestHeaders: cors ? req.getHeader("access-control-request-headers") : EMPTY,
       remoteAddress: EMPTY,
     };
     const contentLength = req.getHeader("content-length");
