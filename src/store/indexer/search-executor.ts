@@ -105,10 +105,10 @@ function driverRange(space: IndexSpace, driver: Driver): { gte: Uint8Array; lt: 
  * entries that pass the filter when the key has fewer than PROBE_LIMIT entries (exact), and
  * PROBE_LIMIT otherwise (unknown but broad).
  */
-async function probe(space: IndexSpace, driver: Driver): Promise<number> {
+async function probe(space: IndexSpace, driver: Driver, limit: number): Promise<number> {
   const range = driverRange(space, driver);
-  const keys = await space.db.keys({ ...range, limit: PROBE_LIMIT }).all();
-  if (driver.kind !== "event-key" || keys.length >= PROBE_LIMIT) return keys.length;
+  const keys = await space.db.keys({ ...range, limit }).all();
+  if (driver.kind !== "event-key" || keys.length >= limit) return keys.length;
   const keyPrefixLength = entryKeyPrefix(space.entryPrefix, driver.key).length;
   const decoder = new TextDecoder();
   let passing = 0;
@@ -300,15 +300,20 @@ export async function executeSearch(
         ];
       }
     } else {
-      let best = plan.drivers[0]!;
-      let bestSize = Number.POSITIVE_INFINITY;
-      for (const driver of plan.drivers) {
-        const size = await probe(space, driver);
-        if (size < bestSize) {
+      // Walking every document is the fallback, never a contender when a condition narrows.
+      const contenders =
+        plan.drivers.length > 1 ? plan.drivers.filter((d) => d.kind !== "all") : plan.drivers;
+      let best = contenders[0]!;
+      let bestSize = PROBE_LIMIT;
+      for (const driver of contenders) {
+        // A probe stops where it can no longer win (ties keep the earlier, preferred driver);
+        // a filtered key reads up to PROBE_LIMIT entries, since its filter may leave few.
+        const size = await probe(space, driver, driver.kind === "event-key" ? PROBE_LIMIT : bestSize);
+        if (size < bestSize || driver === contenders[0]) {
           best = driver;
           bestSize = size;
         }
-        if (size === 0) break;
+        if (bestSize === 0) break;
       }
       const hits = bestSize === 0 ? [] : await scan(space, best, budget);
       const checks = keyOnlyChecks(space, best, request.conditions);
