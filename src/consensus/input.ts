@@ -11,6 +11,7 @@ import type { RoundStep } from "./round-step.js";
 
 export const CONSENSUS_INPUT_TYPES = [
   "ConsensusStarted",
+  "ConsensusResumed",
   "BlockExecuted",
   "ProposalReceived",
   "BlockPartReceived",
@@ -41,6 +42,16 @@ export interface ConsensusStarted {
   readonly chainState: ChainState;
   readonly lastCommit: Commit | undefined;
   readonly lastBlockAppHash: Uint8Array;
+}
+
+/**
+ * The node restarted and replayed its log up to here (effects of the replay were not carried out):
+ * the reducer issues again what must be outstanding now (the current step's timer, a pending
+ * proposal, an unexecuted decision).
+ */
+export interface ConsensusResumed {
+  readonly type: "ConsensusResumed";
+  readonly time: Timestamp;
 }
 
 /** The block of `height` (from a CommitBlock effect) was saved and executed; `chainState` follows it. */
@@ -137,6 +148,7 @@ export interface BlockValidated {
 
 export type ConsensusInput =
   | ConsensusStarted
+  | ConsensusResumed
   | BlockExecuted
   | ProposalReceived
   | BlockPartReceived

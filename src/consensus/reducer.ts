@@ -8,6 +8,7 @@ import { enterNewHeight, lastCommitVotes } from "./handlers/new-height.js";
 import { onProposalBlockReaped, onProposalSigned } from "./handlers/propose.js";
 import { onBlockPartReceived, onBlockValidated, onProposalReceived } from "./handlers/receive-proposal.js";
 import { onVote, onVoteSigned, replayNextHeightVotes } from "./handlers/receive-vote.js";
+import { onResumed } from "./handlers/resume.js";
 import { onTxsAvailable } from "./handlers/start-round.js";
 import { onTimeout } from "./handlers/timeouts.js";
 import type { ConsensusInput } from "./input.js";
@@ -44,6 +45,9 @@ function route(ctx: Ctx, input: ConsensusInput): void {
         lastBlockAppHash: input.lastBlockAppHash,
         commitTime: undefined,
       });
+      return;
+    case "ConsensusResumed":
+      onResumed(ctx);
       return;
     case "BlockExecuted": {
       const s = ctx.s;

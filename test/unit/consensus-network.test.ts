@@ -33,6 +33,8 @@ interface Faults {
   partitionUntilMs: number;
   /** Node 3 sends conflicting prevotes (one block to half the peers, nil to the rest). */
   equivocator: boolean;
+  /** A node that crashes at `atMs` (losing timers and in-flight messages) and restarts from its log. */
+  crash?: { node: number; atMs: number; downMs: number };
 }
 
 class LossyNetwork {
@@ -48,6 +50,9 @@ class LossyNetwork {
   private events: { at: number; seq: number; node: number; input: InputWithoutTime }[] = [];
   private readonly timers = new Map<number, { at: number; input: InputWithoutTime }>();
   private seq = 0;
+  private down = new Set<number>();
+  private crashed = false;
+  restarts = 0;
   now = 0;
 
   constructor(
@@ -231,6 +236,21 @@ class LossyNetwork {
     }
   }
 
+  /** Replays the node's log into a fresh reducer (no effects), then resumes it. */
+  private restart(i: number): void {
+    const old = this.nodes[i]!;
+    const fresh = new TestNode({ own: i, chain: old.chain });
+    for (const input of old.log) {
+      fresh.state = fresh.reducer(fresh.state, input).state;
+      fresh.log.push(input);
+    }
+    this.nodes[i] = fresh;
+    this.down.delete(i);
+    this.restarts++;
+    fresh.nowMs = this.now;
+    this.handle(i, fresh.feed({ type: "ConsensusResumed" }));
+  }
+
   run(untilHeight: bigint, maxVirtualMs: number, maxSteps = 60_000): void {
     let nextGossip = 300;
     for (let step = 0; step < maxSteps; step++) {
@@ -245,8 +265,22 @@ class LossyNetwork {
       const soonest = Math.min(eventAt, timerAt, nextGossip);
       if (soonest > maxVirtualMs) break;
       this.now = Math.max(this.now, soonest);
+      const crash = this.faults.crash;
+      if (crash !== undefined && !this.crashed && soonest >= crash.atMs) {
+        this.crashed = true;
+        this.down.add(crash.node);
+        this.timers.delete(crash.node);
+        this.now = crash.atMs;
+        this.at(crash.atMs + crash.downMs, crash.node, { type: "ConsensusResumed" });
+        continue;
+      }
       if (soonest === eventAt) {
         const e = this.events.shift()!;
+        if (e.input.type === "ConsensusResumed") {
+          this.restart(e.node);
+          continue;
+        }
+        if (this.down.has(e.node)) continue;
         const node = this.nodes[e.node]!;
         node.nowMs = this.now;
         this.handle(e.node, node.feed(e.input));
@@ -285,6 +319,21 @@ describe("consensus: four reducers on a faulty network", () => {
       assert.deepEqual(state, original.state);
     });
   }
+
+  it("a validator that crashes and restarts from its log catches up", () => {
+    const net = new LossyNetwork(prng(11), {
+      drop: 0.1,
+      duplicate: 0.1,
+      maxDelayMs: 200,
+      partitionUntilMs: 0,
+      equivocator: false,
+      crash: { node: 2, atMs: 1700, downMs: 4000 },
+    });
+    net.start();
+    net.run(5n, 120_000);
+    assert.equal(net.restarts, 1);
+    assert.ok(net.nodes[2]!.state.height > 5n);
+  });
 
   it("an equivocating validator is reported and cannot break agreement", () => {
     const net = new LossyNetwork(prng(7), {
