@@ -240,6 +240,28 @@ describe("event indexer: budgets, duplicates, reopen", () => {
     await db.close();
   });
 
+  it("keeps the later of two copies of a tx in one block, also when the height is indexed again", async () => {
+    const { db, indexer } = await fresh();
+    const input = {
+      height: 3n,
+      txs: [
+        tx("twin", [ev("a", [["b", "first"]])]),
+        tx("other", []),
+        tx("twin", [ev("a", [["b", "second"]])]),
+      ],
+      beginBlockEvents: [],
+      endBlockEvents: [],
+    };
+    for (let round = 0; round < 2; round++) {
+      await indexer.indexHeight(input);
+      assert.equal((await indexer.txs.getByHash(sha256(bytes("twin"))))?.index, 2);
+      assert.equal((await search(indexer, "a.b = 'first'")).total, 0);
+      assert.deepEqual((await search(indexer, "a.b = 'second'")).labels, ["twin"]);
+      assert.deepEqual((await search(indexer, "tx.height = 3")).labels, ["other", "twin"]);
+    }
+    await db.close();
+  });
+
   it("keeps the indexed height across reopen and re-indexes a height idempotently", async () => {
     const { db, indexer, path } = await fresh();
     const input = {

@@ -212,27 +212,30 @@ export class EventIndexer implements HeightIndexer {
     const keys = new CompositeKeys();
     const heightBytes = encodeHeight(height);
     const hashes = input.txs.map((t) => t.hash ?? sha256(t.tx));
-    const previous = await this.#db.getMany(hashes.map(txResultKey));
+    // Earlier homes of these txs are looked up while this height's entries are built.
+    const previousRead = this.#db.getMany(hashes.map(txResultKey));
     const homes = new Map<string, number>();
     input.txs.forEach((indexed, index) => {
       const hash = hashes[index]!;
       const id = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString("latin1");
-      const stored = previous[index];
       const earlierHere = homes.get(id);
       if (earlierHere !== undefined) {
         // The same tx twice in this block: the later occurrence wins.
         this.#deleteTxEntries(batch, keys, height, earlierHere, input.txs[earlierHere]!.result.events);
-      } else if (stored !== undefined) {
-        const old = decodeStored(TxResult, stored, `tx_index.db tx ${hexUpper(hash)}`);
-        if (old.height !== height || old.index !== index) {
-          this.#deleteTxEntries(batch, keys, old.height, old.index, old.result.events);
-        }
       }
       homes.set(id, index);
       const result: TxResult = { height, index, tx: indexed.tx, result: indexed.result };
       batch.put(txResultKey(hash), encodeMessage(TxResult, result));
       batch.put(txPositionKey(height, index), hash);
       putEventEntries(batch, keys, PREFIX_TX_EVENT, indexed.result.events, heightBytes, index, 0);
+    });
+    const previous = await previousRead;
+    previous.forEach((stored, index) => {
+      if (stored === undefined) return;
+      const old = decodeStored(TxResult, stored, `tx_index.db tx ${hexUpper(hashes[index]!)}`);
+      // Indexed before at another height: move it. (Within this height, the loop above decided;
+      // deleting keys of another height never touches what this batch puts.)
+      if (old.height !== height) this.#deleteTxEntries(batch, keys, old.height, old.index, old.result.events);
     });
     const blockEvents: ABCIResponses = {
       deliverTxs: [],
