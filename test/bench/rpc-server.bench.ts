@@ -1,7 +1,9 @@
 // RPC server throughput over loopback with autocannon: GET /health on our server (uWS), on a
 // bare uWS server answering a fixed body (the ceiling), and on our node:http fallback; and
 // JSON-RPC POST on both backends. The servers run in a child process so the load generator
-// does not share their event loop. Each case runs ~2 s; figures, never pass/fail.
+// does not share their event loop. The machine is shared, so each case runs twice, interleaved
+// with the others (~1.5 s a run, ~15 s in all), and the better run is kept; figures, never
+// pass/fail.
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -23,7 +25,8 @@ const autocannon = createRequire(import.meta.url)("autocannon") as (options: {
   headers: Record<string, string>;
 }) => Promise<AutocannonResult>;
 
-const DURATION_S = 2;
+const DURATION_S = 1.5;
+const ROUNDS = 2;
 const CONNECTIONS = 32;
 
 async function serve(): Promise<void> {
@@ -60,7 +63,7 @@ interface Figure {
   errors: number;
 }
 
-async function load(name: string, url: string, post?: string): Promise<Figure> {
+async function loadOnce(name: string, url: string, post?: string): Promise<Figure> {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -69,16 +72,37 @@ async function load(name: string, url: string, post?: string): Promise<Figure> {
     body: post,
     headers: post === undefined ? {} : { "content-type": "text/plain" },
   });
-  const figure = {
+  return {
     name,
     requestsPerSecond: Math.round(result.requests.average),
     p99Ms: result.latency.p99,
     errors: result.errors + result.non2xx,
   };
-  console.log(
-    `${name.padEnd(34)} ${String(figure.requestsPerSecond).padStart(8)} req/s   p99 ${figure.p99Ms} ms   errors ${figure.errors}`,
-  );
-  return figure;
+}
+
+interface Case {
+  name: string;
+  url: string;
+  post?: string;
+}
+
+/** Every case ROUNDS times, interleaved, keeping each case's best run. */
+async function measure(cases: Case[]): Promise<Figure[]> {
+  const best = new Map<string, Figure>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const c of cases) {
+      const figure = await loadOnce(c.name, c.url, c.post);
+      const kept = best.get(c.name);
+      if (kept === undefined || figure.requestsPerSecond > kept.requestsPerSecond) best.set(c.name, figure);
+    }
+  }
+  const figures = cases.map((c) => best.get(c.name) as Figure);
+  for (const f of figures) {
+    console.log(
+      `${f.name.padEnd(34)} ${String(f.requestsPerSecond).padStart(8)} req/s   p99 ${f.p99Ms} ms   errors ${f.errors}`,
+    );
+  }
+  return figures;
 }
 
 async function main(): Promise<void> {
@@ -91,15 +115,13 @@ async function main(): Promise<void> {
       child.once("exit", (code) => reject(new Error(`server process exited with ${code}`)));
     });
     const rpcPost = '{"jsonrpc":"2.0","id":1,"method":"status"}';
-    const bare = await load("bare uWS, fixed body", `http://127.0.0.1:${ports.bare}/health`);
-    const ours = await load("rxbft /health on uWS", `http://127.0.0.1:${ports.ours}/health`);
-    const fallback = await load("rxbft /health on node:http", `http://127.0.0.1:${ports.fallback}/health`);
-    const postOurs = await load("rxbft JSON-RPC POST on uWS", `http://127.0.0.1:${ports.ours}/`, rpcPost);
-    const postFallback = await load(
-      "rxbft JSON-RPC POST on node:http",
-      `http://127.0.0.1:${ports.fallback}/`,
-      rpcPost,
-    );
+    const [bare, ours, fallback, postOurs, postFallback] = (await measure([
+      { name: "bare uWS, fixed body", url: `http://127.0.0.1:${ports.bare}/health` },
+      { name: "rxbft /health on uWS", url: `http://127.0.0.1:${ports.ours}/health` },
+      { name: "rxbft /health on node:http", url: `http://127.0.0.1:${ports.fallback}/health` },
+      { name: "rxbft JSON-RPC POST on uWS", url: `http://127.0.0.1:${ports.ours}/`, post: rpcPost },
+      { name: "rxbft JSON-RPC POST on node:http", url: `http://127.0.0.1:${ports.fallback}/`, post: rpcPost },
+    ])) as [Figure, Figure, Figure, Figure, Figure];
     const ratios = {
       healthVsBareUws: ours.requestsPerSecond / bare.requestsPerSecond,
       healthUwsVsNodeHttp: ours.requestsPerSecond / fallback.requestsPerSecond,
@@ -111,7 +133,7 @@ async function main(): Promise<void> {
     mkdirSync("bench-results", { recursive: true });
     writeFileSync(
       "bench-results/rpc-server.json",
-      `${JSON.stringify({ connections: CONNECTIONS, durationSeconds: DURATION_S, figures: [bare, ours, fallback, postOurs, postFallback], ratios }, null, 2)}\n`,
+      `${JSON.stringify({ connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, figures: [bare, ours, fallback, postOurs, postFallback], ratios }, null, 2)}\n`,
     );
   } finally {
     child.kill();

@@ -373,6 +373,24 @@ describe("rpc server limits", () => {
     await unsafe.close();
   });
 
+  it("reads bodies that arrive in many chunks on both backends", async () => {
+    const tx = Buffer.alloc(300_000, 7);
+    for (const backend of ["uws", "node"] as const) {
+      const s = await startRpcServer({ laddr: "tcp://127.0.0.1:0" }, fakeNode().context, {
+        logger: quiet,
+        backend,
+      });
+      const body = JSON.stringify({
+        id: 1,
+        method: "broadcast_tx_sync",
+        params: { tx: tx.toString("base64") },
+      });
+      const reply = JSON.parse((await http(s, "POST", "/", body)).body);
+      assert.equal(reply.result.log, tx.toString("utf8"), backend);
+      await s.close();
+    }
+  });
+
   it("refuses to listen on a malformed address", async () => {
     await assert.rejects(
       startRpcServer({ laddr: "127.0.0.1:1" }, {}, { logger: quiet }),

@@ -210,14 +210,14 @@ export function startUwsBackend(
         finish(front.bodyTooLarge(call), true);
         return;
       }
+      if (isLast && chunks.length === 0) {
+        // The usual case, a body in one chunk: decoding copies it, nothing else needed.
+        respond(Buffer.from(chunk).toString("utf8"));
+        return;
+      }
       // uWS reuses the chunk's memory after the callback: copy it.
       chunks.push(Buffer.from(chunk.slice(0)));
-      if (isLast)
-        respond(
-          chunks.length === 1
-            ? (chunks[0] as Buffer).toString("utf8")
-            : Buffer.concat(chunks).toString("utf8"),
-        );
+      if (isLast) respond(Buffer.concat(chunks).toString("utf8"));
     });
   });
 
