@@ -12,8 +12,6 @@ export type StoreErrorCode =
   | "STORE_INCONSISTENT"
   /** A height was asked for that is outside [base, height]. */
   | "STORE_HEIGHT_UNAVAILABLE"
-  /** A store method was called after close(). */
-  | "STORE_CLOSED"
   /** A validator set is stored at an earlier height and no proposer-priority function was given. */
   | "STORE_NEEDS_PRIORITY_FUNCTION"
   /** tx / tx_search with tx_index.indexer = "null". */
