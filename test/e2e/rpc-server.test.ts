@@ -136,6 +136,9 @@ for (const backend of ["uws", "node"] as const) {
       assert.equal(posted.status, 200);
       assert.equal(posted.body, '{"jsonrpc":"2.0","id":"p","result":{"height":"4"}}');
       assert.equal(posted.headers["cache-control"], "public, max-age=86400");
+      const head = await http(server, "HEAD", "/health");
+      assert.equal(head.status, 200);
+      assert.equal(head.body, "");
       const missing = await http(server, "GET", "/nope");
       assert.equal(missing.status, 404);
       assert.equal(missing.body, "404 page not found\n");

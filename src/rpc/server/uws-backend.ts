@@ -48,12 +48,14 @@ interface SocketData {
 
 const EMPTY = "";
 
-function writeAnswer(res: Uws.HttpResponse, answer: HttpAnswer, closeConnection = false): void {
+function writeAnswer(res: Uws.HttpResponse, answer: HttpAnswer, closeConnection = false, head = false): void {
   res.cork(() => {
     res.writeStatus(statusLine(answer.status));
     if (answer.contentType !== EMPTY) res.writeHeader("Content-Type", answer.contentType);
     for (const [name, value] of answer.headers) res.writeHeader(name, value);
-    res.end(answer.body, closeConnection);
+    // A HEAD answer announces the body's length and sends none (node:http does this itself).
+    if (head) res.endWithoutBody(Buffer.byteLength(answer.body), closeConnection);
+    else res.end(answer.body, closeConnection);
   });
 }
 
@@ -173,7 +175,7 @@ export function startUwsBackend(
       if (done) return;
       done = true;
       open--;
-      writeAnswer(res, answer, closeConnection);
+      writeAnswer(res, answer, closeConnection, call.method === "HEAD");
     };
     const respond = (body: string) => {
       let answer: HttpAnswer | Promise<HttpAnswer>;
