@@ -1,0 +1,81 @@
+// The simulated chain: validator keys derived from the run's seed (real ed25519, so signatures
+// and evidence are the real thing), the genesis state built by src/state's rules, and the
+// deterministic "application" each validator executes blocks with: src/state's next-state rules
+// (validator set and params carried, proposer priority advanced, last results hash) with an app
+// hash of sha256(previous app hash ‖ height ‖ txs), so a divergent execution shows in the next
+// header.
+import { createHash, type KeyObject } from "node:crypto";
+import { keyPairFromSeed, privateKeyObjectFromSeed } from "../../src/crypto/ed25519-keys.js";
+import { addressOf } from "../../src/crypto/hash.js";
+import { stateFromGenesis } from "../../src/state/genesis-state.js";
+import { nextState, withAppHash } from "../../src/state/next-state.js";
+import { defaultConsensusParams } from "../../src/types/consensus-params.js";
+import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
+import type { ResponseDeliverTx } from "../../src/wire/generated/tendermint/abci/types.js";
+import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
+import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
+import type { BlockID } from "../../src/wire/generated/tendermint/types/types.js";
+import type { Prng } from "./prng.js";
+
+export const SIM_CHAIN_ID = "rxbft-sim";
+/** Genesis time of every simulated chain; virtual time 0 is this instant. */
+export const GENESIS_TIME: Timestamp = { seconds: 1_700_000_000n, nanos: 0 };
+
+export interface SimKey {
+  readonly publicKey: Uint8Array;
+  readonly address: Uint8Array;
+  readonly privateKey: KeyObject;
+}
+
+export function makeKeys(prng: Prng, count: number): SimKey[] {
+  return Array.from({ length: count }, () => {
+    const seed = prng.bytes(32);
+    const pair = keyPairFromSeed(seed);
+    return {
+      publicKey: pair.publicKey,
+      address: addressOf(pair.publicKey),
+      privateKey: privateKeyObjectFromSeed(seed),
+    };
+  });
+}
+
+export function genesisState(keys: readonly SimKey[], powers: readonly bigint[]): ChainState {
+  return stateFromGenesis({
+    genesisTime: GENESIS_TIME,
+    chainId: SIM_CHAIN_ID,
+    initialHeight: 1n,
+    consensusParams: defaultConsensusParams(),
+    validators: keys.map((k, i) => ({
+      address: k.address,
+      pubKey: k.publicKey,
+      power: powers[i]!,
+      name: `v${i}`,
+    })),
+    appHash: new Uint8Array(0),
+    appStateBytes: new Uint8Array(0),
+  });
+}
+
+const OK_TX: Omit<ResponseDeliverTx, "data"> = {
+  code: 0,
+  log: "",
+  info: "",
+  gasWanted: 0n,
+  gasUsed: 0n,
+  events: [],
+  codespace: "",
+};
+
+/** The chain state after `block` (committed as `blockId`) ran on the simulated app. */
+export function executeSimBlock(chain: ChainState, block: Block, blockId: BlockID): ChainState {
+  const deliverTxs = block.data.txs.map((tx): ResponseDeliverTx => ({ ...OK_TX, data: tx.subarray(0, 4) }));
+  const next = nextState(chain, blockId, block.header, {
+    deliverTxs,
+    endBlock: { validatorUpdates: [], consensusParamUpdates: undefined, events: [] },
+  });
+  const height = Buffer.alloc(8);
+  height.writeBigUInt64BE(block.header.height);
+  const hash = createHash("sha256").update(chain.appHash).update(height);
+  for (const tx of block.data.txs) hash.update(tx);
+  return withAppHash(next, new Uint8Array(hash.digest()));
+}
