@@ -394,6 +394,19 @@ describe("rpc server limits", () => {
     }
   });
 
+  it("says in its log which backend serves", async () => {
+    for (const [backend, expected] of [
+      ["auto", "RPC server listening (uWebSockets.js)"],
+      ["node", "RPC server listening (node:http)"],
+    ] as const) {
+      const lines: string[] = [];
+      const logger = { ...quiet, info: (message: string) => lines.push(message) };
+      const s = await startRpcServer({ laddr: "tcp://127.0.0.1:0" }, {}, { logger, backend });
+      assert.ok(lines.includes(expected), lines.join("; "));
+      await s.close();
+    }
+  });
+
   it("refuses to listen on a malformed address", async () => {
     await assert.rejects(
       startRpcServer({ laddr: "127.0.0.1:1" }, {}, { logger: quiet }),
