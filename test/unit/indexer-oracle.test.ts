@@ -8,7 +8,7 @@ import { after, it } from "node:test";
 import fc from "fast-check";
 import { parseQuery } from "../../src/rpc/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
-import { compileDocumentMatcher, TX_DOCUMENT } from "../../src/store/indexer/event-match.js";
+import { BLOCK_DOCUMENT, compileDocumentMatcher, TX_DOCUMENT } from "../../src/store/indexer/event-match.js";
 import type { IndexedTx } from "../../src/store/indexer/height-index-input.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
 import type { Event } from "../../src/wire/generated/tendermint/abci/types.js";
@@ -30,10 +30,12 @@ const eventArb: fc.Arbitrary<Event> = fc.record({
     { minLength: 1, maxLength: 3 },
   ),
 });
-const heightsArb = fc.array(fc.array(fc.array(eventArb, { maxLength: 3 }), { maxLength: 6 }), {
-  minLength: 1,
-  maxLength: 6,
+const heightArb = fc.record({
+  txs: fc.array(fc.array(eventArb, { maxLength: 3 }), { maxLength: 6 }),
+  begin: fc.array(eventArb, { maxLength: 2 }),
+  end: fc.array(eventArb, { maxLength: 2 }),
 });
+const heightsArb = fc.array(heightArb, { minLength: 1, maxLength: 6 });
 
 const conditionArb = fc.oneof(
   fc
@@ -58,7 +60,7 @@ const conditionArb = fc.oneof(
 );
 const queryArb = fc.array(conditionArb, { minLength: 1, maxLength: 3 }).map((cs) => cs.join(" AND "));
 
-it("agrees with the pure matcher over every tx, for totals, order and pages", async () => {
+it("agrees with the pure matcher over every tx and block, for totals, order and pages", async () => {
   let run = 0;
   await fc.assert(
     fc.asyncProperty(
@@ -69,8 +71,10 @@ it("agrees with the pure matcher over every tx, for totals, order and pages", as
         try {
           const indexer = await EventIndexer.open(db);
           const all: { height: bigint; index: number; events: Event[] }[] = [];
-          for (const [h, txEvents] of heights.entries()) {
+          const blocks: { height: bigint; events: Event[] }[] = [];
+          for (const [h, { txs: txEvents, begin, end }] of heights.entries()) {
             const height = BigInt(h + 1);
+            blocks.push({ height, events: [...begin, ...end] });
             const txs: IndexedTx[] = txEvents.map((events, index) => {
               all.push({ height, index, events });
               return {
@@ -87,7 +91,7 @@ it("agrees with the pure matcher over every tx, for totals, order and pages", as
                 },
               };
             });
-            await indexer.indexHeight({ height, txs, beginBlockEvents: [], endBlockEvents: [] });
+            await indexer.indexHeight({ height, txs, beginBlockEvents: begin, endBlockEvents: end });
           }
           for (const text of queries) {
             const conditions = parseQuery(text).conditions;
@@ -109,6 +113,18 @@ it("agrees with the pure matcher over every tx, for totals, order and pages", as
                 `page ${page} (${order}) of ${text}`,
               );
             }
+            // The same query over block events, with tx.height read as block.height.
+            const blockConditions = parseQuery(text.replaceAll("tx.height", "block.height")).conditions;
+            const blockMatcher = compileDocumentMatcher(blockConditions, BLOCK_DOCUMENT);
+            const wantHeights = blocks.filter((b) => blockMatcher(b)).map((b) => b.height);
+            const gotBlocks = await indexer.blocks.search({
+              conditions: blockConditions,
+              page: 1,
+              perPage: 100,
+              order: "desc",
+            });
+            assert.equal(gotBlocks.total, wantHeights.length, `block total for ${text}`);
+            assert.deepEqual(gotBlocks.heights, wantHeights.reverse(), `block heights for ${text}`);
           }
         } finally {
           await db.close();
