@@ -67,8 +67,9 @@ function assertNoWideNumbers(value: unknown, path = "$"): void {
       Number.isInteger(value) && Math.abs(value) <= 2 ** 32,
       `${path} is a number beyond 32 bits: ${value}`,
     );
-  } else if (Array.isArray(value)) value.forEach((v, i) => assertNoWideNumbers(v, `${path}[${i}]`));
-  else if (value !== null && typeof value === "object") {
+  } else if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) assertNoWideNumbers(v, `${path}[${i}]`);
+  } else if (value !== null && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) assertNoWideNumbers(v, `${path}.${k}`);
   }
 }
