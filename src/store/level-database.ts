@@ -15,7 +15,8 @@ export async function openBinaryLevel(location: string): Promise<BinaryLevel> {
     await db.open();
   } catch (error) {
     const detail = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-    throw new StoreError("STORE_OPEN_FAILED", `cannot open database ${location}: ${detail}`, {
+    const hint = /lock/i.test(detail) ? " (is another rxbft process using this home directory?)" : "";
+    throw new StoreError("STORE_OPEN_FAILED", `cannot open database ${location}: ${detail}${hint}`, {
       cause: error,
     });
   }

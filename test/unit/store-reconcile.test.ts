@@ -136,6 +136,7 @@ describe("openStores and reconcile", () => {
     await assert.rejects(openStores(dir, { indexer: "kv" }), (e: Error & { code?: string }) => {
       assert.equal(e.code, "STORE_OPEN_FAILED");
       assert.match(e.message, /blockstore\.db/);
+      assert.match(e.message, /another rxbft process/);
       return true;
     });
     await stores.close();
