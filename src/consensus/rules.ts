@@ -6,9 +6,17 @@ import type { Validator, ValidatorSet } from "../wire/generated/tendermint/types
 
 export interface ConsensusRules {
   /**
-   * The proposer of `round` at a height whose set (as carried in the chain state, already
-   * incremented for the height) is `validators`: round 0 is the set's proposer, round r the
-   * proposer after r more IncrementProposerPriority steps. Pure and deterministic.
+   * Go's Copy + IncrementProposerPriority(times), times ≥ 1. Not the same as `times` single
+   * increments (rescaling and centring run once per call), so the reducer increments by
+   * (new round − current round) each time it enters a round, as v0.34 does: the proposer of a
+   * round depends on the rounds actually entered at the height.
+   */
+  incrementProposerPriority(validators: ValidatorSet, times: number): ValidatorSet;
+  /** The set's proposer: the validator its last increment chose. */
+  proposerOf(validators: ValidatorSet): Validator;
+  /**
+   * The proposer of `round` reached directly from round 0 of a height whose set is `validators`
+   * (round 0: the set's proposer). Equal to the reducer's when it skipped straight to `round`.
    */
   proposer(validators: ValidatorSet, round: number): Validator;
 }

@@ -7,7 +7,10 @@ import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../wire/generated/tendermint/state/types.js";
 import type { Block } from "../wire/generated/tendermint/types/block.js";
 import type { BlockID, Proposal, Vote } from "../wire/generated/tendermint/types/types.js";
-import type { Validator } from "../wire/generated/tendermint/types/validator.js";
+import type {
+  ValidatorSet as ProtoValidatorSet,
+  Validator,
+} from "../wire/generated/tendermint/types/validator.js";
 import type { ConsensusConfig } from "./config.js";
 import { RoundStep } from "./round-step.js";
 import type { HeightVotes } from "./vote-keeper/height-votes.js";
@@ -42,6 +45,11 @@ export interface ConsensusState {
   readonly commitTime: Timestamp | undefined;
   /** Our index in the height's validator set, or -1. */
   readonly ownIndex: number;
+  /**
+   * The height's validator set with its proposer priorities advanced through the rounds entered
+   * so far (v0.34's cs.Validators): the proposer of a round depends on that path.
+   */
+  readonly roundValidators: ProtoValidatorSet | undefined;
   /** The proposer of the current round. */
   readonly proposer: Validator | undefined;
 
@@ -137,6 +145,7 @@ export function initialConsensusState(options: ConsensusStateOptions): Consensus
     startTime: zero,
     commitTime: undefined,
     ownIndex: -1,
+    roundValidators: undefined,
     proposer: undefined,
     proposal: undefined,
     proposalParts: undefined,

@@ -12,7 +12,6 @@ import type { ConsensusInput } from "./input.js";
 import type { ConsensusRules } from "./rules.js";
 import type { ConsensusState } from "./state.js";
 import { sameBytes } from "./vote-keeper/block-key.js";
-import { MAX_ROUNDS_AHEAD } from "./vote-keeper/height-votes.js";
 
 export type SignatureVerifier = (
   publicKey: Uint8Array,
@@ -90,12 +89,15 @@ export function verifyProposal(
   if (proposal.height !== state.height) {
     return { kind: "ignore", reason: `proposal for height ${proposal.height} at height ${state.height}` };
   }
-  if (proposal.round < state.round || proposal.round > state.round + MAX_ROUNDS_AHEAD) {
+  // Only the current round's (v0.34 does the same; gossip sends a peer the proposal of its round):
+  // the proposer of a later round is known only once the node has entered it, as it depends on
+  // the rounds entered on the way.
+  if (proposal.round !== state.round) {
     return { kind: "ignore", reason: `proposal for round ${proposal.round} at round ${state.round}` };
   }
-  const validators = state.chain.validators;
+  const validators = state.roundValidators;
   if (validators === undefined) return { kind: "ignore", reason: "no validator set yet" };
-  const proposer = rules.proposer(validators, proposal.round);
+  const proposer = state.proposer ?? rules.proposerOf(validators);
   const key = ed25519Key(proposer);
   if (
     key === undefined ||

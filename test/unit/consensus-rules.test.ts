@@ -3,8 +3,20 @@
 // validator r mod 4. The node under test is validator 3 unless said otherwise.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { RoundStep } from "../../src/consensus/index.js";
-import { chainAfter, commands, events, NIL, only, short, signed, TestNode } from "./consensus-harness.js";
+import { createDefaultConsensusRules, RoundStep } from "../../src/consensus/index.js";
+import { ValidatorSet } from "../../src/types/validator-set.js";
+import {
+  addressOf,
+  chainAfter,
+  commands,
+  events,
+  genesisChain,
+  NIL,
+  only,
+  short,
+  signed,
+  TestNode,
+} from "./consensus-harness.js";
 
 const OTHERS = [0, 1, 2];
 
@@ -426,5 +438,46 @@ describe("consensus: round skip and timeouts", () => {
     assert.equal(sign.proposal.polRound, 0);
     assert.equal(short({ ...a, blockId: sign.proposal.blockId }), short(a));
     assert.equal(commands(effects).includes("ReapProposalBlock"), false);
+  });
+});
+
+describe("consensus: the proposer follows the rounds entered (v0.34's path-dependent priorities)", () => {
+  // A set (found by fuzzing) where three single increments and one increment by three choose
+  // different proposers: rescaling and centring run once per increment call.
+  const key = (b: number) => new Uint8Array(32).fill(b);
+  const members = (
+    [
+      [2, 99n, 862n],
+      [1, 77n, 982n],
+      [3, 12n, -631n],
+    ] as const
+  ).map(([b, votingPower, proposerPriority]) => ({
+    address: addressOf(key(b)),
+    pubKey: { sum: { $case: "ed25519" as const, ed25519: key(b) } },
+    votingPower,
+    proposerPriority,
+  }));
+  const chain = {
+    ...genesisChain([99n, 77n, 12n], [key(2), key(1), key(3)]),
+    validators: ValidatorSet.fromValidators(members).toProto(),
+  };
+  const rules = createDefaultConsensusRules();
+
+  it("round 3 through rounds 1 and 2 has another proposer than round 3 reached directly", () => {
+    const stepwise = new TestNode({ chain });
+    stepwise.startRound0();
+    for (const round of [0, 1, 2])
+      stepwise.feed({ type: "TimeoutElapsed", height: 1n, round, step: RoundStep.PrecommitWait });
+    assert.equal(stepwise.state.round, 3);
+    let path = chain.validators;
+    for (let i = 0; i < 3; i++) path = rules.incrementProposerPriority(path, 1);
+    assert.deepEqual(stepwise.state.proposer!.address, rules.proposerOf(path).address);
+
+    const direct = new TestNode({ chain });
+    direct.startRound0();
+    direct.votes([0, 1], "prevote", 3, NIL); // +2/3 in round 3: L55 straight there
+    assert.equal(direct.state.round, 3);
+    assert.deepEqual(direct.state.proposer!.address, rules.proposer(chain.validators, 3).address);
+    assert.notDeepEqual(direct.state.proposer!.address, stepwise.state.proposer!.address);
   });
 });

@@ -94,11 +94,15 @@ describe("consensus: verifying inputs before the log", () => {
       from: "p",
     });
     assert.equal(byOther.kind, "reject");
-    // Round 1's proposer is validator 1.
-    assert.equal(
-      check(node, { type: "ProposalReceived", proposal: signedProposal(node, 1, 1), from: "p" }).kind,
-      "accept",
-    );
+    // A later round's proposal waits until the node is in that round (its proposer depends on
+    // the rounds entered); there, round 1's proposer is validator 1.
+    const round1 = signedProposal(node, 1, 1);
+    assert.equal(check(node, { type: "ProposalReceived", proposal: round1, from: "p" }).kind, "ignore");
+    const later = new TestNode({ own: 3, chain });
+    later.startRound0();
+    later.feed({ type: "TimeoutElapsed", height: 1n, round: 0, step: RoundStep.PrecommitWait });
+    assert.equal(later.state.round, 1);
+    assert.equal(check(later, { type: "ProposalReceived", proposal: round1, from: "p" }).kind, "accept");
   });
 
   it("passes timeouts and effect answers, and ignores peer data before the start", () => {

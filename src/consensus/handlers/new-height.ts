@@ -46,6 +46,7 @@ export function enterNewHeight(ctx: Ctx, args: NewHeightArgs): void {
     startTime,
     commitTime: undefined,
     ownIndex,
+    roundValidators: chain.validators,
     proposer: undefined,
     proposal: undefined,
     proposalParts: undefined,

@@ -26,13 +26,18 @@ export function isOwnTurn(s: ConsensusState): boolean {
 export function startRound(ctx: Ctx, round: number): void {
   const s = ctx.s;
   if (round < s.round || (round === s.round && s.step !== RoundStep.NewHeight)) return;
-  const validators = s.chain.validators;
-  const proposer = validators === undefined ? undefined : ctx.rules.proposer(validators, round);
+  // v0.34's enterNewRound: advance the priorities by the rounds skipped, from where they are.
+  const roundValidators =
+    s.roundValidators !== undefined && round > s.round
+      ? ctx.rules.incrementProposerPriority(s.roundValidators, round - s.round)
+      : s.roundValidators;
+  const proposer = roundValidators === undefined ? undefined : ctx.rules.proposerOf(roundValidators);
   const fresh = round !== 0;
   ctx.s = {
     ...s,
     round,
     step: RoundStep.NewRound,
+    roundValidators,
     proposer,
     // A new round starts without a proposal; round 0 keeps one that came during NewHeight.
     proposal: fresh ? undefined : s.proposal,
