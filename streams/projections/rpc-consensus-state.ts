@@ -44,7 +44,8 @@ function roundsOf(state: ConsensusState): RoundVotesView[] {
 }
 
 function proposerOf(state: ConsensusState): { address: Uint8Array; index: number } {
-  const proposer = state.proposer;
+  // Before the round's proposer is chosen (the new-height step) the set's proposer is the one.
+  const proposer = state.proposer ?? state.chain?.validators?.proposer;
   if (proposer === undefined) return { address: EMPTY, index: -1 };
   const validators = state.chain?.validators?.validators ?? [];
   const index = validators.findIndex((v) => Buffer.from(v.address).equals(Buffer.from(proposer.address)));
