@@ -1,6 +1,6 @@
 // A run's scenario: everything that differs between runs, drawn from the seed alone (so the seed
 // is the whole reproduction recipe) or written by hand for scripted tests.
-import type { ConsensusConfig } from "../../src/consensus/config.js";
+import type { ConsensusConfig, TestOnlyBrokenRule } from "../../src/consensus/config.js";
 import { Prng } from "./prng.js";
 
 /**
@@ -79,6 +79,8 @@ export interface ScenarioOptions {
   kind?: ScenarioKind;
   /** Double voters split their two versions between peers (off by default: a known liveness issue). */
   splitVotes?: boolean;
+  /** Every validator runs with this rule broken (src/consensus config.testOnlyBreakRule). */
+  breakRule?: TestOnlyBrokenRule;
 }
 
 export const SCENARIO_KINDS = ["calm", "lossy", "partition", "crash", "byzantine", "mixed"] as const;
@@ -162,7 +164,10 @@ export function scenarioFromSeed(seed: number, options: ScenarioOptions = {}): S
     validators,
     powers,
     heights,
-    config: prng.chance(0.25) ? { skipTimeoutCommit: true } : {},
+    config: {
+      ...(prng.chance(0.25) ? { skipTimeoutCommit: true } : {}),
+      ...(options.breakRule ? { testOnlyBreakRule: options.breakRule } : {}),
+    },
     network,
     partitions,
     crashes,
@@ -191,4 +196,31 @@ export function describeScenario(s: Scenario): string {
   if (s.script) parts.push(`script ${s.script.kind} at height ${s.script.height}`);
   if (Object.keys(s.config).length > 0) parts.push(`config ${JSON.stringify(s.config)}`);
   return parts.join("; ");
+}
+
+/**
+ * The scripted lock-split run (lock-split.ts): 4 equal validators, the split at height 1 until
+ * `healAtMs`, a calm network otherwise.
+ */
+export function lockSplitScenario(
+  seed: number,
+  options: ScenarioOptions & { healAtMs?: number } = {},
+): Scenario {
+  const prng = new Prng(seed).fork("scenario");
+  const healAtMs = options.healAtMs ?? 60_000;
+  return {
+    seed,
+    kind: "lock-split",
+    validators: 4,
+    powers: [10n, 10n, 10n, 10n],
+    heights: options.heights ?? 30,
+    config: options.breakRule ? { testOnlyBreakRule: options.breakRule } : {},
+    network: { drop: 0, duplicate: 0, minDelayMs: prng.int(1, 10), maxDelayMs: prng.int(20, 60), healAtMs },
+    partitions: [],
+    crashes: [],
+    byzantine: [],
+    byzantineUntilHeight: 0,
+    script: { kind: "lock-split", height: 1n },
+    gossipEveryMs: 250,
+  };
 }
