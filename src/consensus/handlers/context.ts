@@ -3,7 +3,7 @@
 // The context lives only inside one call of the reducer, so the reducer stays pure.
 import type { Timestamp } from "../../wire/generated/google/protobuf/timestamp.js";
 import type { ConsensusEffect, ConsensusEventData, ConsensusEventName } from "../effect.js";
-import { type RoundStep, roundStepName } from "../round-step.js";
+import { RoundStep, roundStepName } from "../round-step.js";
 import type { ConsensusRules } from "../rules.js";
 import type { ConsensusState } from "../state.js";
 
@@ -33,6 +33,22 @@ export function setStep(ctx: Ctx, step: RoundStep): void {
   publish(ctx, "NewRoundStep", roundStateData(ctx.s));
 }
 
+/**
+ * Asks the ticker for a timeout. The ticker keeps only the latest request (switchMap), so, as
+ * v0.34's ticker does, a timeout of an earlier step of the round is not requested once
+ * timeoutPrecommit (L47) runs: it would cancel the one timer that still ends the round.
+ */
 export function scheduleTimeout(ctx: Ctx, step: RoundStep, durationMs: number, round = ctx.s.round): void {
+  if (precommitTimerRunning(ctx.s, round) && step < RoundStep.PrecommitWait) return;
   emit(ctx, { type: "ScheduleTimeout", height: ctx.s.height, round, step, durationMs });
+}
+
+/** Whether L47 started timeoutPrecommit of `round`, the current round, and it has not fired. */
+export function precommitTimerRunning(s: ConsensusState, round = s.round): boolean {
+  return (
+    round === s.round &&
+    s.precommitWaitRound === round &&
+    s.step !== RoundStep.NewHeight &&
+    s.step !== RoundStep.Commit
+  );
 }

@@ -5,13 +5,17 @@
 import { timeoutPrecommitMs, timeoutPrevoteMs, timeoutProposeMs } from "../config.js";
 import { millisUntil } from "../consensus-time.js";
 import { RoundStep } from "../round-step.js";
-import { type Ctx, scheduleTimeout } from "./context.js";
+import { type Ctx, precommitTimerRunning, scheduleTimeout } from "./context.js";
 import { decideProposal } from "./propose.js";
 import { isOwnTurn } from "./start-round.js";
 
 export function onResumed(ctx: Ctx): void {
   const s = ctx.s;
   const config = s.config;
+  // L47 fired in this round: its timer was the latest one (no earlier step's replaces it).
+  if (precommitTimerRunning(s)) {
+    scheduleTimeout(ctx, RoundStep.PrecommitWait, timeoutPrecommitMs(config, s.round));
+  }
   switch (s.step) {
     case RoundStep.NewHeight:
       scheduleTimeout(ctx, RoundStep.NewHeight, millisUntil(ctx.now, s.startTime));
@@ -36,9 +40,7 @@ export function onResumed(ctx: Ctx): void {
       break;
     case RoundStep.Precommit:
     case RoundStep.PrecommitWait:
-      if (s.precommitWaitRound === s.round) {
-        scheduleTimeout(ctx, RoundStep.PrecommitWait, timeoutPrecommitMs(config, s.round));
-      }
+      // Its timer (if L47 fired) was re-issued above.
       break;
     case RoundStep.Commit:
       // CommitBlock may not have been carried out: finalizeCommit issues it again (its handler
