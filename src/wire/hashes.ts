@@ -2,10 +2,9 @@
 // (which is the block hash), and the data, commit, validator-set, consensus-params, results and
 // evidence hashes a header carries.
 import { createHash } from "node:crypto";
-import { merkleRoot } from "../crypto/merkle.js";
+import { leafHashOfPrefixed, merkleRoot, merkleRootOfLeafHashes } from "../crypto/merkle.js";
 import { WireError } from "./errors.js";
 import { Timestamp } from "./generated/google/protobuf/timestamp.js";
-import { ResponseDeliverTx } from "./generated/tendermint/abci/types.js";
 import type { PublicKey } from "./generated/tendermint/crypto/keys.js";
 import {
   DuplicateVoteEvidence,
@@ -123,22 +122,115 @@ export interface DeterministicTxResult {
   gasUsed: bigint;
 }
 
-/** Merkle root over each result reduced to code, data, gas_wanted and gas_used. */
+/** Reused encoding buffer of lastResultsHash: 0x00 (the leaf prefix) then the result's protobuf. */
+let resultScratch = new Uint8Array(256);
+/** Encodings up to this size are remembered within one call, to reuse their leaf hash. */
+const REMEMBERED_ENCODING_BYTES = 64;
+
+function writeVarint32(buf: Uint8Array, pos: number, value: number): number {
+  let v = value >>> 0;
+  while (v > 0x7f) {
+    buf[pos++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  buf[pos++] = v;
+  return pos;
+}
+
+/** int64 as protobuf writes it: the two's complement as an unsigned varint (10 bytes if < 0). */
+function writeVarint64(buf: Uint8Array, pos: number, value: bigint): number {
+  if (value >= 0n && value <= 0xffffffffn) return writeVarint32(buf, pos, Number(value));
+  let v = BigInt.asUintN(64, value);
+  while (v > 0x7fn) {
+    buf[pos++] = Number(v & 0x7fn) | 0x80;
+    v >>= 7n;
+  }
+  buf[pos++] = Number(v);
+  return pos;
+}
+
+/**
+ * 0x00 ‖ protobuf of ResponseDeliverTx {code(1), data(2), gas_wanted(5), gas_used(6)}, zero
+ * fields omitted as proto3 does, written into the reused scratch buffer. Returns its length.
+ */
+function encodePrefixedResult(r: DeterministicTxResult): number {
+  const need = 1 + 6 + 6 + r.data.length + 22;
+  if (resultScratch.length < need) resultScratch = new Uint8Array(Math.max(need, resultScratch.length * 2));
+  const buf = resultScratch;
+  buf[0] = 0;
+  let pos = 1;
+  if (r.code !== 0) {
+    buf[pos++] = 0x08;
+    pos = writeVarint32(buf, pos, r.code);
+  }
+  if (r.data.length > 0) {
+    buf[pos++] = 0x12;
+    pos = writeVarint32(buf, pos, r.data.length);
+    buf.set(r.data, pos);
+    pos += r.data.length;
+  }
+  if (r.gasWanted !== 0n) {
+    buf[pos++] = 0x28;
+    pos = writeVarint64(buf, pos, r.gasWanted);
+  }
+  if (r.gasUsed !== 0n) {
+    buf[pos++] = 0x30;
+    pos = writeVarint64(buf, pos, r.gasUsed);
+  }
+  return pos;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Merkle root over each result reduced to code, data, gas_wanted and gas_used (Go's
+ * ABCIResults.Hash over deterministic ResponseDeliverTx). Each result is encoded directly into
+ * one reused buffer, and byte-identical results share one leaf hash (and so, in runs, their
+ * subtrees): a block of 10,000 identical kvstore results hashes a few dozen times, not 20,000.
+ */
 export function lastResultsHash(deliverTxs: readonly DeterministicTxResult[]): Uint8Array {
-  return merkleRoot(
-    deliverTxs.map((r) =>
-      ResponseDeliverTx.encode({
-        code: r.code,
-        data: r.data,
-        log: "",
-        info: "",
-        gasWanted: r.gasWanted,
-        gasUsed: r.gasUsed,
-        events: [],
-        codespace: "",
-      }).finish(),
-    ),
-  );
+  const n = deliverTxs.length;
+  if (n === 0) return merkleRootOfLeafHashes([]);
+  const leaves: Uint8Array[] = new Array(n);
+  let previous: DeterministicTxResult | undefined;
+  let previousLeaf: Uint8Array | undefined;
+  let remembered: Map<string, Uint8Array> | undefined;
+  for (let i = 0; i < n; i++) {
+    const r = deliverTxs[i]!;
+    if (
+      previous !== undefined &&
+      (r === previous ||
+        (r.code === previous.code &&
+          r.gasWanted === previous.gasWanted &&
+          r.gasUsed === previous.gasUsed &&
+          sameBytes(r.data, previous.data)))
+    ) {
+      leaves[i] = previousLeaf!;
+      continue;
+    }
+    const length = encodePrefixedResult(r);
+    let leaf: Uint8Array | undefined;
+    if (length <= REMEMBERED_ENCODING_BYTES) {
+      remembered ??= new Map();
+      const key = Buffer.from(resultScratch.buffer, 0, length).toString("latin1");
+      leaf = remembered.get(key);
+      if (leaf === undefined) {
+        leaf = leafHashOfPrefixed(resultScratch.subarray(0, length));
+        remembered.set(key, leaf);
+      }
+    } else {
+      leaf = leafHashOfPrefixed(resultScratch.subarray(0, length));
+    }
+    leaves[i] = leaf;
+    previous = r;
+    previousLeaf = leaf;
+  }
+  return merkleRootOfLeafHashes(leaves);
 }
 
 /** Protobuf of the concrete evidence message (not the Evidence oneof): Go's evidence.Bytes(). */
