@@ -38,7 +38,7 @@ export {
 export { orderConflictingVotes } from "./handlers/receive-vote.js";
 export type * from "./input.js";
 export { CONSENSUS_INPUT_TYPES, type ConsensusInput, type ConsensusInputType } from "./input.js";
-export { buildProposalBlock, proposalBlockTime } from "./proposal-block.js";
+export { blockTimeProblem, buildProposalBlock, proposalBlockTime } from "./proposal-block.js";
 export { type ConsensusReducer, type ConsensusTransition, createConsensusReducer } from "./reducer.js";
 export { RoundStep, roundStepName } from "./round-step.js";
 export type { ConsensusRules } from "./rules.js";

@@ -7,10 +7,12 @@ import { emptyCommit } from "../types/commit.js";
 import type { PartSetState } from "../types/part-set.js";
 import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../wire/generated/tendermint/state/types.js";
+import type { Block } from "../wire/generated/tendermint/types/block.js";
 import type { Evidence } from "../wire/generated/tendermint/types/evidence.js";
 import type { Commit } from "../wire/generated/tendermint/types/types.js";
 import { consensusParamsHash, validatorSetHash } from "../wire/hashes.js";
 import { medianCommitTime } from "./bft-time.js";
+import { compareTime } from "./consensus-time.js";
 import type { HeldBlock } from "./state.js";
 
 export interface ProposalBlockArgs {
@@ -32,6 +34,32 @@ export function proposalBlockTime(
   if (height === chain.initialHeight) return chain.lastBlockTime;
   if (lastCommit === undefined) return undefined;
   return medianCommitTime(lastCommit, chain.lastValidators?.validators ?? []);
+}
+
+/**
+ * What is wrong with the time of `block` as the next block of `chain` (v0.34's validateBlock):
+ * the genesis time at the initial height; after it, strictly after the last block's time and
+ * equal to the weighted median of the block's own LastCommit. Undefined when the time is right.
+ */
+export function blockTimeProblem(chain: ChainState, block: Block): string | undefined {
+  const { height, time } = block.header;
+  if (height === chain.initialHeight) {
+    return compareTime(time, chain.lastBlockTime) === 0
+      ? undefined
+      : `block time ${formatTime(time)} is not the genesis time ${formatTime(chain.lastBlockTime)}`;
+  }
+  if (compareTime(time, chain.lastBlockTime) <= 0) {
+    return `block time ${formatTime(time)} is not after the last block time ${formatTime(chain.lastBlockTime)}`;
+  }
+  const median = proposalBlockTime(chain, height, block.lastCommit);
+  if (median === undefined) return "the block's LastCommit has no signature to take the median time of";
+  return compareTime(time, median) === 0
+    ? undefined
+    : `block time ${formatTime(time)} is not the weighted median ${formatTime(median)} of its LastCommit`;
+}
+
+function formatTime(t: Timestamp): string {
+  return `${t.seconds}.${String(t.nanos).padStart(9, "0")}s`;
 }
 
 /** Every part of a block we made ourselves, as a complete part-set state. */

@@ -14,6 +14,7 @@ import {
 import type { Part, Proposal } from "../../wire/generated/tendermint/types/types.js";
 import { SignedMsgType } from "../../wire/generated/tendermint/types/types.js";
 import type { PeerId } from "../input.js";
+import { blockTimeProblem } from "../proposal-block.js";
 import { roundStepName } from "../round-step.js";
 import type { HeldBlock } from "../state.js";
 import { blockKeyOf, sameBytes } from "../vote-keeper/block-key.js";
@@ -112,13 +113,16 @@ export function onBlockPartReceived(ctx: Ctx, height: bigint, part: Part, from: 
   const proposal = ctx.s.proposal;
   const matchesProposal = proposal === undefined || sameBytes(proposal.blockId.hash, held.blockId.hash);
   const known = heldWithKey(ctx, blockKeyOf(held.blockId)) !== undefined;
+  // BFT time is decided from the chain state alone: a wrong header time makes the block invalid
+  // without asking the validation handler (which checks hashes and signatures, not the time).
+  const badTime = matchesProposal && !known && blockTimeProblem(s.chain, held.block) !== undefined;
   ctx.s = {
     ...ctx.s,
     proposalBlock: held,
-    proposalBlockValid: !matchesProposal ? false : known ? true : undefined,
+    proposalBlockValid: !matchesProposal || badTime ? false : known ? true : undefined,
   };
   publishComplete(ctx, held);
-  if (matchesProposal && !known) {
+  if (matchesProposal && !known && !badTime) {
     emit(ctx, {
       type: "ValidateBlock",
       height: s.height,
