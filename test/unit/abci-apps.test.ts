@@ -189,11 +189,69 @@ describe("persistent_kvstore validator txs", () => {
         },
       ],
     });
-    assert.equal(app.endBlock({ height: 2n }).validatorUpdates.length, 0);
+    // persistent_kvstore reports the punishment to the node in EndBlock, like any other change
+    // (its updateValidator appends to ValUpdates), so the power drops at H+2 in consensus too.
+    const punished = app.endBlock({ height: 2n }).validatorUpdates;
+    assert.equal(punished.length, 1);
+    assert.equal(punished[0]!.power, 9n);
+    assert.deepEqual(punished[0]!.pubKey, {
+      sum: { $case: "ed25519", ed25519: new Uint8Array(Buffer.alloc(32, 7)) },
+    });
     assert.equal(
       text(app.query({ data: Buffer.alloc(32, 7), path: "/val", height: 0n, prove: false }).value),
       `val:${pk}!9`,
     );
+    await app.close();
+  });
+});
+
+describe("persistent_kvstore punishment (review)", () => {
+  const key = (n: number) => new Uint8Array(Buffer.alloc(32, n));
+  const begin = (evidence: { address: Uint8Array; power: bigint }[]) => ({
+    hash: new Uint8Array(),
+    header: undefined as never,
+    lastCommitInfo: undefined as never,
+    byzantineValidators: evidence.map((e) => ({
+      type: EvidenceType.DUPLICATE_VOTE,
+      validator: e,
+      height: 1n,
+      time: { seconds: 0n, nanos: 0 },
+      totalVotingPower: 10n,
+    })),
+  });
+
+  it("reports a punished validator once per block, and power 1 punished as a removal", async () => {
+    const { addressOf } = await import("../../src/crypto/hash.js");
+    const app = await KvstoreApplication.open(tempDir(), { validatorTxs: true });
+    app.initChain({
+      time: { seconds: 0n, nanos: 0 },
+      chainId: "c",
+      consensusParams: undefined,
+      validators: [
+        { pubKey: { sum: { $case: "ed25519", ed25519: key(1) } }, power: 5n },
+        { pubKey: { sum: { $case: "ed25519", ed25519: key(2) } }, power: 1n },
+      ],
+      appStateBytes: new Uint8Array(),
+      initialHeight: 1n,
+    });
+    // Two pieces of evidence against validator 1 in one block (different heights): one update.
+    app.beginBlock(
+      begin([
+        { address: addressOf(key(1)), power: 5n },
+        { address: addressOf(key(1)), power: 5n },
+        { address: addressOf(key(2)), power: 1n },
+      ]),
+    );
+    const updates = app.endBlock({ height: 2n }).validatorUpdates;
+    assert.deepEqual(
+      updates.map((u) => [u.pubKey?.sum?.$case === "ed25519" ? u.pubKey.sum.ed25519[0] : -1, u.power]),
+      [
+        [1, 4n],
+        [2, 0n],
+      ],
+    );
+    await app.commit({});
+    assert.equal(app.query({ data: key(2), path: "/val", height: 0n, prove: false }).value.length, 0);
     await app.close();
   });
 });

@@ -156,7 +156,11 @@ export class KvstoreApplication extends NoopApplication {
         for (const v of this.validators.values()) {
           const pk = v.pubKey?.sum?.$case === "ed25519" ? v.pubKey.sum.ed25519 : undefined;
           if (pk && Buffer.from(validatorAddress(pk)).equals(Buffer.from(ev.validator.address))) {
-            this.updateValidator({ pubKey: v.pubKey, power: ev.validator.power - 1n });
+            // Reported in EndBlock like a val: tx, so consensus lowers the power too (at H+2).
+            const lowered: ValidatorUpdate = { pubKey: v.pubKey, power: ev.validator.power - 1n };
+            this.updateValidator(lowered);
+            this.recordUpdate(lowered);
+            break;
           }
         }
       }
@@ -247,8 +251,20 @@ export class KvstoreApplication extends NoopApplication {
       return responseDeliverTx({ code: CODE_UNAUTHORIZED, log: "Cannot remove non-existent validator" });
     }
     this.updateValidator(parsed);
-    this.validatorUpdates.push(parsed);
+    this.recordUpdate(parsed);
     return responseDeliverTx({ code: CODE_OK });
+  }
+
+  /**
+   * Adds a change to this block's EndBlock updates. A later change to the same key replaces an
+   * earlier one: two entries for one validator would make the node refuse the whole update
+   * (duplicate address) and stop.
+   */
+  private recordUpdate(v: ValidatorUpdate): void {
+    const key = mapKey(validatorKey(v));
+    const at = this.validatorUpdates.findIndex((u) => mapKey(validatorKey(u)) === key);
+    if (at >= 0) this.validatorUpdates[at] = v;
+    else this.validatorUpdates.push(v);
   }
 
   private updateValidator(v: ValidatorUpdate): void {
