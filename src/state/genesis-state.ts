@@ -14,12 +14,18 @@ import { toValidatorChanges, validateValidatorUpdates } from "./validator-update
 /** The software version recorded in State (Tendermint records its own semver). */
 export const STATE_SOFTWARE_VERSION = "0.34.24";
 
-/** Genesis validators as ABCI ValidatorUpdates (what InitChain carries). */
+/**
+ * Genesis validators as ABCI ValidatorUpdates (what InitChain carries). A validator with power 0
+ * (which genesis.json may list) has no vote: it is not a member of the set, so it is left out
+ * here; building the set from it would fail, since power 0 means removal.
+ */
 export function genesisValidatorUpdates(genesis: GenesisDoc): ValidatorUpdate[] {
-  return genesis.validators.map((v) => ({
-    pubKey: { sum: { $case: "ed25519", ed25519: v.pubKey } },
-    power: v.power,
-  }));
+  return genesis.validators
+    .filter((v) => v.power !== 0n)
+    .map((v) => ({
+      pubKey: { sum: { $case: "ed25519", ed25519: v.pubKey } },
+      power: v.power,
+    }));
 }
 
 /** Validators and next validators for a list of updates: NewValidatorSet, next incremented once. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { initChainValidators } from "../../src/abci/init-chain-validators.js";
 import { StateError } from "../../src/state/errors.js";
 import { applyInitChain, genesisValidatorUpdates, stateFromGenesis } from "../../src/state/genesis-state.js";
 import { ValidatorSet } from "../../src/types/validator-set.js";
@@ -73,5 +74,23 @@ describe("genesis state", () => {
       (e: unknown) =>
         e instanceof StateError && /empty in genesis and still empty after InitChain/.test(e.message),
     );
+  });
+
+  it("leaves genesis validators with power 0 out of the set and out of InitChain", () => {
+    const g = testGenesis(3);
+    const zero = { ...g.validators[1]!, power: 0n };
+    const genesis = { ...g, validators: [g.validators[0]!, zero, g.validators[2]!] };
+    const s = stateFromGenesis(genesis);
+    const hexKeys = (vs: { pubKey?: { sum?: { $case: string; ed25519?: Uint8Array } } }[]) =>
+      vs.map((v) => hex(v.pubKey!.sum!.ed25519!)).sort();
+    const expected = [hex(g.validators[0]!.pubKey), hex(g.validators[2]!.pubKey)].sort();
+    assert.deepEqual(hexKeys(s.validators!.validators), expected);
+    assert.deepEqual(hexKeys(s.nextValidators!.validators), expected);
+    assert.deepEqual(hexKeys(initChainValidators(genesis)), expected);
+    assert.ok(genesisValidatorUpdates(genesis).every((u) => u.power > 0n));
+    // Only zero-power validators: an empty set, which InitChain must fill.
+    const none = stateFromGenesis({ ...g, validators: [zero] });
+    assert.equal(none.validators!.validators.length, 0);
+    assert.deepEqual(initChainValidators({ ...g, validators: [zero] }), []);
   });
 });
