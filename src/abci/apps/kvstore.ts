@@ -92,6 +92,8 @@ export class KvstoreApplication extends NoopApplication {
   private pendingKeys: Uint8Array[] = [];
   private pendingValues: (Uint8Array | undefined)[] = [];
   private validatorUpdates: ValidatorUpdate[] = [];
+  /** Height of the block being executed (from BeginBlock's header), committed at Commit. */
+  private blockHeight: bigint | undefined;
   /** Current validators (persistent_kvstore mode), by mapKey of the public key. */
   private readonly validators = new Map<string, ValidatorUpdate>();
 
@@ -149,6 +151,9 @@ export class KvstoreApplication extends NoopApplication {
 
   override beginBlock(req: RequestBeginBlock) {
     this.validatorUpdates = [];
+    // The app's height is the chain's block height, not a count of commits: with a genesis
+    // initial_height above 1 the two differ, and the handshake compares heights.
+    this.blockHeight = req.header?.height;
     if (this.options.validatorTxs) {
       // persistent_kvstore punishes a duplicate vote by lowering the offender's power by one.
       for (const ev of req.byzantineValidators) {
@@ -207,7 +212,9 @@ export class KvstoreApplication extends NoopApplication {
 
   override async commit(_req?: RequestCommit) {
     const appHash = kvstoreAppHash(this.state.size);
-    const next: KvstoreState = { size: this.state.size, height: this.state.height + 1n, appHash };
+    const height = this.blockHeight ?? this.state.height + 1n;
+    this.blockHeight = undefined;
+    const next: KvstoreState = { size: this.state.size, height, appHash };
     const batch = this.db.batch();
     for (let i = 0; i < this.pendingKeys.length; i++) {
       const value = this.pendingValues[i];
