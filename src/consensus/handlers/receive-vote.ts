@@ -64,15 +64,18 @@ const VOTES_PER_NEXT_VALIDATOR = 4;
 
 function bufferNextHeightVote(ctx: Ctx, vote: Vote, from: string | undefined): void {
   const s = ctx.s;
-  const cap = VOTES_PER_NEXT_VALIDATOR * (s.chain.nextValidators?.validators.length ?? 0);
-  if (s.nextHeightVotes.length >= cap) return;
-  const seen = s.nextHeightVotes.some(
-    (b) =>
-      b.vote.validatorIndex === vote.validatorIndex &&
-      b.vote.type === vote.type &&
-      b.vote.round === vote.round,
-  );
-  if (seen) return;
+  const size = s.chain.nextValidators?.validators.length ?? 0;
+  if (!Number.isInteger(vote.validatorIndex) || vote.validatorIndex < 0 || vote.validatorIndex >= size)
+    return;
+  // The bound is per validator: one validator's votes for many rounds must not take the room of
+  // the others' (the total stays within VOTES_PER_NEXT_VALIDATOR × the set's size).
+  let ofValidator = 0;
+  for (const b of s.nextHeightVotes) {
+    if (b.vote.validatorIndex !== vote.validatorIndex) continue;
+    if (b.vote.type === vote.type && b.vote.round === vote.round) return;
+    ofValidator++;
+  }
+  if (ofValidator >= VOTES_PER_NEXT_VALIDATOR) return;
   ctx.s = { ...s, nextHeightVotes: [...s.nextHeightVotes, { vote, from }] };
 }
 
