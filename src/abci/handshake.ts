@@ -176,12 +176,17 @@ class Replay {
         `the app's last block height ${appHeight} is higher than the node's ${storeHeight}: the app has state this node never committed`,
       );
     }
-    if (storeHeight < stateHeight || storeHeight > stateHeight + 1n) {
+    // The height the state expects next: initial_height while the state is at genesis.
+    const stateNext = stateHeight === 0n ? state.initialHeight : stateHeight + 1n;
+    if (storeHeight !== stateHeight && storeHeight !== stateNext) {
       throw new AbciError(
         "ABCI_HANDSHAKE_INVALID",
-        `block store height ${storeHeight} and state height ${stateHeight} are inconsistent (the store must be at the state's height or one above)`,
+        `block store height ${storeHeight} and state height ${stateHeight} are inconsistent (the store must be at the state's height or hold the next block, ${stateNext})`,
       );
     }
+    // An app that has seen no block of this chain may report initial_height - 1 or 0.
+    const appAtState =
+      appHeight === stateHeight || (stateHeight === 0n && appHeight === state.initialHeight - 1n);
 
     if (storeHeight === stateHeight) {
       if (appHeight < storeHeight) {
@@ -192,14 +197,19 @@ class Replay {
     }
     // The store holds one block more than the state: the node stopped between saving the block
     // and saving the state after it.
-    if (appHeight < stateHeight) {
+    if (appAtState) {
+      state = await this.applyStoredBlock(state, storeHeight, undefined);
+      appHash = state.appHash;
+    } else if (appHeight < stateHeight) {
       appHash = await this.replayOnApp(state, appHash, appHeight, storeHeight - 1n);
       this.assertState(appHash, state);
       state = await this.applyStoredBlock(state, storeHeight, undefined);
       appHash = state.appHash;
-    } else if (appHeight === stateHeight) {
-      state = await this.applyStoredBlock(state, storeHeight, undefined);
-      appHash = state.appHash;
+    } else if (appHeight !== storeHeight) {
+      throw new AbciError(
+        "ABCI_HANDSHAKE_INVALID",
+        `the app's last block height ${appHeight} is neither the state's ${stateHeight} nor the block store's ${storeHeight}`,
+      );
     } else {
       // The app committed the last block but the node did not record the state: rebuild it from
       // the ABCI responses saved before that Commit, with the app's hash.
