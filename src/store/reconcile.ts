@@ -2,6 +2,7 @@
 // in one atomic batch, so after a crash the stores can only be in these states:
 //   block = state            consistent
 //   block = state + 1        the block was saved but not executed: the handshake replays it
+//                            (at genesis, "state + 1" is the chain's initial_height)
 //   index < state            the index lags: re-indexed here from stored blocks and ABCI responses
 // Anything else (state ahead of blocks, blocks two or more ahead) cannot come from a crash in
 // our order and is reported as STORE_INCONSISTENT with the heights involved. Call it before
@@ -80,7 +81,7 @@ export async function reconcileStores(
     report.findings.push(`state at ${stateHeight} with no blocks: state-synced, blocks still to fetch`);
   } else if (blockHeight === stateHeight) {
     report.findings.push(`block store and state both at height ${blockHeight}`);
-  } else if (blockHeight === stateHeight + 1n) {
+  } else if (blockHeight === nextHeightOfState(stateStore, stateHeight)) {
     report.replayHeight = blockHeight;
     report.replayResponsesSaved = (await stateStore.loadABCIResponses(blockHeight)) !== undefined;
     report.findings.push(
@@ -135,4 +136,9 @@ export async function reconcileStores(
     );
   }
   return report;
+}
+
+/** The height the saved state expects next: initial_height while it is at genesis. */
+function nextHeightOfState(stateStore: StateStore, stateHeight: bigint): bigint {
+  return stateHeight === 0n ? (stateStore.load()?.initialHeight ?? 1n) : stateHeight + 1n;
 }
