@@ -26,12 +26,7 @@ export function isOwnTurn(s: ConsensusState): boolean {
 export function startRound(ctx: Ctx, round: number): void {
   const s = ctx.s;
   if (round < s.round || (round === s.round && s.step !== RoundStep.NewHeight)) return;
-  // v0.34's enterNewRound: advance the priorities by the rounds skipped, from where they are.
-  const roundValidators =
-    s.roundValidators !== undefined && round > s.round
-      ? ctx.rules.incrementProposerPriority(s.roundValidators, round - s.round)
-      : s.roundValidators;
-  const proposer = roundValidators === undefined ? undefined : ctx.rules.proposerOf(roundValidators);
+  const { roundValidators, proposer } = roundProposer(ctx, round);
   const fresh = round !== 0;
   ctx.s = {
     ...s,
@@ -48,13 +43,7 @@ export function startRound(ctx: Ctx, round: number): void {
     signingProposalRound: -1,
     signingProposalBlock: undefined,
   };
-  publish(ctx, "NewRound", {
-    kind: "NewRound",
-    height: s.height,
-    round,
-    step: "RoundStepNewRound",
-    proposer: { address: proposer?.address ?? new Uint8Array(0), index: proposerIndex(ctx.s) },
-  });
+  publishNewRound(ctx);
   const config = ctx.s.config;
   if (
     round === 0 &&
@@ -68,6 +57,32 @@ export function startRound(ctx: Ctx, round: number): void {
     return;
   }
   enterPropose(ctx);
+}
+
+/**
+ * The validator set and proposer of `round` (≥ the current round), as v0.34's enterNewRound
+ * reaches them: the priorities advanced by the rounds skipped, from where they are.
+ */
+export function roundProposer(ctx: Ctx, round: number): Pick<ConsensusState, "roundValidators" | "proposer"> {
+  const s = ctx.s;
+  const roundValidators =
+    s.roundValidators !== undefined && round > s.round
+      ? ctx.rules.incrementProposerPriority(s.roundValidators, round - s.round)
+      : s.roundValidators;
+  const proposer = roundValidators === undefined ? undefined : ctx.rules.proposerOf(roundValidators);
+  return { roundValidators, proposer };
+}
+
+/** The NewRound event of the round the state is in. */
+export function publishNewRound(ctx: Ctx): void {
+  const s = ctx.s;
+  publish(ctx, "NewRound", {
+    kind: "NewRound",
+    height: s.height,
+    round: s.round,
+    step: "RoundStepNewRound",
+    proposer: { address: s.proposer?.address ?? new Uint8Array(0), index: proposerIndex(s) },
+  });
 }
 
 function proposerIndex(s: ConsensusState): number {

@@ -9,6 +9,7 @@ import { commitFromPrecommits } from "../vote-keeper/commit-from-votes.js";
 import { precommitsIn } from "../vote-keeper/height-votes.js";
 import { type Ctx, emit, publish, roundStateData, scheduleTimeout, setStep } from "./context.js";
 import { partSetFor } from "./part-set-for.js";
+import { publishNewRound, roundProposer } from "./start-round.js";
 
 // L47: upon 2f+1 ⟨PRECOMMIT, h, r, ∗⟩ for the first time
 export function uponPrecommitAny(ctx: Ctx): boolean {
@@ -58,8 +59,12 @@ export function uponPrecommitsForBlock(ctx: Ctx): boolean {
       fetching = true;
     }
   }
+  // A decision in a later round: v0.34 enters that round first (its proposer; no proposal yet).
+  const later = round > s.round;
+  const entered = later ? { ...roundProposer(ctx, round), proposal: undefined } : {};
   ctx.s = {
     ...s,
+    ...entered,
     round: Math.max(s.round, round),
     commitRound: round,
     commitTime: ctx.now,
@@ -67,6 +72,7 @@ export function uponPrecommitsForBlock(ctx: Ctx): boolean {
     proposalBlock,
     proposalBlockValid,
   };
+  if (later) publishNewRound(ctx);
   setStep(ctx, RoundStep.Commit);
   if (fetching) publish(ctx, "ValidBlock", roundStateData(ctx.s));
   return true;
