@@ -198,6 +198,8 @@ class Replay {
     // The store holds one block more than the state: the node stopped between saving the block
     // and saving the state after it.
     if (appAtState) {
+      // The block runs on the app's state: it must be the state the node recorded.
+      this.assertState(appHash, state);
       state = await this.applyStoredBlock(state, storeHeight, undefined);
       appHash = state.appHash;
     } else if (appHeight < stateHeight) {

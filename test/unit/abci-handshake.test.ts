@@ -337,4 +337,27 @@ describe("abci handshake", () => {
     );
     await client.close();
   });
+
+  it("an app with a different hash at the state's height stops the node before the stored block runs on it", async () => {
+    const node = await chainOnKvstore(2);
+    const enc = new TextEncoder();
+    const other = await chainOnKvstore(2, (h) => [enc.encode(`a${h}`), enc.encode(`b${h}`)]);
+    // Block 3 saved, the node stopped before executing it; the app at height 2 is a foreign one.
+    const { block, blockId } = buildBlock(node.state, { txs: [enc.encode("late=1")] });
+    node.blocks.save(block, { blockId, blockSize: 0n, header: block.header, numTxs: 1n });
+    const kv = await KvstoreApplication.open(other.dir);
+    const client = new InProcessAbciClient(kv);
+    await assert.rejects(
+      handshake(
+        { client, genesis: node.genesis, blockStore: node.blocks, stateStore: node.states },
+        node.state,
+      ),
+      (e: unknown) =>
+        e instanceof AbciError &&
+        e.code === "ABCI_HANDSHAKE_APP_HASH_MISMATCH" &&
+        /the app has 0800000000000000, the node expects 0400000000000000/.test(e.message),
+    );
+    assert.equal(kv.currentState.height, 2n, "block 3 was not run on the foreign app");
+    await client.close();
+  });
 });
