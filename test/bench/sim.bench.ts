@@ -3,7 +3,8 @@
 // signing, gossip, the network, block validation and execution) for 4 and for 7 validators on a
 // calm network and on the faulty mixes; the baseline is the reducer alone folding the very same
 // inputs (every validator's log of that run), which is the floor any harness around it adds to.
-// Runs alternate between contenders; medians. Bounded in runs; never fails on time.
+// Both contenders measure the same runs; medians of 5 runs after a warm-up. Bounded in runs
+// (about 10 s of CPU); never fails on time.
 // Writes bench-results/sim.json.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -86,6 +87,9 @@ function measure(validators: number, kinds: readonly ScenarioKind[], label: Figu
     runs: RUNS,
   };
 }
+
+// Warm-up (JIT, key caches): one run of each size, not measured.
+for (const validators of [4, 7]) refold(runSimulation(scenarioFromSeed(999, { validators, heights: 10 })));
 
 const figures: Figure[] = [];
 for (const validators of [4, 7]) {

@@ -83,7 +83,15 @@ export interface ScenarioOptions {
   breakRule?: TestOnlyBrokenRule;
 }
 
-export const SCENARIO_KINDS = ["calm", "lossy", "partition", "crash", "byzantine", "mixed"] as const;
+export const SCENARIO_KINDS = [
+  "calm",
+  "lossy",
+  "partition",
+  "crash",
+  "byzantine",
+  "mixed",
+  "lock-split",
+] as const;
 export type ScenarioKind = (typeof SCENARIO_KINDS)[number];
 
 /** Largest total power of byzantine validators that keeps it below a third of the total. */
@@ -93,10 +101,19 @@ function byzantineBudget(powers: readonly bigint[]): bigint {
 }
 
 export function scenarioFromSeed(seed: number, options: ScenarioOptions = {}): Scenario {
+  const kind = options.kind ?? SCENARIO_KINDS[seed % SCENARIO_KINDS.length]!;
+  if (kind === "lock-split") {
+    const prng = new Prng(seed).fork("lock-split");
+    return lockSplitScenario(seed, {
+      ...options,
+      validators: options.validators ?? prng.int(4, 7),
+      height: BigInt(prng.int(1, 8)),
+      healAtMs: prng.int(30, 45) * 1000,
+    });
+  }
   const prng = new Prng(seed).fork("scenario");
   const validators = options.validators ?? prng.int(4, 7);
   const heights = options.heights ?? 30;
-  const kind = options.kind ?? SCENARIO_KINDS[seed % SCENARIO_KINDS.length]!;
   const equal = prng.chance(0.7);
   const powers = Array.from({ length: validators }, () => (equal ? 10n : BigInt(prng.int(5, 20))));
   const healAtMs = prng.int(8, 30) * 1000;
@@ -199,20 +216,21 @@ export function describeScenario(s: Scenario): string {
 }
 
 /**
- * The scripted lock-split run (lock-split.ts): 4 equal validators, the split at height 1 until
- * `healAtMs`, a calm network otherwise.
+ * The scripted lock-split run (lock-split.ts): equal validators (4 unless told), the split at
+ * `height` (1 unless told) until `healAtMs`, a calm network otherwise.
  */
 export function lockSplitScenario(
   seed: number,
-  options: ScenarioOptions & { healAtMs?: number } = {},
+  options: ScenarioOptions & { healAtMs?: number; height?: bigint } = {},
 ): Scenario {
   const prng = new Prng(seed).fork("scenario");
   const healAtMs = options.healAtMs ?? 60_000;
+  const validators = options.validators ?? 4;
   return {
     seed,
     kind: "lock-split",
-    validators: 4,
-    powers: [10n, 10n, 10n, 10n],
+    validators,
+    powers: Array.from({ length: validators }, () => 10n),
     heights: options.heights ?? 30,
     config: options.breakRule ? { testOnlyBreakRule: options.breakRule } : {},
     network: { drop: 0, duplicate: 0, minDelayMs: prng.int(1, 10), maxDelayMs: prng.int(20, 60), healAtMs },
@@ -220,7 +238,7 @@ export function lockSplitScenario(
     crashes: [],
     byzantine: [],
     byzantineUntilHeight: 0,
-    script: { kind: "lock-split", height: 1n },
+    script: { kind: "lock-split", height: options.height ?? 1n },
     gossipEveryMs: 250,
   };
 }

@@ -6,7 +6,7 @@
 import { config as rxjsConfig, VirtualTimeScheduler } from "rxjs";
 import { type ConsensusConfig, DEFAULT_CONSENSUS_CONFIG } from "../../src/consensus/config.js";
 import { createDefaultConsensusRules } from "../../src/consensus/default-rules.js";
-import { lockSplitFilter, lockSplitRoles } from "./lock-split.js";
+import { lockSplitFilter, lockSplitRoles, validatorsAt } from "./lock-split.js";
 import { Prng } from "./prng.js";
 import { RunRecord } from "./run-record.js";
 import { describeScenario, type Scenario } from "./scenario.js";
@@ -100,8 +100,9 @@ export function runSimulation(scenario: Scenario): SimOutcome {
       ),
   );
   if (scenario.script?.kind === "lock-split") {
-    const roles = lockSplitRoles(keys, genesis.validators!, createDefaultConsensusRules());
-    network.filter = lockSplitFilter(scenario.script.height, roles, keys, scenario.network.healAtMs);
+    const height = scenario.script.height;
+    const roles = lockSplitRoles(keys, validatorsAt(genesis, height), createDefaultConsensusRules());
+    network.filter = lockSplitFilter(height, roles, keys, scenario.network.healAtMs);
   }
 
   // Done once every honest validator executed the target height: stop the clock there.
