@@ -26,6 +26,9 @@ const context: RpcContext = {
   netInfo: () => {
     throw new Error("p2p switch is not running");
   },
+  numUnconfirmedTxs: async () => {
+    throw new Error("mempool closed");
+  },
   dialSeeds: () => undefined,
 };
 
@@ -112,6 +115,19 @@ describe("JSON-RPC over POST /", () => {
     const one = await post('[{"id":1,"method":"health"}]');
     assert.deepEqual(json(one), { jsonrpc: "2.0", id: 1, result: {} });
     assert.equal((await post("[]")).body, "");
+  });
+
+  it("keeps batch order when synchronous and asynchronous routes mix, rejections included", async () => {
+    const a = await post(
+      '[{"id":1,"method":"health"},{"id":2,"method":"status"},{"id":3,"method":"num_unconfirmed_txs"},' +
+        '{"method":"status"},{"id":4,"method":"block","params":{"height":"4"}}]',
+    );
+    assert.deepEqual(json(a), [
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { jsonrpc: "2.0", id: 2, result: { node_info: { moniker: "m" } } },
+      { jsonrpc: "2.0", id: 3, error: { code: -32603, message: "Internal error", data: "mempool closed" } },
+      { jsonrpc: "2.0", id: 4, result: { height: "4" } },
+    ]);
   });
 
   it("answers unknown and WebSocket-only methods with -32601 and the id, HTTP 200", async () => {

@@ -28,6 +28,21 @@ interface Answered {
   cacheable?: boolean;
 }
 
+interface BatchState {
+  responses: string[];
+  cacheable: boolean;
+}
+
+function collect(batch: BatchState, answered: Answered): void {
+  if (answered.cacheable !== true) batch.cacheable = false;
+  batch.responses.push(answered.text);
+}
+
+function batchReply(batch: BatchState): RpcReply {
+  if (batch.responses.length === 0) return { status: 200, body: "", cacheable: false };
+  return { status: 200, body: joinResponses(batch.responses), cacheable: batch.cacheable };
+}
+
 /** Logs failures of our own code (an encoder throwing, a handler throwing a non-Error). */
 export interface DispatchLogger {
   error(message: string, fields?: Record<string, unknown>): void;
@@ -107,33 +122,59 @@ export class Dispatcher {
     return { ...answered, cacheable: answered.ok && cacheable };
   }
 
-  /** POST / (any content type): one request or a batch; notifications are not answered. */
-  async handleBody(text: string, env: RouteEnv): Promise<RpcReply> {
+  /**
+   * POST / (any content type): one request or a batch; notifications are not answered.
+   * Answered without a promise while every route answers synchronously (the common case).
+   */
+  handleBody(text: string, env: RouteEnv): RpcReply | Promise<RpcReply> {
     let requests: JsonRpcRequest[];
     try {
       requests = parseRequestBody(text);
     } catch (error) {
       return { status: 500, body: errorResponse(undefined, toJsonRpcError(error)), cacheable: false };
     }
-    const responses: string[] = [];
-    let cacheable = true;
+    const batch: BatchState = { responses: [], cacheable: true };
     // One at a time and in order, as Tendermint does: a batch of broadcasts keeps its order.
-    for (const request of requests) {
-      if (request.id === undefined) continue;
-      try {
-        const outcome = this.bodyRequest(request, request.id, env);
-        const answered = isPromise(outcome) ? await outcome : outcome;
-        if (!answered.cacheable) cacheable = false;
-        responses.push(answered.text);
-      } catch (error) {
-        // Only a fault of our own gets here; the request still gets an answer.
-        this.logger.error("rpc request failed unexpectedly", { method: request.method, err: String(error) });
-        responses.push(errorResponse(request.id, toJsonRpcError(error)));
-        cacheable = false;
-      }
+    for (let i = 0; i < requests.length; i++) {
+      const outcome = this.bodyStep(requests[i] as JsonRpcRequest, env);
+      if (outcome === undefined) continue;
+      if (isPromise(outcome)) return this.finishBatch(requests, i, outcome, batch, env);
+      collect(batch, outcome);
     }
-    if (responses.length === 0) return { status: 200, body: "", cacheable: false };
-    return { status: 200, body: joinResponses(responses), cacheable };
+    return batchReply(batch);
+  }
+
+  /** The rest of a batch once one of its routes answered with a promise. */
+  private async finishBatch(
+    requests: JsonRpcRequest[],
+    index: number,
+    pending: Promise<Answered>,
+    batch: BatchState,
+    env: RouteEnv,
+  ): Promise<RpcReply> {
+    collect(batch, await pending);
+    for (let i = index + 1; i < requests.length; i++) {
+      const outcome = this.bodyStep(requests[i] as JsonRpcRequest, env);
+      if (outcome !== undefined) collect(batch, isPromise(outcome) ? await outcome : outcome);
+    }
+    return batchReply(batch);
+  }
+
+  /** One request of a body: undefined for a notification; never throws or rejects. */
+  private bodyStep(request: JsonRpcRequest, env: RouteEnv): Answered | Promise<Answered> | undefined {
+    const id = request.id;
+    if (id === undefined) return undefined;
+    const fault = (error: unknown): Answered => {
+      // Only a fault of our own gets here; the request still gets an answer.
+      this.logger.error("rpc request failed unexpectedly", { method: request.method, err: String(error) });
+      return { text: errorResponse(id, toJsonRpcError(error)), ok: false };
+    };
+    try {
+      const outcome = this.bodyRequest(request, id, env);
+      return isPromise(outcome) ? outcome.catch(fault) : outcome;
+    } catch (error) {
+      return fault(error);
+    }
   }
 
   /**

@@ -166,9 +166,10 @@ export class HttpFront {
     }
     if (call.path === "/") {
       if (body.length === 0) return this.finish(call, 200, "text/html; charset=utf-8", this.indexPage);
-      return this.dispatcher
-        .handleBody(body, this.envFor(call.remoteAddress))
-        .then((r) => this.reply(call, r));
+      const replied = this.dispatcher.handleBody(body, this.envFor(call.remoteAddress));
+      return replied instanceof Promise
+        ? replied.then((r) => this.reply(call, r))
+        : this.reply(call, replied);
     }
     if (call.path === WEBSOCKET_PATH) return this.notAWebSocket(call);
     const route = call.path.indexOf("/", 1) < 0 ? this.dispatcher.route(call.path.slice(1)) : undefined;
