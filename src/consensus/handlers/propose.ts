@@ -7,6 +7,7 @@ import { SignedMsgType } from "../../wire/generated/tendermint/types/types.js";
 import { buildProposalBlock } from "../proposal-block.js";
 import { RoundStep } from "../round-step.js";
 import type { HeldBlock } from "../state.js";
+import { blockKeyOf } from "../vote-keeper/block-key.js";
 import { commitFromPrecommits } from "../vote-keeper/commit-from-votes.js";
 import { precommitsIn } from "../vote-keeper/height-votes.js";
 import { type Ctx, emit, publish } from "./context.js";
@@ -46,6 +47,24 @@ export function decideProposal(ctx: Ctx): void {
     maxEvidenceBytes: params.evidence.maxBytes,
     validatorCount: s.chain.validators?.validators.length ?? 0,
   });
+}
+
+/**
+ * After a restart in our propose step without a proposal: the signer may have signed the block
+ * it was asked for before the crash, so that block is asked for again (the signer answers with
+ * its stored signature); only a proposal not yet sent to the signer is decided afresh.
+ */
+export function resumeProposal(ctx: Ctx): void {
+  const s = ctx.s;
+  const held = s.signingProposalBlock;
+  if (s.signingProposalRound === s.round && held !== undefined) {
+    const revalid =
+      s.validBlock !== undefined && blockKeyOf(s.validBlock.blockId) === blockKeyOf(held.blockId);
+    requestSignature(ctx, held, revalid ? s.validRound : -1);
+    return;
+  }
+  ctx.s = { ...s, reapRound: -1, signingProposalRound: -1, signingProposalBlock: undefined };
+  decideProposal(ctx);
 }
 
 /** The reaped contents of our proposal: build the block and ask for the proposal's signature. */

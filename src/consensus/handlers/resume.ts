@@ -6,7 +6,7 @@ import { timeoutPrecommitMs, timeoutPrevoteMs, timeoutProposeMs } from "../confi
 import { millisUntil } from "../consensus-time.js";
 import { RoundStep } from "../round-step.js";
 import { type Ctx, precommitTimerRunning, scheduleTimeout } from "./context.js";
-import { decideProposal } from "./propose.js";
+import { resumeProposal } from "./propose.js";
 import { isOwnTurn } from "./start-round.js";
 
 export function onResumed(ctx: Ctx): void {
@@ -27,9 +27,9 @@ export function onResumed(ctx: Ctx): void {
     case RoundStep.Propose:
       scheduleTimeout(ctx, RoundStep.Propose, timeoutProposeMs(config, s.round));
       if (isOwnTurn(s) && s.proposal === undefined) {
-        // The reap or the signature may have been lost with the crash: ask again.
-        ctx.s = { ...s, reapRound: -1, signingProposalRound: -1, signingProposalBlock: undefined };
-        decideProposal(ctx);
+        // The reap or the signature may have been lost with the crash: ask again (the same
+        // block when its signature was already requested).
+        resumeProposal(ctx);
       }
       break;
     case RoundStep.Prevote:
