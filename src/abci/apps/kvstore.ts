@@ -18,8 +18,12 @@ import type {
   ResponseDeliverTx,
   ValidatorUpdate,
 } from "../../wire/generated/tendermint/abci/types.js";
-import { EvidenceType } from "../../wire/generated/tendermint/abci/types.js";
+import {
+  EvidenceType,
+  ValidatorUpdate as ValidatorUpdateCodec,
+} from "../../wire/generated/tendermint/abci/types.js";
 import { AbciError } from "../errors.js";
+import { frameMessage } from "../framing.js";
 import { CODE_ENCODING_ERROR, CODE_OK, CODE_UNAUTHORIZED } from "./codes.js";
 import { kvstoreAppHash } from "./kvstore-app-hash.js";
 import { NoopApplication } from "./noop.js";
@@ -234,7 +238,12 @@ export class KvstoreApplication extends NoopApplication {
   override query(req: RequestQuery) {
     if (this.options.validatorTxs && req.path === "/val") {
       const v = this.validators.get(mapKey(req.data));
-      return responseQuery({ key: req.data, value: v ? encodeValidatorTx(v) : EMPTY });
+      // As persistent_kvstore stores and returns it: Go's WriteMessage (zigzag varint length,
+      // then the ValidatorUpdate's protobuf), so clients decode it the same way.
+      return responseQuery({
+        key: req.data,
+        value: v ? frameMessage(ValidatorUpdateCodec.encode(v).finish()) : EMPTY,
+      });
     }
     // Committed state only: the answer matches `height`, the last committed block.
     const value = this.db.getSync(concat(KV_PREFIX, req.data));
