@@ -6,7 +6,7 @@ import { blockIdKey } from "../../wire/block-id.js";
 import type { Vote } from "../../wire/generated/tendermint/types/types.js";
 import { SignedMsgType } from "../../wire/generated/tendermint/types/types.js";
 import { RoundStep } from "../round-step.js";
-import { addVote } from "../vote-keeper/height-votes.js";
+import { addVote, MAX_ROUNDS_AHEAD } from "../vote-keeper/height-votes.js";
 import { type Ctx, emit, publish } from "./context.js";
 import { lastCommitHasAll } from "./new-height.js";
 import { startRound } from "./start-round.js";
@@ -36,6 +36,9 @@ export function onVote(ctx: Ctx, vote: Vote, from: string | undefined): void {
     return;
   }
   if (vote.height !== s.height) return;
+  // Too far ahead to keep (memory stays bounded), but not wrong: validators that ran ahead vote
+  // there and every peer relays their votes, so the peer is not reported.
+  if (vote.round > s.round + MAX_ROUNDS_AHEAD) return;
   const outcome = addVote(s.votes, vote, s.round);
   switch (outcome.kind) {
     case "duplicate":
