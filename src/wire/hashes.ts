@@ -126,6 +126,8 @@ export interface DeterministicTxResult {
 let resultScratch = new Uint8Array(256);
 /** Encodings up to this size are remembered within one call, to reuse their leaf hash. */
 const REMEMBERED_ENCODING_BYTES = 64;
+/** Distinct results seen with no repeat among them after which a block stops remembering. */
+const GIVE_UP_AFTER_MISSES = 256;
 
 function writeVarint32(buf: Uint8Array, pos: number, value: number): number {
   let v = value >>> 0;
@@ -200,6 +202,9 @@ export function lastResultsHash(deliverTxs: readonly DeterministicTxResult[]): U
   let previous: DeterministicTxResult | undefined;
   let previousLeaf: Uint8Array | undefined;
   let remembered: Map<string, Uint8Array> | undefined;
+  // Remembering costs a string and a map entry per result: stop when repeats never come back.
+  let rememberHits = 0;
+  let rememberMisses = 0;
   for (let i = 0; i < n; i++) {
     const r = deliverTxs[i]!;
     if (
@@ -215,13 +220,16 @@ export function lastResultsHash(deliverTxs: readonly DeterministicTxResult[]): U
     }
     const length = encodePrefixedResult(r);
     let leaf: Uint8Array | undefined;
-    if (length <= REMEMBERED_ENCODING_BYTES) {
+    if (length <= REMEMBERED_ENCODING_BYTES && (rememberHits > 0 || rememberMisses < GIVE_UP_AFTER_MISSES)) {
       remembered ??= new Map();
       const key = Buffer.from(resultScratch.buffer, 0, length).toString("latin1");
       leaf = remembered.get(key);
       if (leaf === undefined) {
+        rememberMisses++;
         leaf = leafHashOfPrefixed(resultScratch.subarray(0, length));
         remembered.set(key, leaf);
+      } else {
+        rememberHits++;
       }
     } else {
       leaf = leafHashOfPrefixed(resultScratch.subarray(0, length));

@@ -101,6 +101,17 @@ describe("last results hash against the definition", () => {
     assert.equal(hex(lastResultsHash(list)), oracle(list));
   });
 
+  it("many distinct results, then repeats of early ones (past the point remembering stops)", () => {
+    const distinct = Array.from({ length: 600 }, (_, i) => ({
+      code: i % 5,
+      data: Uint8Array.of(i & 0xff, i >> 8),
+      gasWanted: BigInt(i),
+      gasUsed: 1n,
+    }));
+    const list = [...distinct, ...distinct.slice(0, 50).map((r) => ({ ...r })), distinct[3]!, distinct[3]!];
+    assert.equal(hex(lastResultsHash(list)), oracle(list));
+  });
+
   it("data that differs only in bytes is not mistaken for a repeat", () => {
     const list = [
       { code: 0, data: Uint8Array.of(1), gasWanted: 0n, gasUsed: 0n },
