@@ -87,6 +87,9 @@ const failed: number[] = [];
 let heights = 0;
 let cpuMicros = 0;
 let virtualMs = 0;
+let doubleVoters = 0;
+let convicted = 0;
+let restarts = 0;
 const started = Date.now();
 for (let seed = first; seed < first + runs; seed++) {
   const scenario: Scenario = values["lock-split"]
@@ -97,6 +100,9 @@ for (let seed = first; seed < first + runs; seed++) {
   const used = process.cpuUsage(cpu);
   cpuMicros += used.user + used.system;
   virtualMs += outcome.virtualMs;
+  doubleVoters += outcome.stats.doubleVoters;
+  convicted += outcome.stats.convicted;
+  restarts += outcome.stats.restarts;
   // Heights simulated: the highest any validator executed.
   let highest = 0n;
   for (const h of outcome.executedHeights) if (h > highest) highest = h;
@@ -121,6 +127,9 @@ console.log(
   `\n${runs - failed.length}/${runs} runs passed (seeds ${first}..${first + runs - 1}); ` +
     `${(virtualMs / 1000).toFixed(0)} s virtual in ${cpuSeconds.toFixed(1)} s CPU (${((Date.now() - started) / 1000).toFixed(1)} s wall), ` +
     `${(heights / Math.max(cpuSeconds, 1e-9)).toFixed(1)} heights per CPU-second`,
+);
+console.log(
+  `${restarts} crash-restarts; ${doubleVoters} double-voting validators, ${convicted} of them named by committed evidence`,
 );
 if (failed.length > 0) {
   console.log(`failed seeds: ${failed.join(" ")}`);

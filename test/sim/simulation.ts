@@ -35,6 +35,9 @@ export interface SimOutcome {
     readonly memoisedVerifications: number;
     readonly restarts: number;
     readonly equivocations: number;
+    /** Byzantine validators that sent conflicting votes, and those of them named by committed evidence. */
+    readonly doubleVoters: number;
+    readonly convicted: number;
   };
   /** The validators, for dumping logs of a failed run. */
   readonly nodes: readonly SimNode[];
@@ -200,6 +203,10 @@ export function runSimulation(scenario: Scenario): SimOutcome {
       memoisedVerifications: verifier.memoised,
       restarts: nodes.reduce((sum, n) => sum + n.restarts, 0),
       equivocations: byzantine.reduce((sum, b) => sum + b.equivocations.length, 0),
+      doubleVoters: byzantine.filter((b) => b.equivocations.length > 0).length,
+      convicted: byzantine.filter((b) =>
+        record.accused.has(Buffer.from(nodes[b.index]!.address).toString("hex").toUpperCase()),
+      ).length,
     },
     nodes,
   };
