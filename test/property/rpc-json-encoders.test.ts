@@ -171,3 +171,14 @@ test("compactJson keeps the value (big numbers included) and escapes like Go", (
     '{"n":123456789012345678901234567890}',
   );
 });
+
+test("the encoders' cached RFC 3339 writer agrees with the types module's for any instant", async () => {
+  const { rfc3339 } = await import("../../src/wire/json/json-primitives.js");
+  const { timestampToRfc3339 } = await import("../../src/types/time.js");
+  fc.assert(
+    fc.property(time, (t) => {
+      assert.equal(rfc3339(t), timestampToRfc3339(t));
+    }),
+    { numRuns: 500 },
+  );
+});

@@ -43,9 +43,30 @@ export function int32(value: number | bigint | undefined): number {
   return typeof value === "bigint" ? Number(value) : value;
 }
 
-/** RFC3339Nano, trimmed; an absent time is Go's zero time. */
+// Block times repeat across calls (status, metas, commits): the whole-second part is cached.
+const SECONDS_TEXT = new Map<bigint, string>();
+const SECONDS_TEXT_LIMIT = 1024;
+
+function secondsText(seconds: bigint): string {
+  let text = SECONDS_TEXT.get(seconds);
+  if (text === undefined) {
+    text = timestampToRfc3339({ seconds, nanos: 0 }).slice(0, -1);
+    if (SECONDS_TEXT.size >= SECONDS_TEXT_LIMIT) SECONDS_TEXT.clear();
+    SECONDS_TEXT.set(seconds, text);
+  }
+  return text;
+}
+
+/** RFC3339Nano, trimmed (Go's form, as src/types/time.ts writes it); absent is Go's zero time. */
 export function rfc3339(time: Timestamp | undefined): string {
-  return timestampToRfc3339(time ?? { seconds: -62135596800n, nanos: 0 });
+  if (time === undefined) return "0001-01-01T00:00:00Z";
+  const base = secondsText(time.seconds);
+  if (time.nanos === 0) return `${base}Z`;
+  let fraction = String(time.nanos).padStart(9, "0");
+  let end = fraction.length;
+  while (fraction.charCodeAt(end - 1) === 0x30) end--;
+  fraction = fraction.slice(0, end);
+  return `${base}.${fraction}Z`;
 }
 
 export function bytesOrEmpty(bytes: Uint8Array | undefined): Uint8Array {

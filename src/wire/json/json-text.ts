@@ -20,6 +20,8 @@ export type JsonValue =
 
 const GO_ESCAPED = /[<>&\u2028\u2029]/;
 const GO_ESCAPED_ALL = /[<>&\u2028\u2029]/g;
+/** Anything JSON or Go would escape (quotes, backslash, controls, surrogates, HTML characters). */
+const NEEDS_ESCAPING = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
 
 function goEscape(ch: string): string {
   return `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
@@ -27,59 +29,61 @@ function goEscape(ch: string): string {
 
 /** A JSON string literal with Go's escaping. */
 export function jsonString(text: string): string {
+  // Most strings (hex, base64, decimal, names) need no escaping: skip JSON.stringify for them.
+  if (!needsEscaping(text)) return `"${text}"`;
   const quoted = JSON.stringify(text);
   return GO_ESCAPED.test(quoted) ? quoted.replace(GO_ESCAPED_ALL, goEscape) : quoted;
 }
 
-/** Serialises a tree compactly. Numbers must be finite (callers write int64 as strings). */
-export function jsonText(value: JsonValue): string {
-  const out: string[] = [];
-  write(value, out);
-  return out.join("");
+function needsEscaping(text: string): boolean {
+  if (text.length > 64) return NEEDS_ESCAPING.test(text);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26 || c >= 0x2028) {
+      if (c >= 0x2028 && c !== 0x2028 && c !== 0x2029 && (c < 0xd800 || c > 0xdfff)) continue;
+      return true;
+    }
+  }
+  return false;
 }
 
-function write(value: JsonValue, out: string[]): void {
-  if (value === null || value === undefined) {
-    out.push("null");
-    return;
-  }
+/** Serialises a tree compactly. Numbers must be finite (callers write int64 as strings). */
+export function jsonText(value: JsonValue): string {
+  return write(value);
+}
+
+function write(value: JsonValue): string {
+  if (value === null || value === undefined) return "null";
   switch (typeof value) {
     case "string":
-      out.push(jsonString(value));
-      return;
+      return jsonString(value);
     case "number":
       if (!Number.isFinite(value)) throw new TypeError(`JSON cannot hold the number ${value}`);
-      out.push(String(value));
-      return;
+      return String(value);
     case "boolean":
-      out.push(value ? "true" : "false");
-      return;
+      return value ? "true" : "false";
   }
-  if (value instanceof JsonRaw) {
-    out.push(value.text);
-    return;
-  }
+  if (value instanceof JsonRaw) return value.text;
   if (Array.isArray(value)) {
-    out.push("[");
+    if (value.length === 0) return "[]";
+    let out = "[";
     for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(",");
-      write(value[i], out);
+      if (i > 0) out += ",";
+      out += write(value[i]);
     }
-    out.push("]");
-    return;
+    return `${out}]`;
   }
-  out.push("{");
+  let out = "{";
   let first = true;
   const record = value as { readonly [key: string]: JsonValue };
-  for (const key of Object.keys(record)) {
+  for (const key in record) {
     const item = record[key];
     if (item === undefined) continue;
-    if (!first) out.push(",");
-    first = false;
-    out.push(jsonString(key), ":");
-    write(item, out);
+    if (first) first = false;
+    else out += ",";
+    out += `${jsonString(key)}:${write(item)}`;
   }
-  out.push("}");
+  return `${out}}`;
 }
 
 /**
