@@ -6,6 +6,7 @@ import { blockHash, decodeBlock } from "../../types/block.js";
 import { TypesError } from "../../types/errors.js";
 import {
   addPart,
+  BLOCK_PART_SIZE_BYTES,
   emptyPartSet,
   MAX_BLOCK_PARTS,
   partSetBytes,
@@ -35,8 +36,11 @@ function maxBlockBytes(ctx: Ctx): number {
   return Number(ctx.s.chain.consensusParams.block.maxBytes);
 }
 
-/** Shape problems of a proposal, named; undefined when it is well formed (Proposal.ValidateBasic). */
-function proposalProblem(proposal: Proposal): string | undefined {
+/**
+ * Shape problems of a proposal, named; undefined when it is well formed (Proposal.ValidateBasic,
+ * and v0.34's part count bound: no more parts than a block of `maxBytes` can fill).
+ */
+function proposalProblem(proposal: Proposal, maxBytes: number): string | undefined {
   if (proposal.type !== SignedMsgType.SIGNED_MSG_TYPE_PROPOSAL)
     return `proposal type ${proposal.type} is not 32`;
   if (proposal.polRound < -1 || proposal.polRound >= proposal.round) {
@@ -51,6 +55,10 @@ function proposalProblem(proposal: Proposal): string | undefined {
   ) {
     return "proposal blockId is not a complete BlockID";
   }
+  const maxParts = maxBytes > 0 ? Math.floor((maxBytes - 1) / BLOCK_PART_SIZE_BYTES) + 1 : MAX_BLOCK_PARTS;
+  if (psh.total > maxParts) {
+    return `proposal names ${psh.total} block parts, more than max_bytes ${maxBytes} allows (${maxParts})`;
+  }
   return undefined;
 }
 
@@ -58,7 +66,7 @@ export function onProposalReceived(ctx: Ctx, proposal: Proposal, from: PeerId): 
   const s = ctx.s;
   // v0.34 keeps only the current round's proposal; others are late or early.
   if (proposal.height !== s.height || proposal.round !== s.round || s.proposal !== undefined) return;
-  const problem = proposalProblem(proposal);
+  const problem = proposalProblem(proposal, maxBlockBytes(ctx));
   if (problem !== undefined) {
     misbehaved(ctx, from, problem);
     return;
