@@ -62,6 +62,25 @@ export function stateFromGenesis(genesis: GenesisDoc): State {
 export function applyInitChain(state: State, response: ResponseInitChain): State {
   let next: State = { ...state };
   if (response.appHash.length > 0) next.appHash = response.appHash;
+  // Params first: the validators InitChain names are checked against the params it sets.
+  if (response.consensusParams !== undefined) {
+    const params = updateConsensusParams(next.consensusParams, response.consensusParams);
+    try {
+      validateConsensusParams(params);
+    } catch (err) {
+      throw new StateError(
+        "STATE_INVALID_PARAMS_UPDATE",
+        `InitChain consensus params are invalid: ${(err as Error).message}`,
+        state.initialHeight,
+        { cause: err },
+      );
+    }
+    next.consensusParams = params;
+    next.version = {
+      ...next.version,
+      consensus: { ...next.version.consensus, app: params.version.appVersion },
+    };
+  }
   if (response.validators.length > 0) {
     validateValidatorUpdates(response.validators, next.consensusParams.validator, state.initialHeight);
     try {
@@ -80,24 +99,6 @@ export function applyInitChain(state: State, response: ResponseInitChain): State
       "the validator set is empty in genesis and still empty after InitChain",
       state.initialHeight,
     );
-  }
-  if (response.consensusParams !== undefined) {
-    const params = updateConsensusParams(next.consensusParams, response.consensusParams);
-    try {
-      validateConsensusParams(params);
-    } catch (err) {
-      throw new StateError(
-        "STATE_INVALID_PARAMS_UPDATE",
-        `InitChain consensus params are invalid: ${(err as Error).message}`,
-        state.initialHeight,
-        { cause: err },
-      );
-    }
-    next.consensusParams = params;
-    next.version = {
-      ...next.version,
-      consensus: { ...next.version.consensus, app: params.version.appVersion },
-    };
   }
   // Tendermint sets the results hash of the (empty) genesis block to the empty tree's hash.
   next.lastResultsHash = merkleRoot([]);

@@ -93,4 +93,27 @@ describe("genesis state", () => {
     assert.equal(none.validators!.validators.length, 0);
     assert.deepEqual(initChainValidators({ ...g, validators: [zero] }), []);
   });
+
+  it("checks InitChain validators against the params InitChain itself returns", () => {
+    const genesis = testGenesis(1);
+    const base = stateFromGenesis(genesis);
+    // Genesis allows only secp256k1; the app switches to ed25519 and names an ed25519 validator.
+    const state = {
+      ...base,
+      consensusParams: { ...base.consensusParams, validator: { pubKeyTypes: ["secp256k1"] } },
+    };
+    const key = testKey(5).publicKey;
+    const s = applyInitChain(state, {
+      consensusParams: {
+        block: undefined,
+        evidence: undefined,
+        validator: { pubKeyTypes: ["ed25519"] },
+        version: undefined,
+      },
+      validators: [{ pubKey: { sum: { $case: "ed25519", ed25519: key } }, power: 7n }],
+      appHash: new Uint8Array(),
+    });
+    assert.deepEqual(s.consensusParams.validator.pubKeyTypes, ["ed25519"]);
+    assert.equal(s.validators!.validators[0]!.votingPower, 7n);
+  });
 });
