@@ -31,7 +31,7 @@ export interface PendingEvidence {
   readonly key: string;
   readonly height: bigint;
   readonly time: Timestamp;
-  /** Protobuf size of the Evidence (oneof wrapper), as v0.34 counts it against max_bytes. */
+  /** Protobuf size of the Evidence (oneof wrapper); in an EvidenceList it takes listEntryBytes(size). */
   readonly size: number;
 }
 
@@ -159,7 +159,20 @@ export function updateEvidencePool(
   };
 }
 
-/** Pending evidence for a proposal, in height order, while the total stays within `maxBytes`. */
+/**
+ * Bytes one evidence item of `size` bytes adds to an EvidenceList message (field 1: tag, length
+ * prefix, the item): v0.34 measures evidence against max_bytes as that list's encoded size.
+ */
+function listEntryBytes(size: number): number {
+  let prefix = 1;
+  for (let n = size; n >= 0x80; n = Math.floor(n / 0x80)) prefix++;
+  return 1 + prefix + size;
+}
+
+/**
+ * Pending evidence for a proposal, in height order, while the EvidenceList of it stays within
+ * `maxBytes`; `bytes` is that list's encoded size (what maxDataBytes subtracts, as v0.34 does).
+ */
 export function pendingEvidence(
   pool: EvidencePoolState,
   maxBytes: bigint,
@@ -167,8 +180,9 @@ export function pendingEvidence(
   const evidence: Evidence[] = [];
   let bytes = 0;
   for (const item of pool.pending) {
-    if (BigInt(bytes + item.size) > maxBytes) break;
-    bytes += item.size;
+    const entry = listEntryBytes(item.size);
+    if (BigInt(bytes + entry) > maxBytes) break;
+    bytes += entry;
     evidence.push(item.evidence);
   }
   return { evidence, bytes };
@@ -277,7 +291,7 @@ export function checkBlockEvidence(
     if (check.kind !== "valid") return `evidence ${i}: ${check.reason}`;
     if (seen.has(check.key)) return `evidence ${i} appears twice in the block`;
     seen.add(check.key);
-    bytes += Evidence.encode(item).finish().length;
+    bytes += listEntryBytes(Evidence.encode(item).finish().length);
   }
   const max = chain.consensusParams.evidence.maxBytes;
   if (BigInt(bytes) > max)
