@@ -63,9 +63,17 @@ export function timestampFromRfc3339(text: string): Timestamp {
     Number(s) > 59
   )
     throw new TypesError("TYPES_INVALID_TIME", `time "${text}" is out of range`);
-  // Date.UTC maps years 0–99 to 1900+; set the full year explicitly.
-  const date = new Date(millis);
-  date.setUTCFullYear(Number(y));
+  // Date.UTC maps years 0–99 to 1900+: set year, month and day together on a fresh date, then
+  // check nothing rolled over (2021-02-30 would silently become 2021-03-02; Go refuses it).
+  const date = new Date(0);
+  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  date.setUTCHours(Number(h), Number(mi), Number(s), 0);
+  if (
+    date.getUTCFullYear() !== Number(y) ||
+    date.getUTCMonth() !== Number(mo) - 1 ||
+    date.getUTCDate() !== Number(d)
+  )
+    throw new TypesError("TYPES_INVALID_TIME", `time "${text}" is out of range (day ${d} of month ${mo})`);
   let seconds = BigInt(Math.floor(date.getTime() / 1000));
   if (sign !== undefined) {
     const offset = BigInt(Number(oh) * 3600 + Number(om) * 60);

@@ -118,6 +118,18 @@ describe("timestamps", () => {
     assert.throws(() => timestampFromRfc3339("yesterday"), TypesError);
   });
 
+  it("RFC 3339 refuses days a month does not have, as Go's time.Parse does", () => {
+    for (const s of [
+      "2021-02-29T00:00:00Z",
+      "2021-02-30T00:00:00Z",
+      "2021-04-31T12:00:00Z",
+      "1900-02-29T00:00:00Z",
+    ])
+      assert.throws(() => timestampFromRfc3339(s), TypesError, s);
+    assert.equal(timestampToRfc3339(timestampFromRfc3339("2020-02-29T00:00:00Z")), "2020-02-29T00:00:00Z");
+    assert.equal(timestampToRfc3339(timestampFromRfc3339("0004-02-29T00:00:00Z")), "0004-02-29T00:00:00Z");
+  });
+
   it("nanosecond arithmetic handles times before the epoch", () => {
     const t = { seconds: -2n, nanos: 500 };
     assert.deepEqual(timestampFromNanos(timestampToNanos(t)), t);
