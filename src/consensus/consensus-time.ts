@@ -24,8 +24,16 @@ export function compareTime(a: Timestamp, b: Timestamp): number {
   return a.nanos === b.nanos ? 0 : a.nanos < b.nanos ? -1 : 1;
 }
 
+/**
+ * `t` plus `millis` milliseconds. Config durations may have a fraction of a millisecond (Go's
+ * "500us"): such a number is taken to the nearest nanosecond (deterministic float arithmetic).
+ */
 export function addMillis(t: Timestamp, millis: number | bigint): Timestamp {
-  return fromNanos(toNanos(t) + BigInt(millis) * 1_000_000n);
+  const nanos =
+    typeof millis === "bigint" || Number.isInteger(millis)
+      ? BigInt(millis) * 1_000_000n
+      : BigInt(Math.round(millis * 1_000_000));
+  return fromNanos(toNanos(t) + nanos);
 }
 
 /** Whole milliseconds from `from` to `to`, rounded up so a timer never fires early; 0 when `to` has passed. */
