@@ -9,7 +9,7 @@ import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../wire/generated/tendermint/state/types.js";
 import type { Block } from "../wire/generated/tendermint/types/block.js";
 import type { Evidence } from "../wire/generated/tendermint/types/evidence.js";
-import type { Commit } from "../wire/generated/tendermint/types/types.js";
+import { BlockIDFlag, type Commit } from "../wire/generated/tendermint/types/types.js";
 import { consensusParamsHash, validatorSetHash } from "../wire/hashes.js";
 import { medianCommitTime } from "./bft-time.js";
 import { compareTime } from "./consensus-time.js";
@@ -43,6 +43,8 @@ export function proposalBlockTime(
  */
 export function blockTimeProblem(chain: ChainState, block: Block): string | undefined {
   const { height, time } = block.header;
+  // Peer data: a missing or malformed time is a problem to report, never an exception.
+  if (!isTimestamp(time)) return "the block header has no valid time";
   if (height === chain.initialHeight) {
     return compareTime(time, chain.lastBlockTime) === 0
       ? undefined
@@ -51,11 +53,28 @@ export function blockTimeProblem(chain: ChainState, block: Block): string | unde
   if (compareTime(time, chain.lastBlockTime) <= 0) {
     return `block time ${formatTime(time)} is not after the last block time ${formatTime(chain.lastBlockTime)}`;
   }
+  const signatures = block.lastCommit?.signatures ?? [];
+  if (
+    signatures.some(
+      (sig) => sig.blockIdFlag !== BlockIDFlag.BLOCK_ID_FLAG_ABSENT && !isTimestamp(sig.timestamp),
+    )
+  )
+    return "a LastCommit signature has no valid time";
   const median = proposalBlockTime(chain, height, block.lastCommit);
   if (median === undefined) return "the block's LastCommit has no signature to take the median time of";
   return compareTime(time, median) === 0
     ? undefined
     : `block time ${formatTime(time)} is not the weighted median ${formatTime(median)} of its LastCommit`;
+}
+
+function isTimestamp(t: Timestamp | undefined): t is Timestamp {
+  return (
+    t !== undefined &&
+    typeof t.seconds === "bigint" &&
+    Number.isInteger(t.nanos) &&
+    t.nanos >= 0 &&
+    t.nanos < 1_000_000_000
+  );
 }
 
 function formatTime(t: Timestamp): string {

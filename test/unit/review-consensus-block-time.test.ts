@@ -5,7 +5,12 @@
 // ValidateBlock handler checks the header's hashes and the LastCommit's signatures only).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { commitFromPrecommits, type HeldBlock, RoundStep } from "../../src/consensus/index.js";
+import {
+  blockTimeProblem,
+  commitFromPrecommits,
+  type HeldBlock,
+  RoundStep,
+} from "../../src/consensus/index.js";
 import { completePartSet } from "../../src/consensus/proposal-block.js";
 import { blockPartsAndId } from "../../src/types/block.js";
 import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
@@ -87,5 +92,35 @@ describe("review: the proposal block's BFT time is checked", () => {
     const effects = node.receiveProposal(same, 0);
     assert.equal(only(effects, "ValidateBlock").length, 0);
     assert.deepEqual(signed(effects), ["prevote:nil"]);
+  });
+});
+
+describe("review: malformed times in a proposed block do not throw", () => {
+  // Block.decode leaves a missing Timestamp undefined (the generated types say otherwise), so a
+  // faulty proposer's block can carry one; the reducer runs this check on every proposal block.
+  it("a header without a time is a problem, not an exception", () => {
+    const node = new TestNode({ own: 3 });
+    node.startRound0();
+    const good = node.block(0);
+    const block = {
+      ...good.block,
+      header: { ...good.block.header, time: undefined as unknown as Timestamp },
+    };
+    assert.match(blockTimeProblem(node.state.chain, block) ?? "", /no valid time/);
+  });
+
+  it("a LastCommit signature without a time is a problem, not an exception", () => {
+    const { node, a } = atHeight2([4000, 5000, 6000]);
+    const lastCommit = commitFromPrecommits(node.state.lastCommit!, 0, a.blockId);
+    const good = node.block(proposerOfRound(node), undefined, lastCommit);
+    const broken = {
+      ...lastCommit,
+      signatures: lastCommit.signatures.map((sig, i) =>
+        i === 1 ? { ...sig, timestamp: undefined as unknown as Timestamp } : sig,
+      ),
+    };
+    assert.equal(blockTimeProblem(node.state.chain, good.block), undefined);
+    const block = { ...good.block, lastCommit: broken };
+    assert.match(blockTimeProblem(node.state.chain, block) ?? "", /no valid time/);
   });
 });
