@@ -98,6 +98,11 @@ export function onBlockPartReceived(ctx: Ctx, height: bigint, part: Part, from: 
   // Parts are checked against the part set being collected, whatever round they were sent in:
   // in the commit step the block may be from an earlier round (v0.34 does the same).
   if (height !== s.height || s.proposalParts === undefined || s.proposalBlock !== undefined) return;
+  // Decoded wire data: Part.decode leaves a missing proof undefined.
+  if ((part.proof as Part["proof"] | undefined) === undefined || !(part.bytes instanceof Uint8Array)) {
+    misbehaved(ctx, from, `block part ${part.index} has no proof`);
+    return;
+  }
   let parts = s.proposalParts;
   try {
     parts = addPart(parts, part);
