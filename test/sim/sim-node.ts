@@ -244,7 +244,7 @@ export class SimNode {
     return this.blocks.get(height);
   }
 
-  /** The proposal's timer semantics of the node: a newer timeout replaces the older (switchMap). */
+  /** The node's timer semantics: a newer timeout replaces the older one (switchMap), as v0.34's ticker. */
   private timeouts(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
     return effect$.pipe(
       filter((e): e is ScheduleTimeout => e.type === "ScheduleTimeout"),
