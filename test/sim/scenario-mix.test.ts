@@ -26,6 +26,12 @@ describe("simulation: the CI scenario mix", () => {
       assert.ok(behaviours.has(b as never), `some run has a ${b} validator`);
   });
 
+  it("runs v0.34's timing options: skip_timeout_commit, create_empty_blocks = false and its interval", () => {
+    assert.ok(scenarios.filter((s) => s.config.skipTimeoutCommit === true).length >= 10);
+    assert.ok(scenarios.filter((s) => s.config.createEmptyBlocks === false).length >= 5);
+    assert.ok(scenarios.filter((s) => (s.config.createEmptyBlocksIntervalMs ?? 0) > 0).length >= 3);
+  });
+
   it("keeps Byzantine power below a third in every run", () => {
     for (const s of scenarios) {
       const total = s.powers.reduce((a, b) => a + b, 0n);

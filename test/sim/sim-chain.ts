@@ -3,7 +3,8 @@
 // deterministic "application" each validator executes blocks with: src/state's next-state rules
 // (validator set and params carried, proposer priority advanced, last results hash) with an app
 // hash of sha256(previous app hash ‖ height ‖ txs), so a divergent execution shows in the next
-// header.
+// header. A block without txs leaves the app hash as it was (as kvstore does), so
+// create_empty_blocks = false has heights that wait for transactions.
 import { createHash, type KeyObject } from "node:crypto";
 import { keyPairFromSeed, privateKeyObjectFromSeed } from "../../src/crypto/ed25519-keys.js";
 import { addressOf } from "../../src/crypto/hash.js";
@@ -73,6 +74,7 @@ export function executeSimBlock(chain: ChainState, block: Block, blockId: BlockI
     deliverTxs,
     endBlock: { validatorUpdates: [], consensusParamUpdates: undefined, events: [] },
   });
+  if (block.data.txs.length === 0) return withAppHash(next, chain.appHash);
   const height = Buffer.alloc(8);
   height.writeBigUInt64BE(block.header.height);
   const hash = createHash("sha256").update(chain.appHash).update(height);

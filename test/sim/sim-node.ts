@@ -10,7 +10,7 @@
 
 import type { VirtualTimeScheduler } from "rxjs";
 import { filter, map, merge, Observable, Subject, type Subscription, switchMap, timer } from "rxjs";
-import type { ConsensusConfig } from "../../src/consensus/config.js";
+import { type ConsensusConfig, waitsForTxs } from "../../src/consensus/config.js";
 import { createDefaultConsensusRules } from "../../src/consensus/default-rules.js";
 import type {
   BroadcastBlockPart,
@@ -119,6 +119,8 @@ export class SimNode {
   epoch = 0;
   restarts = 0;
   broadcastHook: BroadcastHook | undefined;
+  /** The height the mempool stand-in last received transactions for (create_empty_blocks = false). */
+  private txsHeight = 0n;
 
   private readonly reducer: ConsensusReducer;
   private readonly rules: ConsensusRules;
@@ -197,6 +199,24 @@ export class SimNode {
     );
     this.running.add(loop.start());
     for (const effect of pending) replayed$.next(effect);
+    this.txsArriveFor(restored.height);
+  }
+
+  /**
+   * The mempool stand-in's TxsAvailable: when round 0 waits for transactions, clients' txs reach
+   * this validator's mempool a seeded 0–2 s after the height starts, and the mempool says so once.
+   */
+  private txsArriveFor(height: bigint): void {
+    if (!waitsForTxs(this.deps.config)) return;
+    const epoch = this.epoch;
+    this.deps.scheduler.schedule(
+      () => {
+        if (epoch !== this.epoch) return;
+        this.txsHeight = height;
+        this.loop?.dispatch({ type: "TxsAvailable", time: UNSTAMPED, height });
+      },
+      this.deps.mempool.int(0, 3000),
+    );
   }
 
   /** Stops at once: timers, answers under way and messages in flight to it are lost. */
@@ -360,10 +380,16 @@ export class SimNode {
     }
   }
 
-  /** The mempool stand-in: a few seeded transactions, different for every reap. */
+  /**
+   * The mempool stand-in: a few seeded transactions, different for every reap. When round 0 waits
+   * for transactions, the mempool is empty until they arrive for the height (so a proof block,
+   * proposed without waiting after an app hash change, is empty) and holds 1–3 after.
+   */
   reapTxs(): Uint8Array[] {
     const rng = this.deps.mempool;
-    return Array.from({ length: rng.int(0, 3) }, () => rng.bytes(rng.int(8, 40)));
+    if (waitsForTxs(this.deps.config) && this.txsHeight !== this.state.height) return [];
+    const least = waitsForTxs(this.deps.config) ? 1 : 0;
+    return Array.from({ length: rng.int(least, 3) }, () => rng.bytes(rng.int(8, 40)));
   }
 
   private send(e: Sendable): void {
@@ -408,6 +434,7 @@ export class SimNode {
         height: e.height,
         chainState: this.chain,
       });
+      this.txsArriveFor(e.height + 1n);
     }, this.deps.executionMs);
   }
 }
