@@ -392,7 +392,13 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
     };
 
     if (options.rpc ?? true) {
-      const server = await startNodeRpc(handle, prepared.home, log.rpc, options.rpcBackend);
+      const server = await startNodeRpc(
+        handle,
+        prepared.home,
+        paths.genesisFile,
+        log.rpc,
+        options.rpcBackend,
+      );
       if (server) {
         nodeInfo.rpcAddress = server.address;
         // Stop accepting requests before anything else closes.

@@ -13,18 +13,21 @@ import type { NodeHandle } from "./node-handle.js";
 import { createMinimalRpcContext } from "./projections/minimal-rpc-context.js";
 
 interface FullContextModule {
-  createRpcContext?: (node: NodeHandle) => RpcContext | Promise<RpcContext>;
+  createRpcContext?: (
+    node: NodeHandle,
+    options?: { genesisFile?: string },
+  ) => RpcContext | Promise<RpcContext>;
   encoders?: Partial<Record<RpcCompat, ResultEncoder>>;
 }
 
 // Kept out of the type checker's sight: the module may not exist in this build.
 const FULL_CONTEXT_MODULE = "./projections/rpc-context.js";
 
-async function loadContext(node: NodeHandle, log: Logger) {
+async function loadContext(node: NodeHandle, genesisFile: string, log: Logger) {
   try {
     const mod = (await import(FULL_CONTEXT_MODULE)) as FullContextModule;
     if (typeof mod.createRpcContext === "function") {
-      return { context: await mod.createRpcContext(node), encoders: mod.encoders };
+      return { context: await mod.createRpcContext(node, { genesisFile }), encoders: mod.encoders };
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
@@ -38,11 +41,12 @@ async function loadContext(node: NodeHandle, log: Logger) {
 export async function startNodeRpc(
   node: NodeHandle,
   home: string,
+  genesisFile: string,
   log: Logger,
   backend?: "auto" | "uws" | "node",
 ): Promise<RpcServerHandle | undefined> {
   if (node.config.rpc.laddr === "") return undefined;
-  const { context, encoders } = await loadContext(node, log);
+  const { context, encoders } = await loadContext(node, genesisFile, log);
   const server = await startRpcServer(rpcOptionsOf(node.config, home), context, {
     logger: log,
     ...(encoders ? { encoders } : {}),

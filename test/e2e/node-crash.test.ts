@@ -5,11 +5,13 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { openStores } from "../../src/store/open-stores.js";
 import { readWal } from "../../src/wal/log-reader.js";
-import { initFastHome, NodeProcess } from "./node-harness.js";
+import { initFastHome, killAllNodes, NodeProcess } from "./node-harness.js";
+
+after(killAllNodes);
 
 const FAST = {
   timeout_commit: "50ms",

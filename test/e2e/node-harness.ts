@@ -34,6 +34,13 @@ export interface Committed {
 const COMMITTED = /committed block\s.*height=(\d+) .*txs=(\d+) hash=([0-9A-F]{64})/;
 const RPC_LISTENING = /RPC server listening\s.*address=(tcp:\/\/[0-9.]+:\d+)/;
 
+const running = new Set<NodeProcess>();
+
+/** Kills (SIGKILL) every node a test started and has not seen exit: call it from after(). */
+export function killAllNodes(): void {
+  for (const node of running) node.kill("SIGKILL");
+}
+
 export class NodeProcess {
   readonly child: ChildProcess;
   readonly committed: Committed[] = [];

@@ -4,9 +4,11 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { runCli } from "./cli-harness.js";
-import { initFastHome, NodeProcess } from "./node-harness.js";
+import { initFastHome, killAllNodes, NodeProcess } from "./node-harness.js";
+
+after(killAllNodes);
 
 const FAST = {
   timeout_commit: "50ms",

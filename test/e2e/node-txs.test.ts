@@ -2,9 +2,11 @@
 // every one is committed exactly once, and the pool is back to 0.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { openStores } from "../../src/store/open-stores.js";
-import { initFastHome, NodeProcess } from "./node-harness.js";
+import { initFastHome, killAllNodes, NodeProcess } from "./node-harness.js";
+
+after(killAllNodes);
 
 const TXS = 10_000;
 const IN_FLIGHT = 64;
@@ -29,11 +31,11 @@ test(`${TXS} txs through broadcast_tx_sync are committed exactly once`, { timeou
         body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "broadcast_tx_sync", params: { tx } }),
       });
       const body = (await res.json()) as {
-        result?: { code: number };
+        result?: { code: number | string };
         error?: { data?: string; message: string };
       };
       if (body.result) {
-        assert.equal(body.result.code, 0, `tx ${i}: CheckTx code ${body.result.code}`);
+        assert.equal(Number(body.result.code), 0, `tx ${i}: CheckTx code ${body.result.code}`);
         return;
       }
       // A full pool refuses: wait for a block to make room, then send again.
@@ -43,11 +45,17 @@ test(`${TXS} txs through broadcast_tx_sync are committed exactly once`, { timeou
     }
     assert.fail(`tx ${i} never admitted`);
   };
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < TXS) await send(next++);
-    }),
-  );
+  try {
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < TXS) await send(next++);
+      }),
+    );
+  } catch (error) {
+    next = TXS; // the other senders stop too
+    node.kill("SIGKILL");
+    throw error;
+  }
   const admittedMs = Date.now() - started;
 
   const pending = async () => {
