@@ -59,6 +59,8 @@ export interface StartNodeOptions {
   rpcBackend?: "auto" | "uws" | "node";
   /** Worker threads of the verify pool (default 2; 0 verifies on the main thread). */
   verifyWorkers?: number;
+  /** Aborts a start still waiting for a socket app to come up (Ctrl-C during start). */
+  signal?: AbortSignal;
 }
 
 /** The proposer-priority advance the state store needs to load a validator set saved earlier. */
@@ -115,8 +117,11 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
     for (const finding of report.findings) log.store.info(finding);
 
     // The app: in-process example or socket; any connection dying halts the node.
+    // A socket app is dialled until it is up (as Tendermint waits for its app), or the start is aborted.
     const client: AbciClient = await createAbciClient(config.proxy_app, {
       kvstoreDir: join(paths.dataDir, "kvstore.db"),
+      logger: log.abci,
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     cleanups.push(() => client.close());
     let haltNode: (reason: string, exitCode: number) => void = () => {};

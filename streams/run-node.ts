@@ -3,6 +3,7 @@
 // second signal while stopping exits at once (the log and the stores repair at the next start).
 import type { PreparedNode } from "../src/cli/prepare-node.js";
 import { type StartNodeOptions, startNode } from "./node.js";
+import type { NodeHandle } from "./node-handle.js";
 
 export async function runNode(prepared: PreparedNode, options: StartNodeOptions = {}): Promise<number> {
   const log = prepared.logger.child("node");
@@ -12,7 +13,8 @@ export async function runNode(prepared: PreparedNode, options: StartNodeOptions 
     home: prepared.home,
     proxy_app: prepared.config.proxy_app,
   });
-  const node = await startNode(prepared, options);
+  let node: NodeHandle | undefined;
+  const abort = new AbortController();
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals++;
@@ -21,11 +23,20 @@ export async function runNode(prepared: PreparedNode, options: StartNodeOptions 
       process.exit(130);
     }
     log.info("captured signal, stopping", { signal });
-    void node.stop();
+    // During start (e.g. while waiting for a socket app) the start is aborted and unwound.
+    if (node) void node.stop();
+    else abort.abort();
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
+    try {
+      node = await startNode(prepared, { ...options, signal: abort.signal });
+    } catch (error) {
+      if (!abort.signal.aborted) throw error;
+      log.info("stopped while starting");
+      return 0;
+    }
     const exit = await node.stopped;
     if (exit.exitCode !== 0) log.error(exit.reason);
     return exit.exitCode;
