@@ -1,8 +1,9 @@
 // CommitBlock → BlockExecuted, one height at a time (concatMap: ABCI consensus calls and store
 // writes keep their order). The order is the crash-safety argument:
 //   save block → execute on the app (responses saved before Commit) → save state → index
+//   → mempool BlockCommitted (as Tendermint updates its mempool before firing events)
 //   → publish NewBlock/NewBlockHeader/Tx/ValidatorSetUpdates (a client that saw a Tx event always
-//   finds it indexed) → WAL end-of-height marker → mempool BlockCommitted → BlockExecuted.
+//   finds it indexed and no longer pending) → WAL end-of-height marker → BlockExecuted.
 // A crash anywhere is repaired at the next start by reconcile + handshake (stores and app) and the
 // restart rule of the log (restart-fold.ts). Any failure halts: nothing more is signed.
 import { concatMap, defer, EMPTY, filter, type Observable } from "rxjs";
@@ -91,6 +92,7 @@ async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<Consens
     abciResponses: executed.responses,
   });
   deps.setChainState(executed.state);
+  deps.blockCommitted(block, executed.responses);
   deps.events.publishBlock(
     block,
     executed.events,
@@ -99,7 +101,6 @@ async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<Consens
     validatorsOfUpdates(executed.responses),
   );
   await deps.endHeight(e.height);
-  deps.blockCommitted(block, executed.responses);
   deps.evidenceUpdated(executed.state, block);
   deps.logger.info("committed block", {
     height: e.height,
