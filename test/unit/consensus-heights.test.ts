@@ -230,7 +230,7 @@ describe("consensus: BFT time", () => {
 });
 
 describe("consensus: evidence and bad data", () => {
-  it("a conflicting vote becomes ReportConflictingVotes (ordered by BlockID key) and is not counted", () => {
+  it("a conflicting vote becomes ReportConflictingVotes (ordered by BlockID key), its power counted once", () => {
     const node = new TestNode({ own: 3 });
     node.startRound0();
     const a = node.block(0);
@@ -245,7 +245,14 @@ describe("consensus: evidence and bad data", () => {
         Buffer.from(blockIdKey(report.voteB.blockId)),
       ) < 0,
     );
-    assert.equal(node.state.votes.rounds[0]!.prevotes.power, 10n);
+    // The validator's power counts once toward "any", and toward each value it voted for.
+    const prevotes = node.state.votes.rounds[0]!.prevotes;
+    assert.equal(prevotes.power, 10n);
+    assert.deepEqual(
+      prevotes.blocks.map((e) => e.power),
+      [10n, 10n],
+    );
+    assert.deepEqual(node.votes([1], "prevote", 0, b.blockId), []);
     const evidence = duplicateVoteEvidence(report.voteB, report.voteA, at(0), node.validators);
     assert.deepEqual(evidence.voteA, report.voteA);
     assert.equal(evidence.totalVotingPower, 40n);

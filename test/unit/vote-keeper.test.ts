@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   addVote,
+  blockKeyOf,
   commitFromPrecommits,
   emptyHeightVotes,
   type HeightVotes,
   MAX_ROUNDS_AHEAD,
+  powerFor,
   precommitsIn,
   prevotesIn,
   votesFromCommit,
@@ -109,7 +111,7 @@ describe("vote keeper", () => {
     assert.equal(votes.highestTwoThirdsAnyRound, 3);
   });
 
-  it("ignores a duplicate and reports a conflicting vote without counting it", () => {
+  it("ignores a duplicate and counts a conflicting vote toward its own value only", () => {
     const A = blockId(1);
     let votes = emptyHeightVotes(5n, weights);
     const first = addVote(votes, vote(0, "prevote", 0, A), 0);
@@ -117,12 +119,19 @@ describe("vote keeper", () => {
     if (first.kind === "added") votes = first.votes;
     assert.equal(addVote(votes, vote(0, "prevote", 0, A), 0).kind, "duplicate");
     const conflict = addVote(votes, vote(0, "prevote", 0, blockId(2)), 0);
-    assert.equal(conflict.kind, "conflict");
-    if (conflict.kind === "conflict") assert.deepEqual(conflict.existing.blockId, A);
+    assert.equal(conflict.kind, "added");
+    if (conflict.kind === "added") {
+      assert.deepEqual(conflict.conflict?.existing.blockId, A);
+      assert.equal(prevotesIn(conflict.votes, 0)!.power, 10n);
+      assert.equal(powerFor(prevotesIn(conflict.votes, 0)!, blockKeyOf(blockId(2))), 10n);
+    }
     assert.equal(prevotesIn(votes, 0)!.power, 10n);
     // Same validator, other type or other round: no conflict.
-    assert.equal(addVote(votes, vote(0, "precommit", 0, blockId(2)), 0).kind, "added");
-    assert.equal(addVote(votes, vote(0, "prevote", 1, blockId(2)), 0).kind, "added");
+    for (const other of [vote(0, "precommit", 0, blockId(2)), vote(0, "prevote", 1, blockId(2))]) {
+      const outcome = addVote(votes, other, 0);
+      assert.equal(outcome.kind, "added");
+      if (outcome.kind === "added") assert.equal(outcome.conflict, undefined);
+    }
   });
 
   it("rejects votes that cannot count, naming why", () => {

@@ -53,6 +53,17 @@ export function onVote(ctx: Ctx, vote: Vote, from: string | undefined): void {
         haltOnOwn(ctx, `we signed two different votes at height ${vote.height} round ${vote.round}`);
       return;
     case "added":
+      if (outcome.conflict !== undefined) {
+        // A second version: evidence, and counted toward its own value (docs/consensus.md).
+        emit(ctx, {
+          type: "ReportConflictingVotes",
+          ...orderConflictingVotes(outcome.conflict.existing, vote),
+        });
+        if (from === undefined) {
+          haltOnOwn(ctx, `we signed two different votes at height ${vote.height} round ${vote.round}`);
+          return;
+        }
+      }
       ctx.s = { ...s, votes: outcome.votes };
       publish(ctx, "Vote", { kind: "Vote", vote });
   }
@@ -104,6 +115,8 @@ function onLastCommitVote(ctx: Ctx, vote: Vote, from: string | undefined): void 
     return;
   }
   if (outcome.kind !== "added") return;
+  if (outcome.conflict !== undefined)
+    emit(ctx, { type: "ReportConflictingVotes", ...orderConflictingVotes(outcome.conflict.existing, vote) });
   ctx.s = { ...s, lastCommit: outcome.votes };
   publish(ctx, "Vote", { kind: "Vote", vote });
   if (s.config.skipTimeoutCommit && lastCommitHasAll(ctx.s)) startRound(ctx, 0);

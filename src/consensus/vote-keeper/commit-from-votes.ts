@@ -9,7 +9,7 @@ import {
   SignedMsgType,
   type Vote,
 } from "../../wire/generated/tendermint/types/types.js";
-import { blockKeyOf, isNilBlockId } from "./block-key.js";
+import { isNilBlockId } from "./block-key.js";
 import {
   addVote,
   emptyHeightVotes,
@@ -17,6 +17,7 @@ import {
   precommitsIn,
   type ValidatorWeights,
 } from "./height-votes.js";
+import { conflictingVoteOf, type VoteTally, voteForBlock } from "./vote-tally.js";
 
 /** Go's zero time (0001-01-01T00:00:00Z), the timestamp of an absent signature. */
 const GO_ZERO_SECONDS = -62135596800n;
@@ -30,18 +31,29 @@ function absentSig(): CommitSig {
   };
 }
 
+/** The validator's precommit to put in a commit for the block: the version for it, else a nil one. */
+function commitVoteOf(tally: VoteTally | undefined, index: number, blockId: BlockID): Vote | undefined {
+  if (tally === undefined) return undefined;
+  const forBlock = voteForBlock(tally, index, blockId);
+  if (forBlock !== undefined) return forBlock;
+  const first = tally.votes[index];
+  if (first !== undefined && isNilBlockId(first.blockId)) return first;
+  const second = conflictingVoteOf(tally, index);
+  return second !== undefined && isNilBlockId(second.blockId) ? second : undefined;
+}
+
 /**
  * The commit of `round` for `blockId`, one signature per validator in set order: COMMIT for a
  * precommit of the block, NIL for a nil precommit, ABSENT for no precommit or one for another block.
+ * A validator that precommitted twice contributes its version for the block (whichever arrived
+ * first), else its nil version, so the commit verifies whatever order the versions came in.
  */
 export function commitFromPrecommits(votes: HeightVotes, round: number, blockId: BlockID): Commit {
   const tally = precommitsIn(votes, round);
-  const key = blockKeyOf(blockId);
   const signatures = votes.weights.addresses.map((_, index): CommitSig => {
-    const vote = tally?.votes[index];
+    const vote = commitVoteOf(tally, index, blockId);
     if (vote === undefined) return absentSig();
     const nil = isNilBlockId(vote.blockId);
-    if (!nil && blockKeyOf(vote.blockId) !== key) return absentSig();
     return {
       blockIdFlag: nil ? BlockIDFlag.BLOCK_ID_FLAG_NIL : BlockIDFlag.BLOCK_ID_FLAG_COMMIT,
       validatorAddress: vote.validatorAddress,

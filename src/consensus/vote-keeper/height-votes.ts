@@ -1,15 +1,18 @@
 // The vote keeper: every prevote and precommit of one height, per round, counted against the
 // height's validator set. It rejects what cannot count (unknown validator, wrong height, rounds
-// too far ahead), ignores duplicates, reports conflicting votes (equivocation) without counting
-// them, and emits the thresholds each vote crosses.
+// too far ahead), ignores duplicates, and emits the thresholds each vote crosses. A conflicting
+// vote (equivocation) is reported; the first conflicting version of a validator in a round and
+// type is also counted, toward its own value only, so that a polka or a commit that needs it is
+// seen whichever version arrived first (docs/consensus.md, "Conflicting votes"). A third version
+// is reported and dropped.
 import { SignedMsgType, type Vote } from "../../wire/generated/tendermint/types/types.js";
 import { isNilBlockId, sameBlockId, sameBytes } from "./block-key.js";
 import type { Threshold } from "./threshold.js";
-import { countVote, emptyTally, type VoteTally } from "./vote-tally.js";
+import { conflictingVoteOf, countVote, emptyTally, type VoteTally } from "./vote-tally.js";
 
 /**
  * Votes for rounds further than this beyond the current round are dropped: memory stays bounded
- * (validators × (current round + this) × 2 votes) whatever peers send. Honest validators more
+ * (validators × (current round + this) × 2 types × at most 2 versions) whatever peers send. Honest validators more
  * than this many rounds ahead are caught up with by their later votes as our round advances.
  */
 export const MAX_ROUNDS_AHEAD = 32;
@@ -52,11 +55,29 @@ export function emptyHeightVotes(height: bigint, weights: ValidatorWeights): Hei
   return { height, weights, rounds: [], decisionRound: -1, highestTwoThirdsAnyRound: -1 };
 }
 
+/** Two votes of one validator for the same height, round and type, for different BlockIDs. */
+export interface ConflictingVotes {
+  readonly existing: Vote;
+  readonly vote: Vote;
+}
+
 export type AddVoteOutcome =
-  | { readonly kind: "added"; readonly votes: HeightVotes; readonly thresholds: readonly Threshold[] }
-  /** The same vote again, or one for the same BlockID (a re-signed timestamp): nothing to count. */
+  | {
+      readonly kind: "added";
+      readonly votes: HeightVotes;
+      readonly thresholds: readonly Threshold[];
+      /**
+       * Set when the vote was counted as its validator's second version: the pair to report as
+       * evidence (once: either version arriving again is a duplicate).
+       */
+      readonly conflict?: ConflictingVotes;
+    }
+  /** The same vote again, or one for the BlockID of a version held (a re-signed timestamp). */
   | { readonly kind: "duplicate" }
-  /** A second, different vote of one validator for the same height, round and type. */
+  /**
+   * A third version of one validator for the same height, round and type (two are held already):
+   * evidence only, not counted. `existing` is the validator's first vote.
+   */
   | { readonly kind: "conflict"; readonly existing: Vote; readonly vote: Vote }
   /** A vote that cannot count here; `reason` names what is wrong. */
   | { readonly kind: "rejected"; readonly reason: string };
@@ -108,12 +129,19 @@ export function addVote(votes: HeightVotes, vote: Vote, currentRound: number): A
   const round = existingRound ?? { prevotes: emptyTally(n), precommits: emptyTally(n) };
   const tally = isPrevote ? round.prevotes : round.precommits;
   const existing = tally.votes[index];
+  let conflict: ConflictingVotes | undefined;
   if (existing !== undefined) {
     if (sameBlockId(existing.blockId, vote.blockId)) return { kind: "duplicate" };
-    return { kind: "conflict", existing, vote };
+    const second = conflictingVoteOf(tally, index);
+    if (second !== undefined) {
+      if (sameBlockId(second.blockId, vote.blockId)) return { kind: "duplicate" };
+      return { kind: "conflict", existing, vote };
+    }
+    conflict = { existing, vote };
   }
 
-  const update = countVote(tally, vote, weights.powers[index]!, weights.totalPower);
+  const second = conflict !== undefined;
+  const update = countVote(tally, vote, weights.powers[index]!, weights.totalPower, second);
   const nextRound: RoundVotes = isPrevote
     ? { prevotes: update.tally, precommits: round.precommits }
     : { prevotes: round.prevotes, precommits: update.tally };
@@ -143,11 +171,16 @@ export function addVote(votes: HeightVotes, vote: Vote, currentRound: number): A
       if (decisionRound < 0 || r < decisionRound) decisionRound = r;
     }
   }
-  if (!isPrevote && update.tally.power === weights.totalPower)
+  if (!isPrevote && !second && update.tally.power === weights.totalPower)
     thresholds.push({ kind: "PrecommitAll", round: r });
-  return {
-    kind: "added",
-    votes: { height: votes.height, weights, rounds, decisionRound, highestTwoThirdsAnyRound },
-    thresholds,
+  const next: HeightVotes = {
+    height: votes.height,
+    weights,
+    rounds,
+    decisionRound,
+    highestTwoThirdsAnyRound,
   };
+  return conflict === undefined
+    ? { kind: "added", votes: next, thresholds }
+    : { kind: "added", votes: next, thresholds, conflict };
 }

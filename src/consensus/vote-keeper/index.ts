@@ -4,6 +4,7 @@ export { commitFromPrecommits, precommitOfCommitSig, votesFromCommit } from "./c
 export {
   type AddVoteOutcome,
   addVote,
+  type ConflictingVotes,
   emptyHeightVotes,
   type HeightVotes,
   MAX_ROUNDS_AHEAD,
@@ -17,9 +18,11 @@ export {
 export type { Threshold, ThresholdKind } from "./threshold.js";
 export {
   type BlockPower,
+  conflictingVoteOf,
   countVote,
   emptyTally,
   isTwoThirds,
   powerFor,
   type VoteTally,
+  voteForBlock,
 } from "./vote-tally.js";
