@@ -134,6 +134,10 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
     );
     let chain: ChainState = shaken.state;
     if (stores.stateStore.load() === undefined) await stores.stateStore.save(chain);
+    // A block the handshake executed (saved before a crash, never executed) is indexed now.
+    if (report.replayHeight !== undefined) {
+      for (const finding of (await stores.reconcile()).findings) log.store.info(finding);
+    }
     const height = chain.lastBlockHeight;
 
     // The consensus log: a torn tail is cut and reported; corruption elsewhere stops the start.
