@@ -1,11 +1,11 @@
-// `rxbft node` today: it validates flags, config, genesis and keys, takes the home lock, and
-// exits saying that running consensus arrives with the consensus issue.
+// `rxbft node`: it validates flags, config, genesis and keys and takes the home lock before it
+// runs; every bad input is one clear line naming what is wrong.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { runCli, tempHome } from "./cli-harness.js";
+import { RXBFT_BIN, runCli, tempHome } from "./cli-harness.js";
 
 async function initialised(): Promise<string> {
   const home = tempHome();
@@ -14,29 +14,49 @@ async function initialised(): Promise<string> {
   return home;
 }
 
-test("node checks an initialised home, then exits 1 with one clear line", async () => {
+test("node applies its flags over config.toml, serves on the flagged address and stops on SIGINT", async () => {
   const home = await initialised();
-  const out = await runCli([
-    "node",
-    "--home",
-    home,
-    "--proxy_app",
-    "kvstore",
-    "--consensus.create_empty_blocks=false",
-    "--p2p.pex=false",
-    "--rpc.laddr",
-    "tcp://127.0.0.1:36657",
-  ]);
-  assert.equal(out.code, 1);
-  assert.match(out.stdout, /configuration, genesis and keys are valid .*chain_id=test-chain-/);
-  assert.match(
-    out.stdout,
-    / proxy_app=kvstore rpc_laddr=tcp:\/\/127\.0\.0\.1:36657 p2p_laddr=tcp:\/\/0\.0\.0\.0:26656 create_empty_blocks=false pex=false\n/,
+  const port = 36000 + Math.floor(Math.random() * 2000);
+  const child = spawn(
+    process.execPath,
+    [
+      RXBFT_BIN,
+      "node",
+      "--home",
+      home,
+      "--proxy_app",
+      "kvstore",
+      "--moniker",
+      "flag-moniker",
+      "--consensus.create_empty_blocks=false",
+      "--p2p.pex=false",
+      "--rpc.laddr",
+      `tcp://127.0.0.1:${port}`,
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
   );
-  assert.equal(
-    out.stderr,
-    "Error: running consensus arrives with the consensus issue; this build checks the home and exits (config, genesis and keys are valid)\n",
-  );
+  let stdout = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  try {
+    let status: { node_info: { moniker: string; other: { rpc_address: string } } } | undefined;
+    for (let attempt = 0; attempt < 150 && !status; attempt++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = await fetch(`http://127.0.0.1:${port}/status`)
+        .then((r) => r.json() as Promise<{ result: typeof status }>)
+        .then((body) => body.result)
+        .catch(() => undefined);
+    }
+    assert.ok(status, `the RPC answered on the flagged address; stdout so far:\n${stdout}`);
+    assert.equal(status.node_info.moniker, "flag-moniker", "--moniker overrides config.toml");
+    assert.equal(status.node_info.other.rpc_address, `tcp://127.0.0.1:${port}`);
+    assert.ok(existsSync(join(home, "data/rxbft.lock")), "a running node holds the home lock");
+  } finally {
+    child.kill("SIGINT");
+  }
+  assert.equal(await exited, 0, "Ctrl-C stops the node cleanly");
   assert.equal(existsSync(join(home, "data/rxbft.lock")), false, "the lock is released on exit");
 });
 
