@@ -22,7 +22,14 @@ describe("simulation: the CI scenario mix", () => {
     assert.ok(scenarios.filter((s) => s.partitions.length > 0).length >= 30);
     assert.ok(scenarios.filter((s) => s.crashes.length > 0).length >= 30);
     const behaviours = new Set(scenarios.flatMap((s) => s.byzantine.flatMap((b) => b.behaviours)));
-    for (const b of ["double-prevote", "double-precommit", "double-proposal", "silence"])
+    for (const b of [
+      "double-prevote",
+      "double-precommit",
+      "split-prevote",
+      "split-precommit",
+      "double-proposal",
+      "silence",
+    ])
       assert.ok(behaviours.has(b as never), `some run has a ${b} validator`);
   });
 

@@ -7,9 +7,8 @@ import { Prng } from "./prng.js";
  * "double-prevote" / "double-precommit": in every round, sign a second vote of that type for
  * another BlockID and send it to the peers that already hold the first (so the conflict is seen
  * and reported, and everyone counts the same version). "split-prevote" / "split-precommit": send
- * the two versions to different peers, so honest validators count different versions; left out
- * of generated scenarios unless asked for, as the reducer cannot always recover from it (see
- * docs/simulation.md, "Known issues").
+ * the two versions to different peers, so honest validators first count different versions (the
+ * vote keeper counts both, each toward its own value). Generated scenarios split on odd seeds.
  */
 export type ByzantineBehaviour =
   | "double-prevote"
@@ -77,7 +76,7 @@ export interface ScenarioOptions {
   validators?: number;
   heights?: number;
   kind?: ScenarioKind;
-  /** Double voters split their two versions between peers (off by default: a known liveness issue). */
+  /** Double voters split their two versions between peers (true), never (false), or on odd seeds. */
   splitVotes?: boolean;
   /** Every validator runs with this rule broken (src/consensus config.testOnlyBreakRule). */
   breakRule?: TestOnlyBrokenRule;
@@ -150,7 +149,9 @@ export function scenarioFromSeed(seed: number, options: ScenarioOptions = {}): S
       budget -= powers[node]!;
       const roll = prng.int(0, 4);
       const which = prng.int(0, 2);
-      const [prevote, precommit]: ByzantineBehaviour[] = options.splitVotes
+      // Split or not is not drawn (the seeds' other draws stay as they were): odd seeds split.
+      const split = options.splitVotes ?? seed % 2 === 1;
+      const [prevote, precommit]: ByzantineBehaviour[] = split
         ? ["split-prevote", "split-precommit"]
         : ["double-prevote", "double-precommit"];
       const votes = which === 0 ? [prevote!] : which === 1 ? [precommit!] : [prevote!, precommit!];

@@ -7,12 +7,15 @@
 //     prevotes and precommits it lacks for its round, the round before, its proposal's POL round
 //     and our own (later) round (so it can skip ahead, L55);
 //   peer behind: the stored seen commit of its height as precommits, then that block's parts.
+// A vote for a block with +2/3 (or in the seen commit) also goes to a peer holding its validator's
+// other version, standing for v0.34's VoteSetMaj23/VoteSetBits exchange.
 // Bounded: at most a few rounds of votes and one block's parts per peer per tick.
 
 import type { ConsensusState } from "../../src/consensus/state.js";
+import { sameBlockId } from "../../src/consensus/vote-keeper/block-key.js";
 import { precommitOfCommitSig } from "../../src/consensus/vote-keeper/commit-from-votes.js";
 import type { HeightVotes, RoundVotes } from "../../src/consensus/vote-keeper/height-votes.js";
-import type { VoteTally } from "../../src/consensus/vote-keeper/vote-tally.js";
+import { type VoteTally, voteForBlock } from "../../src/consensus/vote-keeper/vote-tally.js";
 import type { PartSetState } from "../../src/types/part-set.js";
 import type { PartSetHeader } from "../../src/wire/generated/tendermint/types/types.js";
 import type { PeerMessage } from "./sim-network.js";
@@ -45,10 +48,17 @@ function missingVotes(
   send: (m: PeerMessage) => void,
 ) {
   if (mine === undefined) return;
+  const major = mine.majority?.blockId;
   for (let i = 0; i < mine.votes.length; i++) {
     const vote = mine.votes[i];
-    if (vote !== undefined && theirs?.votes[i] === undefined)
-      send({ type: "VoteReceived", time: UNSTAMPED, vote, from });
+    if (vote === undefined) continue;
+    if (theirs?.votes[i] === undefined) send({ type: "VoteReceived", time: UNSTAMPED, vote, from });
+    // v0.34's VoteSetMaj23/VoteSetBits: for a block with +2/3 here, the peer is sent each vote
+    // for it that it lacks, even where it holds the validator's other (conflicting) version.
+    else if (major !== undefined && theirs !== undefined && voteForBlock(theirs, i, major) === undefined) {
+      const forMajor = voteForBlock(mine, i, major);
+      if (forMajor !== undefined) send({ type: "VoteReceived", time: UNSTAMPED, vote: forMajor, from });
+    }
   }
 }
 
@@ -104,9 +114,17 @@ function catchUp(me: SimNode, ps: ConsensusState, from: string, send: (m: PeerMe
   const commit = stored.seenCommit;
   const theirs = round(ps.votes, commit.round)?.precommits;
   for (let i = 0; i < commit.signatures.length; i++) {
-    if (theirs?.votes[i] !== undefined) continue;
     const vote = precommitOfCommitSig(commit, i);
-    if (vote !== undefined) send({ type: "VoteReceived", time: UNSTAMPED, vote, from });
+    if (vote === undefined) continue;
+    // A precommit for the committed block goes unless the peer holds that very version (it may
+    // hold the validator's conflicting one: v0.34 sends it through VoteSetMaj23/VoteSetBits).
+    const held =
+      theirs === undefined
+        ? undefined
+        : sameBlockId(vote.blockId, commit.blockId)
+          ? voteForBlock(theirs, i, commit.blockId)
+          : theirs.votes[i];
+    if (held === undefined) send({ type: "VoteReceived", time: UNSTAMPED, vote, from });
   }
   const wanted = ps.proposalParts;
   if (wanted === undefined || !sameHeader(wanted.header, stored.blockId.partSetHeader)) return;
