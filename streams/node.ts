@@ -274,7 +274,16 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
           ]
         : []),
       reapingHandler({ mempoolState: () => mempool.state(), evidencePool: () => evidence.state() }),
-      blockValidationHandler({ chainState: () => chain, verifier: pool }),
+      blockValidationHandler({
+        chainState: () => chain,
+        verifier: pool,
+        // A block's evidence is checked against the stores at its height and the pool's committed list.
+        evidence: {
+          pool: () => evidence.state(),
+          blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
+          validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
+        },
+      }),
       blockCommitHandler({
         consensus: client.consensus,
         track,
