@@ -41,7 +41,7 @@ import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
 import { EXIT_HALTED, NodeError } from "./node-errors.js";
 import type { NodeExit, NodeHandle, NodeInfoView } from "./node-handle.js";
 import { EventBus } from "./projections/event-bus.js";
-import { type FoldStep, foldRestart, outstandingEffects } from "./restart-fold.js";
+import { codedSignError, type FoldStep, foldRestart, outstandingEffects } from "./restart-fold.js";
 import { startNodeRpc } from "./rpc-start.js";
 import { mempoolTxsAvailableSource } from "./sources/mempool-txs-available.js";
 import { type Clock, monotonicClock } from "./sources/stamp-time.js";
@@ -263,12 +263,15 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
       ...(signer
         ? [
             signingHandler({
+              // Failures carry a code (restart-fold.ts: I/O is retried at a restart, a refusal is not).
               signer: {
-                signVote: (id, vote) => track(signer.signVote(id, vote)),
-                signProposal: (id, proposal) => track(signer.signProposal(id, proposal)),
+                signVote: (id, vote) =>
+                  track(signer.signVote(id, vote)).catch((e) => Promise.reject(codedSignError(e))),
+                signProposal: (id, proposal) =>
+                  track(signer.signProposal(id, proposal)).catch((e) => Promise.reject(codedSignError(e))),
               },
               chainId,
-              syncLog: () => wal.syncBeforeSigning(),
+              syncLog: () => wal.syncBeforeSigning().catch((e) => Promise.reject(codedSignError(e))),
               logger: log.privval,
             }),
           ]

@@ -3,7 +3,17 @@
 //
 //   at a ConsensusStarted record, the reducer starts from its initial state, folds that record,
 //   then re-folds every input of the unfinished height logged before it (the inputs after the
-//   last end-of-height marker), except earlier ConsensusStarted and BlockExecuted records.
+//   last end-of-height marker), except earlier ConsensusStarted and BlockExecuted records and
+//   SignFailed records of a transient failure (see below).
+//
+// A SignFailed halts the run that folded it, always. At a restart, one whose reason starts with a
+// transient code (SIGNER_IO: the signer or the log sync before it failed on I/O;
+// PRIVVAL_STATE_WRITE_FAILED: the signer's state file could not be written) is not re-folded: the
+// restarted node is not halted, and the signature it asked for (now unanswered) is asked again.
+// Retrying is safe: the signer's own state file, not the log, keeps it from double signing. Every
+// other SignFailed (a refusal: PRIVVAL_CONFLICTING_DATA, PRIVVAL_HRS_REGRESSION, … and any reason
+// without a transient code, as older logs have) is re-folded and halts the restarted node too.
+// The rule reads only the logged record, so `rxbft replay` reaches the same states as the node.
 //
 // A restarted node appends its ConsensusStarted to the log before anything else, so the log
 // alone says what every run folded. Re-folded inputs are not logged again, and their effects
@@ -12,6 +22,7 @@ import type { ConsensusEffect } from "../src/consensus/effect.js";
 import type { ConsensusInput } from "../src/consensus/input.js";
 import type { ConsensusReducer } from "../src/consensus/reducer.js";
 import type { ConsensusState } from "../src/consensus/state.js";
+import { SignedMsgType } from "../src/wire/generated/tendermint/types/types.js";
 
 export interface FoldStep {
   input: ConsensusInput;
@@ -21,8 +32,29 @@ export interface FoldStep {
   refolded: boolean;
 }
 
+/** Reason prefixes of a signing failure that a restart retries (see the rule above). */
+export const TRANSIENT_SIGN_FAILURE_CODES = ["SIGNER_IO", "PRIVVAL_STATE_WRITE_FAILED"] as const;
+
+/** Whether a logged SignFailed reason is a transient failure (I/O), not a refusal. */
+export function isTransientSignFailure(reason: string): boolean {
+  return TRANSIENT_SIGN_FAILURE_CODES.some((code) => reason.startsWith(`${code}: `));
+}
+
+/**
+ * The error a signing failure is logged with: its reason starts with the signer's code (a
+ * PrivvalError), else SIGNER_IO (the file system, the log sync), so the restart rule can tell a
+ * transient failure from a refusal by the record alone.
+ */
+export function codedSignError(error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { name?: unknown; code?: unknown } | undefined)?.code;
+  const privval = error instanceof Error && error.name === "PrivvalError" && typeof code === "string";
+  return new Error(`${privval ? code : "SIGNER_IO"}: ${message}`, { cause: error });
+}
+
 /** Whether an input of the unfinished height is folded again at a restart. */
 export function isRefolded(input: ConsensusInput): boolean {
+  if (input.type === "SignFailed") return !isTransientSignFailure(input.reason);
   return input.type !== "ConsensusStarted" && input.type !== "BlockExecuted";
 }
 
@@ -68,14 +100,20 @@ export function outstandingEffects(
         case "ScheduleTimeout":
           lastTimeout = effect;
           break;
+        // A request answered by a re-folded SignFailed (a refusal) is answered: never asked again.
         case "SignVote":
           if (
             !later.some(
               (x) =>
-                x.type === "VoteSigned" &&
-                x.vote.height === effect.vote.height &&
-                x.vote.round === effect.vote.round &&
-                x.vote.type === effect.vote.type,
+                (x.type === "VoteSigned" &&
+                  x.vote.height === effect.vote.height &&
+                  x.vote.round === effect.vote.round &&
+                  x.vote.type === effect.vote.type) ||
+                (x.type === "SignFailed" &&
+                  x.height === effect.vote.height &&
+                  x.round === effect.vote.round &&
+                  x.what ===
+                    (effect.vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? "prevote" : "precommit")),
             )
           )
             out.push(effect);
@@ -84,9 +122,13 @@ export function outstandingEffects(
           if (
             !later.some(
               (x) =>
-                x.type === "ProposalSigned" &&
-                x.proposal.height === effect.proposal.height &&
-                x.proposal.round === effect.proposal.round,
+                (x.type === "ProposalSigned" &&
+                  x.proposal.height === effect.proposal.height &&
+                  x.proposal.round === effect.proposal.round) ||
+                (x.type === "SignFailed" &&
+                  x.height === effect.proposal.height &&
+                  x.round === effect.proposal.round &&
+                  x.what === "proposal"),
             )
           )
             out.push(effect);
