@@ -29,8 +29,14 @@ async function startNode(form: Form): Promise<NodeProcess> {
   return node;
 }
 
+/** Bytes of a HexBytes parameter (abci_query's data): hex in JSON-RPC, not base64. */
+class HexParam {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
 /** A URI query value: integers bare, strings quoted, bytes as 0x hex, arrays as JSON. */
 function uriValue(value: unknown): string {
+  if (value instanceof HexParam) return `0x${Buffer.from(value.bytes).toString("hex")}`;
   if (value instanceof Uint8Array) return `0x${Buffer.from(value).toString("hex")}`;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return encodeURIComponent(JSON.stringify(value));
@@ -38,6 +44,7 @@ function uriValue(value: unknown): string {
 
 /** A JSON-RPC param: integers as strings (as the samples send them), bytes as base64. */
 function postValue(value: unknown): unknown {
+  if (value instanceof HexParam) return Buffer.from(value.bytes).toString("hex");
   if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
   if (typeof value === "number") return String(value);
   return value;
@@ -317,7 +324,7 @@ for (const form of ["seed", "tendermint"] as const) {
     const key = `${form}-key`;
     const [q, qPost] = await both(form, "abci_query", {
       path: "/store",
-      data: new TextEncoder().encode(key),
+      data: new HexParam(new TextEncoder().encode(key)),
       height: 0,
       prove: false,
     });
