@@ -27,7 +27,7 @@ import { Wal } from "../src/wal/wal.js";
 import type { Timestamp } from "../src/wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../src/wire/generated/tendermint/state/types.js";
 import type { Validator } from "../src/wire/generated/tendermint/types/validator.js";
-import { blockCommitHandler } from "./effects/block-commit.js";
+import { blockCommitHandler, MempoolCommitLock } from "./effects/block-commit.js";
 import { blockValidationHandler } from "./effects/block-validation.js";
 import { broadcastHandler } from "./effects/broadcasts.js";
 import { consensusEventsHandler } from "./effects/consensus-events.js";
@@ -163,10 +163,12 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
 
     const events = new EventBus();
     cleanups.push(() => events.complete());
+    // Admissions go through the lock held around the app's Commit (block-commit.ts).
+    const mempoolLock = new MempoolCommitLock(client.mempool);
     const mempool = createMempoolNode({
       config: mempoolConfigOf(config),
       height,
-      connection: client.mempool,
+      connection: mempoolLock.connection,
       events$: events.events$,
       logger: log.mempool,
     });
@@ -302,7 +304,8 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
         },
         events,
         endHeight: (h) => track(wal.endHeight(h)),
-        blockCommitted: (block, responses) => mempool.blockCommitted(block, responses.deliverTxs),
+        blockCommitted: (block, deliverTxs) => mempool.blockCommitted(block, deliverTxs),
+        mempoolLock,
         evidenceUpdated: (s, block) => evidence.afterBlock(s, block),
         halt,
         logger: log.state,

@@ -1,14 +1,16 @@
 // CommitBlock → BlockExecuted, one height at a time (concatMap: ABCI consensus calls and store
 // writes keep their order). The order is the crash-safety argument:
-//   save block → execute on the app (responses saved before Commit) → save state → index
-//   → mempool BlockCommitted (as Tendermint updates its mempool before firing events)
+//   save block → execute on the app (responses saved before Commit; around Commit the mempool is
+//   locked: its connection flushed, new CheckTx held, then mempool BlockCommitted, then unlocked,
+//   as v0.34 does, so no tx is checked between the app's Commit and the mempool update)
+//   → save state → index
 //   → publish NewBlock/NewBlockHeader/Tx/ValidatorSetUpdates (a client that saw a Tx event always
 //   finds it indexed and no longer pending) → WAL end-of-height marker → BlockExecuted.
 // A crash anywhere is repaired at the next start by reconcile + handshake (stores and app) and the
 // restart rule of the log (restart-fold.ts). Any failure halts: nothing more is signed.
 import { concatMap, defer, EMPTY, filter, type Observable } from "rxjs";
 import { catchError } from "rxjs/operators";
-import type { ConsensusConnection } from "../../src/abci/client/abci-client.js";
+import type { ConsensusConnection, MempoolConnection } from "../../src/abci/client/abci-client.js";
 import type { CommitBlock, ConsensusEffect } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { addressOf, sha256 } from "../../src/crypto/hash.js";
@@ -18,6 +20,12 @@ import type { BlockStore } from "../../src/store/block-store.js";
 import type { HeightIndexer } from "../../src/store/indexer/event-indexer.js";
 import { persistExecutedHeight } from "../../src/store/persist-height.js";
 import type { StateStore } from "../../src/store/state-store.js";
+import {
+  CheckTxType,
+  type RequestCheckTx,
+  type ResponseCheckTx,
+  type ResponseDeliverTx,
+} from "../../src/wire/generated/tendermint/abci/types.js";
 import type { ABCIResponses, State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";
@@ -34,8 +42,10 @@ export interface BlockCommitDeps {
   events: EventBus;
   /** Wal.endHeight: appends the end-of-height marker and syncs. */
   endHeight(height: bigint): Promise<void>;
-  /** Tells the mempool which txs left with the block (BlockCommitted). */
-  blockCommitted(block: Block, responses: ABCIResponses): void;
+  /** Tells the mempool which txs left with the block (BlockCommitted), right after the app's Commit. */
+  blockCommitted(block: Block, deliverTxs: readonly ResponseDeliverTx[]): void;
+  /** Held around the app's Commit (the node's; absent in tests that need no mempool). */
+  mempoolLock?: MempoolCommitLock;
   /** Tells the evidence pool about the new chain state and the block's evidence. */
   evidenceUpdated(state: ChainState, block: Block): void;
   /** Stops the node: a block that cannot be committed is a halt, never a retry. */
@@ -43,6 +53,56 @@ export interface BlockCommitDeps {
   /** Registers the work under way, so a stop waits for it before closing the stores. */
   track?<T>(work: Promise<T>): Promise<T>;
   logger: Logger;
+}
+
+/**
+ * v0.34's mempool lock around Commit. Admissions use `connection`: while locked, a CheckTx for a
+ * new tx waits (in arrival order) until unlock; rechecks (sent by the mempool update itself) pass.
+ * lock() flushes the mempool connection, so every CheckTx sent before it is answered before the
+ * app commits.
+ */
+export class MempoolCommitLock {
+  readonly connection: MempoolConnection;
+  #locked = false;
+  #held: (() => void)[] = [];
+
+  constructor(private readonly inner: MempoolConnection) {
+    const checkTx = (req: RequestCheckTx): Promise<ResponseCheckTx> => {
+      if (!this.#locked || req.type === CheckTxType.RECHECK) return inner.checkTx(req);
+      return new Promise((resolve, reject) =>
+        this.#held.push(() => inner.checkTx(req).then(resolve, reject)),
+      );
+    };
+    this.connection = {
+      get name() {
+        return inner.name;
+      },
+      get error() {
+        return inner.error;
+      },
+      echo: (message) => inner.echo(message),
+      flush: () => inner.flush(),
+      checkTx,
+    };
+  }
+
+  get locked(): boolean {
+    return this.#locked;
+  }
+
+  /** Holds new CheckTx and waits until every one already sent is answered. */
+  async lock(): Promise<void> {
+    this.#locked = true;
+    await this.inner.flush();
+  }
+
+  /** Sends the held CheckTx, in the order they arrived. */
+  unlock(): void {
+    this.#locked = false;
+    const held = this.#held;
+    this.#held = [];
+    for (const send of held) send();
+  }
 }
 
 function validatorsOfUpdates(responses: ABCIResponses): Validator[] {
@@ -77,22 +137,35 @@ async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<Consens
   if (deps.stores.blockStore.height() < e.height) {
     await deps.stores.blockStore.saveBlock({ block, blockId, parts: e.parts, seenCommit: e.seenCommit });
   }
-  const executed = await executeBlock(
-    {
-      consensus: deps.consensus,
-      saveAbciResponses: (height, responses) => deps.stores.stateStore.saveABCIResponses(height, responses),
-    },
-    before,
-    block,
-    blockId,
-  );
+  const lock = deps.mempoolLock;
+  let executed: Awaited<ReturnType<typeof executeBlock>>;
+  try {
+    executed = await executeBlock(
+      {
+        consensus: deps.consensus,
+        saveAbciResponses: (height, responses) => deps.stores.stateStore.saveABCIResponses(height, responses),
+        beforeCommit: async () => {
+          await lock?.lock();
+        },
+        afterCommit: async (committed, deliverTxs) => {
+          deps.blockCommitted(committed, deliverTxs);
+          lock?.unlock();
+        },
+      },
+      before,
+      block,
+      blockId,
+    );
+  } finally {
+    // A failed Commit halts the node; held admissions are not left waiting meanwhile.
+    if (lock?.locked) lock.unlock();
+  }
   await persistExecutedHeight(deps.stores, {
     block: { block, blockId, parts: e.parts, seenCommit: e.seenCommit },
     state: executed.state,
     abciResponses: executed.responses,
   });
   deps.setChainState(executed.state);
-  deps.blockCommitted(block, executed.responses);
   deps.events.publishBlock(
     block,
     executed.events,
