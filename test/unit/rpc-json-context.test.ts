@@ -1,0 +1,233 @@
+// The RPC context over a fake node handle (streams/projections/rpc-context.ts): what each route
+// reads from the stores and mempool, v0.34's error wording, and the domain results the JSON
+// encoders then write (checked through the tendermint encoder where the shape matters).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { evidenceItemHash } from "../../src/wire/hashes.js";
+import { tendermintJsonEncoder } from "../../src/wire/json/index.js";
+import type { NodeHandle } from "../../streams/node-handle.js";
+import { createRpcContext } from "../../streams/projections/rpc-context.js";
+import { evidenceFromJson } from "../../streams/projections/rpc-evidence.js";
+import { GENESIS_CHUNK_BYTES, genesisChunk, genesisOf } from "../../streams/projections/rpc-genesis.js";
+
+const filled = (n: number, byte: number) => new Uint8Array(n).fill(byte);
+const time = { seconds: 1577836800n, nanos: 0 };
+const blockId = (b: number) => ({ hash: filled(32, b), partSetHeader: { total: 1, hash: filled(32, b) } });
+const header = (height: bigint) => ({ height, chainId: "c", time, version: { block: 11n, app: 0n } });
+const commitOf = (height: bigint) => ({ height, round: 0, blockId: blockId(Number(height)), signatures: [] });
+const validator = (b: number) => ({
+  address: filled(20, b),
+  pubKey: { sum: { $case: "ed25519" as const, ed25519: filled(32, b) } },
+  votingPower: 10n,
+  proposerPriority: 0n,
+});
+
+function fakeNode(overrides: Record<string, unknown> = {}): NodeHandle {
+  const metas = new Map(
+    [1n, 2n, 3n].map((h) => [
+      h,
+      { blockId: blockId(Number(h)), header: header(h), blockSize: 100n, numTxs: 0n },
+    ]),
+  );
+  const pool = new Map([
+    ["AA", { tx: new Uint8Array([1]) }],
+    ["BB", { tx: new Uint8Array([2]) }],
+  ]);
+  const node = {
+    genesis: { chainId: "c" },
+    stores: {
+      blockStore: {
+        base: () => 1n,
+        height: () => 3n,
+        latestMeta: () => metas.get(3n),
+        loadBlockMeta: async (h: bigint) => metas.get(h),
+        loadSeenCommit: async (h: bigint) => ({ ...commitOf(h), round: 7 }),
+        loadBlockCommit: async (h: bigint) => (h < 3n ? commitOf(h) : undefined),
+        loadBlockMetas: async (min: bigint, max: bigint) =>
+          [...metas.values()].filter((m) => m.header.height >= min && m.header.height <= max),
+      },
+      stateStore: {
+        loadValidators: async () => ({
+          validators: [validator(1), validator(2), validator(3)],
+          proposer: undefined,
+          totalVotingPower: 30n,
+        }),
+      },
+      txIndexer: { enabled: true, getByHash: async () => undefined },
+    },
+    mempool: {
+      state: () => ({ txs: pool, txsBytes: 2, cache: new Map([["CACHED", true]]) }),
+      submit: async () => ({ hash: "X", outcome: { kind: "added" }, checkTx: undefined }),
+      flush: () => pool.clear(),
+    },
+    catchingUp: () => false,
+    ...overrides,
+  };
+  return node as unknown as NodeHandle;
+}
+
+test("commit: the latest height's seen commit is not canonical, an earlier height's is", async () => {
+  const context = createRpcContext(fakeNode());
+  const latest = (await context.commit!(3n)) as {
+    canonical: boolean;
+    signedHeader: { commit: { round: number } };
+  };
+  assert.equal(latest.canonical, false);
+  assert.equal(latest.signedHeader.commit.round, 7);
+  const earlier = (await context.commit!(2n)) as {
+    canonical: boolean;
+    signedHeader: { commit: { round: number } };
+  };
+  assert.equal(earlier.canonical, true);
+  assert.equal(earlier.signedHeader.commit.round, 0);
+  assert.equal(await context.commit!(9n), null);
+});
+
+test("blockchain: metas newest first; validators paged with v0.34's page error", async () => {
+  const context = createRpcContext(fakeNode());
+  const chain = (await context.blockchain!(1n, 3n)) as {
+    lastHeight: bigint;
+    blockMetas: { header: { height: bigint } }[];
+  };
+  assert.deepEqual(
+    chain.blockMetas.map((m) => m.header.height),
+    [3n, 2n, 1n],
+  );
+  assert.equal(chain.lastHeight, 3n);
+  const page2 = await context.validators!(2n, 2, 2);
+  assert.equal(
+    tendermintJsonEncoder
+      .encodeResult("validators", page2)
+      .replace(/"validators":\[.*\]/, '"validators":[…]'),
+    '{"block_height":"2","validators":[…],"count":"1","total":"3"}',
+  );
+  await assert.rejects(
+    async () => context.validators!(2n, 3, 2),
+    /page should be within \[1, 2\] range, given 3/,
+  );
+});
+
+test("mempool: unconfirmed_txs honours the limit, num_unconfirmed_txs has no txs, a cached tx is refused by async", async () => {
+  const context = createRpcContext(fakeNode());
+  assert.equal(
+    tendermintJsonEncoder.encodeResult("unconfirmed_txs", await context.unconfirmedTxs!(1)),
+    '{"n_txs":"1","total":"2","total_bytes":"2","txs":["AQ=="]}',
+  );
+  assert.equal(
+    tendermintJsonEncoder.encodeResult("num_unconfirmed_txs", await context.numUnconfirmedTxs!()),
+    '{"n_txs":"2","total":"2","total_bytes":"2","txs":null}',
+  );
+  const cachedTx = new Uint8Array(0);
+  const node = fakeNode({
+    mempool: {
+      state: () => ({
+        txs: new Map(),
+        txsBytes: 0,
+        cache: new Map([["E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855", true]]),
+      }),
+    },
+  });
+  assert.throws(() => createRpcContext(node).broadcastTxAsync!(cachedTx), /tx already exists in cache/);
+  // a mempool refusal before CheckTx is an error with the mempool's message
+  const refusing = fakeNode({
+    mempool: {
+      submit: async () => ({
+        hash: "X",
+        outcome: { kind: "refused", code: "FULL", message: "mempool is full: number of txs 1 (max: 1)" },
+        checkTx: undefined,
+      }),
+    },
+  });
+  await assert.rejects(
+    async () => createRpcContext(refusing).broadcastTxSync!(new Uint8Array([1])),
+    /mempool is full/,
+  );
+});
+
+test("tx: an unknown hash is v0.34's not-found error; dial routes say the p2p layer is missing", async () => {
+  const context = createRpcContext(fakeNode());
+  await assert.rejects(
+    async () => context.tx!(new Uint8Array([0xab, 0xcd]), false),
+    /^RpcError: tx \(ABCD\) not found$/,
+  );
+  assert.throws(() => context.dialSeeds!(["id@127.0.0.1:26656"]), /p2p layer.*p2p issue/);
+  assert.throws(
+    () => context.dialPeers!({ peers: ["id@h:1"], persistent: false, unconditional: false, private: false }),
+    /dial_peers is not available yet/,
+  );
+});
+
+test("genesis: chunks of 16 MiB, an id past the end names the last id, a large document is refused", async () => {
+  const text = new TextEncoder().encode('{"chain_id":"c"}');
+  const small = {
+    size: async () => text.length,
+    read: async (o: number, n: number) => text.subarray(o, o + n),
+  };
+  const chunk = await genesisChunk(small, 0);
+  assert.deepEqual({ chunk: chunk.chunk, total: chunk.total }, { chunk: 0, total: 1 });
+  assert.deepEqual(chunk.data, text);
+  await assert.rejects(async () => genesisChunk(small, 1), /there are 0 chunks, ID is invalid/);
+  const large = {
+    size: async () => 2 * GENESIS_CHUNK_BYTES + 5,
+    read: async (_o: number, n: number) => new Uint8Array(Math.min(n, 5)),
+  };
+  assert.equal((await genesisChunk(large, 2)).total, 3);
+  await assert.rejects(
+    async () => genesisOf(fakeNode(), large),
+    /genesis response is large, please use the genesis_chunked API instead/,
+  );
+});
+
+const voteJson = (b: number) => ({
+  type: 1,
+  height: "2",
+  round: 0,
+  block_id: { hash: "0".repeat(63) + String(b), parts: { total: 1, hash: "0".repeat(63) + String(b) } },
+  timestamp: "2020-01-01T00:00:00Z",
+  validator_address: "0A".repeat(20),
+  validator_index: 0,
+  signature: Buffer.from(filled(64, b)).toString("base64"),
+});
+const envelope = {
+  type: "tendermint/DuplicateVoteEvidence",
+  value: {
+    vote_a: voteJson(1),
+    vote_b: voteJson(2),
+    TotalVotingPower: "10",
+    ValidatorPower: "10",
+    Timestamp: "2020-01-01T00:00:00Z",
+  },
+};
+
+test("broadcast_evidence: read and checked; fed to an exposed pool; a clear error without one", async () => {
+  const evidence = evidenceFromJson(envelope);
+  assert.equal(evidence.sum?.$case, "duplicateVoteEvidence");
+  assert.throws(
+    () => evidenceFromJson({ type: "tendermint/DuplicateVoteEvidence", value: { vote_a: voteJson(1) } }),
+    /value\.vote_b is missing/,
+  );
+  assert.throws(
+    () => evidenceFromJson({ type: "x/Other", value: {} }),
+    /evidence type "x\/Other" is unknown/,
+  );
+  assert.throws(
+    () =>
+      evidenceFromJson({
+        ...envelope,
+        value: { ...envelope.value, vote_a: voteJson(2), vote_b: voteJson(1) },
+      }),
+    /evidence is invalid: .*ordered by BlockID/,
+  );
+  await assert.rejects(
+    async () => createRpcContext(fakeNode()).broadcastEvidence!(envelope),
+    /does not accept evidence over RPC yet/,
+  );
+  const received: unknown[] = [];
+  const withPool = fakeNode({ evidence: { addEvidence: (e: unknown) => received.push(e) } });
+  const result = await createRpcContext(withPool).broadcastEvidence!(envelope);
+  assert.equal(received.length, 1);
+  assert.equal(
+    tendermintJsonEncoder.encodeResult("broadcast_evidence", result),
+    `{"hash":"${Buffer.from(evidenceItemHash(evidence)).toString("base64")}"}`,
+  );
+});
