@@ -51,7 +51,9 @@ function noPeerDialling(route: string): never {
 
 export function createRpcContext(node: NodeHandle, options: RpcContextOptions = {}): RpcContext {
   const genesis: GenesisSource =
-    options.genesisFile === undefined ? genesisDocSource(node) : genesisFileSource(options.genesisFile);
+    options.genesisFile === undefined
+      ? genesisDocSource(node, node.config?.rpc?.compat === "tendermint" ? "tendermint" : "seed")
+      : genesisFileSource(options.genesisFile);
   const store = node.stores.blockStore;
   return {
     chainHeights: () => ({ base: store.base(), height: store.height(), catchingUp: node.catchingUp() }),

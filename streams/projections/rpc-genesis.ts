@@ -1,11 +1,11 @@
 // genesis and genesis_chunked. The document is cut into 16 MiB chunks (v0.34's size): from the
 // genesis file when its path is known (read chunk by chunk, never whole), otherwise from the
-// document's JSON. `genesis` refuses a document of more than one chunk, pointing to
+// document's compact JSON in the node's result form. `genesis` refuses a document of more than one chunk, pointing to
 // genesis_chunked, as v0.34 does.
 import { open, stat } from "node:fs/promises";
 import { handlerError } from "../../src/rpc/errors.js";
-import { genesisFileText } from "../../src/types/genesis.js";
 import type { GenesisChunkResult, GenesisResult } from "../../src/wire/json/index.js";
+import { type JsonForm, jsonText, routeResultJson } from "../../src/wire/json/index.js";
 import type { NodeHandle } from "../node-handle.js";
 
 export const GENESIS_CHUNK_BYTES = 16 * 1024 * 1024;
@@ -36,10 +36,16 @@ export function genesisFileSource(path: string): GenesisSource {
   };
 }
 
-export function genesisDocSource(node: NodeHandle): GenesisSource {
+/** The document as the genesis route writes it, compact (v0.34 chunks its own serialisation). */
+export function genesisDocSource(node: NodeHandle, form: JsonForm): GenesisSource {
   let bytes: Uint8Array | undefined;
   const all = () => {
-    bytes ??= new TextEncoder().encode(genesisFileText(node.genesis));
+    if (bytes === undefined) {
+      const result = routeResultJson("genesis", { genesis: node.genesis }, form) as {
+        genesis: Parameters<typeof jsonText>[0];
+      };
+      bytes = new TextEncoder().encode(jsonText(result.genesis));
+    }
     return bytes;
   };
   return {

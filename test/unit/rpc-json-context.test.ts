@@ -231,3 +231,27 @@ test("broadcast_evidence: read and checked; fed to an exposed pool; a clear erro
     `{"hash":"${Buffer.from(evidenceItemHash(evidence)).toString("base64")}"}`,
   );
 });
+
+test("genesis_chunked without a file chunks the document's compact JSON in the node's form", async () => {
+  const { genesisFromJson } = await import("../../src/types/genesis.js");
+  const { genesisDocSource } = await import("../../streams/projections/rpc-genesis.js");
+  const key = Buffer.from(filled(32, 7)).toString("base64");
+  const doc = genesisFromJson(
+    JSON.stringify({
+      genesis_time: "2020-01-01T00:00:00Z",
+      chain_id: "chunk-chain",
+      validators: [{ pub_key: { type: "tendermint/PubKeyEd25519", value: key }, power: "10", name: "" }],
+      app_state: { big: 123456789012345678901234567890 },
+    }).replace('"big":1.2345678901234568e+29', '"big": 123456789012345678901234567890'),
+    "test genesis",
+  );
+  const node = fakeNode({ genesis: doc });
+  for (const form of ["seed", "tendermint"] as const) {
+    const chunk = await genesisChunk(genesisDocSource(node, form), 0);
+    const text = Buffer.from(chunk.data).toString();
+    assert.ok(!text.includes("\n"), "compact");
+    assert.ok(text.includes(`"type":"${form === "seed" ? "node" : "tendermint"}/PubKeyEd25519"`), text);
+    assert.ok(text.includes('"app_state":{"big":123456789012345678901234567890}'), text);
+    assert.equal(JSON.parse(text).chain_id, "chunk-chain");
+  }
+});
