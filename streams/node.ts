@@ -61,6 +61,12 @@ export interface StartNodeOptions {
   verifyWorkers?: number;
   /** Aborts a start still waiting for a socket app to come up (Ctrl-C during start). */
   signal?: AbortSignal;
+  /**
+   * The in-process kvstore's retain_height policy: keep this many recent blocks (default 0: keep
+   * all). The node prunes below Commit's retain_height (block-commit.ts), never below what
+   * evidence or a restart still needs.
+   */
+  kvstoreRetainBlocks?: bigint;
 }
 
 /** The proposer-priority advance the state store needs to load a validator set saved earlier. */
@@ -120,6 +126,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
     // A socket app is dialled until it is up (as Tendermint waits for its app), or the start is aborted.
     const client: AbciClient = await createAbciClient(config.proxy_app, {
       kvstoreDir: join(paths.dataDir, "kvstore.db"),
+      ...(options.kvstoreRetainBlocks ? { retainBlocks: options.kvstoreRetainBlocks } : {}),
       logger: log.abci,
       ...(options.signal ? { signal: options.signal } : {}),
     });
@@ -306,6 +313,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
         endHeight: (h) => track(wal.endHeight(h)),
         blockCommitted: (block, deliverTxs) => mempool.blockCommitted(block, deliverTxs),
         mempoolLock,
+        keepRecentHeights: BigInt(config.consensus.double_sign_check_height),
         evidenceUpdated: (s, block) => evidence.afterBlock(s, block),
         halt,
         logger: log.state,

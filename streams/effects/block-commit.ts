@@ -12,6 +12,7 @@ import { concatMap, defer, EMPTY, filter, type Observable } from "rxjs";
 import { catchError } from "rxjs/operators";
 import type { ConsensusConnection, MempoolConnection } from "../../src/abci/client/abci-client.js";
 import type { CommitBlock, ConsensusEffect } from "../../src/consensus/effect.js";
+import { isEvidenceExpired } from "../../src/consensus/evidence-pool.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { addressOf, sha256 } from "../../src/crypto/hash.js";
 import type { Logger } from "../../src/logger/index.js";
@@ -20,6 +21,7 @@ import type { BlockStore } from "../../src/store/block-store.js";
 import type { HeightIndexer } from "../../src/store/indexer/event-indexer.js";
 import { persistExecutedHeight } from "../../src/store/persist-height.js";
 import type { StateStore } from "../../src/store/state-store.js";
+import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
 import {
   CheckTxType,
   type RequestCheckTx,
@@ -50,6 +52,11 @@ export interface BlockCommitDeps {
   evidenceUpdated(state: ChainState, block: Block): void;
   /** Stops the node: a block that cannot be committed is a halt, never a retry. */
   halt(reason: string, cause: unknown): void;
+  /**
+   * Heights a restart needs below the latest one (double_sign_check_height's commits); pruning
+   * for the app's retain_height never goes below them. Default 1: the latest height only.
+   */
+  keepRecentHeights?: bigint;
   /** Registers the work under way, so a stop waits for it before closing the stores. */
   track?<T>(work: Promise<T>): Promise<T>;
   logger: Logger;
@@ -175,6 +182,7 @@ async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<Consens
   );
   await deps.endHeight(e.height);
   deps.evidenceUpdated(executed.state, block);
+  if (executed.commit.retainHeight > 0n) await pruneBelow(deps, executed.state, executed.commit.retainHeight);
   deps.logger.info("committed block", {
     height: e.height,
     round: e.round,
@@ -184,6 +192,74 @@ async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<Consens
     ms: Date.now() - started,
   });
   return { type: "BlockExecuted", time: UNSTAMPED, height: e.height, chainState: executed.state };
+}
+
+/**
+ * The height blocks and states are pruned below for the app's `appRetain` (Commit's
+ * retain_height), never below what is still needed: the latest `keepRecent` heights (a restart's
+ * double-sign check and handshake), and every height whose evidence has not expired (v0.34's
+ * IsEvidenceExpired: older than BOTH max_age_num_blocks and max_age_duration), so evidence of it
+ * can still be verified against its block time and validator set.
+ */
+export async function safeRetainHeight(
+  state: ChainState,
+  appRetain: bigint,
+  base: bigint,
+  blockTimeAt: (height: bigint) => Promise<Timestamp | undefined>,
+  keepRecent = 1n,
+): Promise<bigint> {
+  const latest = state.lastBlockHeight;
+  let retain = appRetain;
+  const recentFloor = latest - (keepRecent > 1n ? keepRecent : 1n) + 1n;
+  if (retain > recentFloor) retain = recentFloor;
+  const ageFloor = latest - state.consensusParams.evidence.maxAgeNumBlocks;
+  if (retain > ageFloor) retain = ageFloor;
+  if (retain <= base) return base;
+  // Block times grow with height: find the lowest height in [base, retain) not yet expired by time.
+  const expired = async (h: bigint) => {
+    const time = await blockTimeAt(h);
+    return time !== undefined && isEvidenceExpired(state, h, time);
+  };
+  if (await expired(retain - 1n)) return retain;
+  let lo = base;
+  let hi = retain - 1n; // not expired
+  if (!(await expired(lo))) return base;
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) / 2n;
+    if (await expired(mid)) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** Prunes blocks, then states, below the safe retain height; a failure is logged, never a halt. */
+async function pruneBelow(deps: BlockCommitDeps, state: ChainState, appRetain: bigint): Promise<void> {
+  const { blockStore, stateStore } = deps.stores;
+  try {
+    const base = blockStore.base();
+    const retain = await safeRetainHeight(
+      state,
+      appRetain,
+      base,
+      async (h) => (await blockStore.loadBlockMeta(h))?.header?.time,
+      deps.keepRecentHeights,
+    );
+    if (retain <= base) return;
+    const blocks = await blockStore.pruneBlocks(retain);
+    const states = await stateStore.pruneStates(retain);
+    deps.logger.info("pruned blocks", {
+      heights: blocks,
+      states,
+      base: blockStore.base(),
+      retainHeight: retain,
+      appRetainHeight: appRetain,
+    });
+  } catch (error) {
+    deps.logger.error("failed to prune blocks", {
+      appRetainHeight: appRetain,
+      err: error instanceof Error ? error.message : String(error),
+    });
+  }
 }
 
 /** Upper-case hex sha256 of each tx of a block (the mempool's keys). */
