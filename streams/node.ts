@@ -141,8 +141,9 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
     );
     let chain: ChainState = shaken.state;
     if (stores.stateStore.load() === undefined) await stores.stateStore.save(chain);
-    // A block the handshake executed (saved before a crash, never executed) is indexed now.
-    if (report.replayHeight !== undefined) {
+    // A block the handshake executed (saved before a crash, never executed) is indexed now, not
+    // at the next restart: the stores are reconciled again once the handshake replayed anything.
+    if (report.replayHeight !== undefined || shaken.replayedBlocks > 0) {
       for (const finding of (await stores.reconcile()).findings) log.store.info(finding);
     }
     const height = chain.lastBlockHeight;
