@@ -1,6 +1,7 @@
 // The mempool's state: pending txs in arrival order, the cache of recently seen tx hashes,
 // and the bookkeeping of rechecks and the once-per-height "txs available" notice.
 import { OrderedMap } from "immutable";
+import { TxCache } from "./cache.js";
 
 export interface MempoolConfig {
   /** Maximum number of pending txs (`mempool.size`). */
@@ -54,7 +55,7 @@ export interface MempoolState {
   /** Sum of the pending txs' sizes. */
   txsBytes: number;
   /** Hashes admitted or being checked, oldest first (an LRU: a hit refreshes the entry). */
-  cache: OrderedMap<string, true>;
+  cache: TxCache;
   /** Txs whose CheckTx (type New) has not answered yet; true once the tx was committed meanwhile. */
   checking: OrderedMap<string, boolean>;
   /** Txs whose recheck (after the last block) has not answered yet. */
@@ -69,7 +70,7 @@ export function initialMempoolState(config: MempoolConfig, height: bigint): Memp
     height,
     txs: OrderedMap(),
     txsBytes: 0,
-    cache: OrderedMap(),
+    cache: TxCache.EMPTY,
     checking: OrderedMap(),
     rechecking: OrderedMap(),
     notifiedTxsAvailable: false,

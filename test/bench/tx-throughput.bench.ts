@@ -18,7 +18,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = join(root, "bin", "run.js");
+/** TXB_BIN: another build's bin/run.js (a copy of an earlier dist, for before/after runs). */
+const BIN = process.env.TXB_BIN ?? join(root, "bin", "run.js");
 const CLIENTS = Number(process.env.TXB_CLIENTS ?? 16);
 const TXS = Number(process.env.TXB_TXS ?? 30_000);
 const HEALTH_REQUESTS = 30_000;
@@ -26,6 +27,7 @@ const LATENCY_CLIENTS = 4;
 const LATENCY_CALLS = 500;
 const PHASE_LIMIT_MS = 60_000;
 const TX_BYTES = 100;
+const BATCH = Number(process.env.TXB_BATCH ?? 50);
 
 if (!existsSync(join(root, "dist", "streams", "node.js"))) {
   const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
@@ -48,8 +50,7 @@ const set = (section: string, key: string, value: string) => {
   config = `${config.slice(0, at)}${key} = ${value}${config.slice(at + m[0].length)}`;
 };
 set("consensus", "timeout_commit", '"0s"');
-set("mempool", "size", String(TXS * 2));
-set("mempool", "cache_size", String(TXS * 4));
+set("mempool", "size", String(TXS * 3));
 set("rpc", "timeout_broadcast_tx_commit", '"30s"');
 set("rpc", "max_open_connections", "0");
 writeFileSync(configFile, config);
@@ -123,6 +124,15 @@ const stopNode = async () => {
   if (!done && child.exitCode === null) process.kill(child.pid, "SIGKILL");
   await exited;
 };
+/** CPU time (user + system) the node process has used, in ms, from /proc (0 where there is none). */
+const nodeCpuMs = () => {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // --- the clients --------------------------------------------------------------------------------
@@ -181,35 +191,78 @@ let result: Record<string, unknown> | undefined;
 try {
   await waitFor(() => address !== "" && height >= 1, "the RPC server and a first block", 60_000);
 
-  // Baseline: GET /health over the same CLIENTS connections.
+  // Baseline: GET /health over the same CLIENTS connections; and the same in JSON-RPC batches.
   await drive(CLIENTS, 2_000, async () => void (await http("GET", "/health")));
   const health = await drive(CLIENTS, HEALTH_REQUESTS, async () => void (await http("GET", "/health")));
   const healthPerSecond = (health.done * 1000) / health.ms;
+  const healthBatch = JSON.stringify(
+    Array.from({ length: BATCH }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "health", params: {} })),
+  );
+  const batched = await drive(
+    CLIENTS,
+    Math.ceil(HEALTH_REQUESTS / BATCH) * 2,
+    async () => void (await http("POST", "/", healthBatch)),
+  );
+  const healthBatchPerSecond = (batched.done * BATCH * 1000) / batched.ms;
 
-  // 1. committed tx/s through broadcast_tx_sync.
-  const startHeight = height;
-  const startCommitted = committedTxs;
-  let refused = 0;
-  const t0 = performance.now();
-  const sent = await drive(CLIENTS, TXS, async (i) => {
-    const body = await rpc("broadcast_tx_sync", { tx: tx("t", i) }, i);
-    if (!body.result || Number(body.result.code) !== 0) refused++;
-  });
-  const admittedMs = performance.now() - t0;
-  const target = startCommitted + sent.done - refused;
-  await waitFor(() => committedTxs >= target, `${sent.done - refused} committed txs`, PHASE_LIMIT_MS);
-  const lastTxHeight = [...commits].reverse().find((c) => c.txs > 0 && c.height > startHeight);
-  const endHeight = lastTxHeight?.height ?? height;
-  const committedMs = (lastTxHeight?.at ?? performance.now()) - t0;
-  // The count from the block store: num_txs of every height in (startHeight, endHeight].
-  let stored = 0;
-  for (let min = startHeight + 1; min <= endHeight; min += 20) {
-    const max = Math.min(endHeight, min + 19);
-    const page = await rpc("blockchain", { minHeight: String(min), maxHeight: String(max) });
-    const metas = (page.result?.block_metas ?? []) as { num_txs: string }[];
-    for (const m of metas) stored += Number(m.num_txs);
-  }
-  const committedPerSecond = (stored * 1000) / committedMs;
+  // 1. committed tx/s through broadcast_tx_sync, one tx per request, then BATCH per request.
+  const throughput = async (run: string, batch: number) => {
+    const startHeight = height;
+    const startCommitted = committedTxs;
+    let refused = 0;
+    const cpu0 = [process.cpuUsage(), nodeCpuMs()] as const;
+    const t0 = performance.now();
+    const sent = await drive(CLIENTS, Math.ceil(TXS / batch), async (i) => {
+      if (batch === 1) {
+        const body = await rpc("broadcast_tx_sync", { tx: tx(run, i) }, i);
+        if (!body.result || Number(body.result.code) !== 0) refused++;
+        return;
+      }
+      const calls = Array.from({ length: batch }, (_, j) => ({
+        jsonrpc: "2.0",
+        id: j,
+        method: "broadcast_tx_sync",
+        params: { tx: tx(run, i * batch + j) },
+      }));
+      const bodies = JSON.parse(await http("POST", "/", JSON.stringify(calls))) as {
+        result?: { code: number | string };
+      }[];
+      for (const body of bodies) if (!body.result || Number(body.result.code) !== 0) refused++;
+    });
+    const admittedMs = performance.now() - t0;
+    const count = sent.done * batch;
+    const target = startCommitted + count - refused;
+    await waitFor(() => committedTxs >= target, `${count - refused} committed txs`, PHASE_LIMIT_MS);
+    const lastTxHeight = [...commits].reverse().find((c) => c.txs > 0 && c.height > startHeight);
+    const endHeight = lastTxHeight?.height ?? height;
+    const committedMs = (lastTxHeight?.at ?? performance.now()) - t0;
+    const clientCpu = process.cpuUsage(cpu0[0]);
+    const nodeCpu = nodeCpuMs() - cpu0[1];
+    // The count from the block store: num_txs of every height in (startHeight, endHeight].
+    let stored = 0;
+    for (let min = startHeight + 1; min <= endHeight; min += 20) {
+      const max = Math.min(endHeight, min + 19);
+      const page = await rpc("blockchain", { minHeight: String(min), maxHeight: String(max) });
+      const metas = (page.result?.block_metas ?? []) as { num_txs: string }[];
+      for (const m of metas) stored += Number(m.num_txs);
+    }
+    return {
+      txsPerRequest: batch,
+      sent: count,
+      refused,
+      admittedMs: Math.round(admittedMs),
+      admittedPerSecond: Math.round((count * 1000) / admittedMs),
+      committed: stored,
+      heights: endHeight - startHeight,
+      ms: Math.round(committedMs),
+      committedPerSecond: Math.round((stored * 1000) / committedMs),
+      nodeCpuMsPerKTx: round((nodeCpu * 1000) / Math.max(1, stored), 1),
+      clientCpuMsPerKTx: round((clientCpu.user + clientCpu.system) / Math.max(1, stored), 1),
+    };
+  };
+  const single = await throughput("t", 1);
+  const batchedTxs = await throughput("b", BATCH);
+  const committedPerSecond = single.committedPerSecond;
 
   // 2. latency: broadcast_tx_sync, then broadcast_tx_commit, same clients.
   const timed = async (method: string, run: string) => {
@@ -239,17 +292,16 @@ try {
     machine: { cores: (await import("node:os")).cpus().length, node: process.version },
     config: { clients: CLIENTS, txBytes: TX_BYTES, timeoutCommit: "0s", proxyApp: "kvstore" },
     health: { requests: health.done, ms: Math.round(health.ms), perSecond: Math.round(healthPerSecond) },
-    throughput: {
-      sent: sent.done,
-      refused,
-      admittedMs: Math.round(admittedMs),
-      admittedPerSecond: Math.round((sent.done * 1000) / admittedMs),
-      committed: stored,
-      heights: endHeight - startHeight,
-      ms: Math.round(committedMs),
-      committedPerSecond: Math.round(committedPerSecond),
+    healthBatched: {
+      callsPerRequest: BATCH,
+      calls: batched.done * BATCH,
+      ms: Math.round(batched.ms),
+      perSecond: Math.round(healthBatchPerSecond),
     },
+    throughput: single,
     ratioToHealth: round(committedPerSecond / healthPerSecond, 3),
+    throughputBatched: batchedTxs,
+    batchedRatioToHealthBatched: round(batchedTxs.committedPerSecond / healthBatchPerSecond, 3),
     latency: {
       clients: LATENCY_CLIENTS,
       broadcastTxSync: syncLatency,
@@ -257,7 +309,10 @@ try {
     },
   };
   console.log(
-    `committed: ${Math.round(committedPerSecond)} tx/s (${stored} txs of ${TX_BYTES} B over ${endHeight - startHeight} heights in ${Math.round(committedMs)} ms, ${CLIENTS} clients, broadcast_tx_sync; admitted ${Math.round((sent.done * 1000) / admittedMs)}/s) | GET /health: ${Math.round(healthPerSecond)} req/s | ratio ${result.ratioToHealth}`,
+    `committed: ${single.committedPerSecond} tx/s (${single.committed} txs of ${TX_BYTES} B over ${single.heights} heights in ${single.ms} ms, ${CLIENTS} clients, broadcast_tx_sync; admitted ${single.admittedPerSecond}/s; node ${single.nodeCpuMsPerKTx} CPU-ms/1k tx, client ${single.clientCpuMsPerKTx}) | GET /health: ${Math.round(healthPerSecond)} req/s | ratio ${result.ratioToHealth}`,
+  );
+  console.log(
+    `committed, ${BATCH} txs per JSON-RPC batch: ${batchedTxs.committedPerSecond} tx/s (${batchedTxs.committed} txs over ${batchedTxs.heights} heights in ${batchedTxs.ms} ms; admitted ${batchedTxs.admittedPerSecond}/s; node ${batchedTxs.nodeCpuMsPerKTx} CPU-ms/1k tx, client ${batchedTxs.clientCpuMsPerKTx}) | health in batches of ${BATCH}: ${Math.round(healthBatchPerSecond)} calls/s | ratio ${result.batchedRatioToHealthBatched}`,
   );
   console.log(
     `broadcast_tx_commit (timeout_commit 0, ${LATENCY_CLIENTS} clients): p50 ${commitLatency.p50Ms} ms p99 ${commitLatency.p99Ms} ms | broadcast_tx_sync: p50 ${syncLatency.p50Ms} ms p99 ${syncLatency.p99Ms} ms | p50 ratio ${round(commitLatency.p50Ms / syncLatency.p50Ms, 1)}`,

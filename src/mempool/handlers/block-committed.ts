@@ -10,19 +10,35 @@ import { noticeTxsAvailable } from "./txs-available.js";
 
 export function onBlockCommitted(state: MempoolState, input: BlockCommitted): MempoolTransition {
   const { config } = state;
-  let { txs, txsBytes, cache, checking } = state;
-  input.txHashes.forEach((hash, i) => {
-    const pending = txs.get(hash);
-    if (pending) {
-      txs = txs.delete(hash);
-      txsBytes -= pending.tx.length;
+  let { txsBytes } = state;
+  // One transient copy of the pool and the running checks for the whole block (withMutations),
+  // not one per tx: the state passed in is never changed.
+  let txs = state.txs;
+  let cache = state.cache;
+  let checking = state.checking;
+  const hashes = input.txHashes;
+  if (hashes.length > 0) {
+    txs = txs.withMutations((pool) => {
+      for (const hash of hashes) {
+        const pending = pool.get(hash);
+        if (pending) {
+          pool.delete(hash);
+          txsBytes -= pending.tx.length;
+        }
+      }
+    });
+    if (checking.size > 0) {
+      // A CheckTx still running for a tx that is now committed must not add it afterwards.
+      checking = checking.withMutations((running) => {
+        for (const hash of hashes) if (running.has(hash)) running.set(hash, true);
+      });
     }
-    // A CheckTx still running for a tx that is now committed must not add it afterwards.
-    if (checking.has(hash)) checking = checking.set(hash, true);
-    const valid = (input.deliverTxCodes[i] ?? 0) === 0;
-    if (valid) cache = cachePush(cache, hash, config.cacheSize);
-    else if (!config.keepInvalidTxsInCache) cache = cacheRemove(cache, hash);
-  });
+    hashes.forEach((hash, i) => {
+      const valid = (input.deliverTxCodes[i] ?? 0) === 0;
+      if (valid) cache = cachePush(cache, hash, config.cacheSize);
+      else if (!config.keepInvalidTxsInCache) cache = cacheRemove(cache, hash);
+    });
+  }
 
   const expired: string[] = [];
   if (config.ttlNumBlocks > 0 || config.ttlDurationMs > 0) {
