@@ -4,10 +4,24 @@ import { RawJson, type ResultEncoder } from "../../src/rpc/encoder.js";
 import type { RpcCompat } from "../../src/rpc/options.js";
 import { createJsonEncoder, eventDataTypeName, type JsonFormEncoder } from "../../src/wire/json/index.js";
 
+/** Routes whose context may hand back the same (immutable) result object while it holds. */
+const REUSED_RESULTS = new Set(["status"]);
+
 export function toResultEncoder(json: JsonFormEncoder): ResultEncoder {
+  // JSON of result objects seen before, by identity (the objects are never mutated).
+  const texts = new WeakMap<object, string>();
   return {
     encodeResult(route, result) {
-      return result instanceof RawJson ? result.json : json.encodeResult(route, result);
+      if (result instanceof RawJson) return result.json;
+      if (!REUSED_RESULTS.has(route) || result === null || typeof result !== "object") {
+        return json.encodeResult(route, result);
+      }
+      let text = texts.get(result);
+      if (text === undefined) {
+        text = json.encodeResult(route, result);
+        texts.set(result, text);
+      }
+      return text;
     },
     encodeEventData(event) {
       if (event.data instanceof RawJson) {

@@ -21,31 +21,59 @@ export function nodeInfoOf(node: NodeHandle): NodeInfoResult {
   };
 }
 
-export async function statusOf(node: NodeHandle): Promise<StatusResult> {
+const ZERO_TIME = { seconds: -62135596800n, nanos: 0 };
+const EMPTY = new Uint8Array(0);
+
+/**
+ * The last status per node, reused while nothing in it changed (same heights, sync flag, RPC
+ * address and voting power): status is polled hard, and an unchanged result object lets the
+ * encoders reuse its JSON too (streams/projections/rpc-encoders.ts).
+ */
+const lastStatus = new WeakMap<NodeHandle, { key: string; result: StatusResult }>();
+
+export function statusOf(node: NodeHandle): StatusResult | Promise<StatusResult> {
+  const store = node.stores.blockStore;
+  const height = store.height();
+  const base = store.base();
+  const catchingUp = node.catchingUp();
+  const power = node.validator?.votingPower();
+  const key = `${height}|${base}|${catchingUp}|${node.nodeInfo.rpcAddress}|${power}`;
+  const cached = lastStatus.get(node);
+  if (cached !== undefined && cached.key === key) return cached.result;
+  return buildStatus(node, height, base, catchingUp, power).then((result) => {
+    lastStatus.set(node, { key, result });
+    return result;
+  });
+}
+
+async function buildStatus(
+  node: NodeHandle,
+  height: bigint,
+  base: bigint,
+  catchingUp: boolean,
+  power: bigint | undefined,
+): Promise<StatusResult> {
   const store = node.stores.blockStore;
   const latest = store.latestMeta();
-  const base = store.base();
-  const earliest =
-    base === 0n ? undefined : base === store.height() ? latest : await store.loadBlockMeta(base);
-  const empty = new Uint8Array(0);
+  const earliest = base === 0n ? undefined : base === height ? latest : await store.loadBlockMeta(base);
   const validator = node.validator;
   return {
     nodeInfo: nodeInfoOf(node),
     syncInfo: {
-      latestBlockHash: latest?.blockId.hash ?? empty,
-      latestAppHash: latest?.header.appHash ?? empty,
-      latestBlockHeight: store.height(),
-      latestBlockTime: latest?.header.time ?? { seconds: -62135596800n, nanos: 0 },
-      earliestBlockHash: earliest?.blockId.hash ?? empty,
-      earliestAppHash: earliest?.header.appHash ?? empty,
+      latestBlockHash: latest?.blockId.hash ?? EMPTY,
+      latestAppHash: latest?.header.appHash ?? EMPTY,
+      latestBlockHeight: height,
+      latestBlockTime: latest?.header.time ?? ZERO_TIME,
+      earliestBlockHash: earliest?.blockId.hash ?? EMPTY,
+      earliestAppHash: earliest?.header.appHash ?? EMPTY,
       earliestBlockHeight: base,
-      earliestBlockTime: earliest?.header.time ?? { seconds: -62135596800n, nanos: 0 },
-      catchingUp: node.catchingUp(),
+      earliestBlockTime: earliest?.header.time ?? ZERO_TIME,
+      catchingUp,
     },
     validatorInfo:
       validator === undefined
         ? undefined
-        : { address: validator.address, pubKey: validator.pubKey, votingPower: validator.votingPower() },
+        : { address: validator.address, pubKey: validator.pubKey, votingPower: power ?? 0n },
   };
 }
 

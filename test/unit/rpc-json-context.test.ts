@@ -256,3 +256,34 @@ test("genesis_chunked without a file chunks the document's compact JSON in the n
     assert.equal(JSON.parse(text).chain_id, "chunk-chain");
   }
 });
+
+test("status: one result object per state (heights, sync, power), so its JSON is written once", async () => {
+  const { encoders } = await import("../../streams/projections/rpc-encoders.js");
+  let height = 3n;
+  const node = fakeNode({
+    nodeInfo: {
+      nodeId: "ab".repeat(20),
+      moniker: "m",
+      network: "c",
+      version: "0.34.24",
+      listenAddr: "tcp://0.0.0.0:26656",
+      rpcAddress: "tcp://127.0.0.1:1",
+      protocolVersion: { p2p: 8n, block: 11n, app: 0n },
+      txIndex: "on",
+    },
+    validator: { address: filled(20, 1), pubKey: filled(32, 1), votingPower: () => 10n },
+  });
+  const store = (node as unknown as { stores: { blockStore: { height: () => bigint } } }).stores.blockStore;
+  store.height = () => height;
+  const context = createRpcContext(node);
+  const first = await context.status!();
+  assert.equal(await context.status!(), first);
+  const text = encoders.tendermint.encodeResult("status", first);
+  assert.equal(encoders.tendermint.encodeResult("status", first), text);
+  assert.match(text, /"latest_block_height":"3"/);
+  height = 4n;
+  const next = await context.status!();
+  assert.notEqual(next, first);
+  assert.match(encoders.tendermint.encodeResult("status", next), /"latest_block_height":"4"/);
+  assert.match(encoders.seed.encodeResult("status", next), /"type":"node\/PubKeyEd25519"/);
+});
