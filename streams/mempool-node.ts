@@ -19,7 +19,7 @@ import { mempoolAbciHandler } from "./effects/mempool-abci.js";
 import { createLoop } from "./loop.js";
 import type { NodeEvent, NodeMempool, SubmitResult } from "./node-handle.js";
 import { upperHex } from "./projections/event-bus.js";
-import { submitAndWaitForCommit } from "./projections/tx-commit-waiter.js";
+import { TxCommitWaiter } from "./projections/tx-commit-waiter.js";
 
 export interface MempoolNodeOptions {
   config: MempoolConfig;
@@ -46,6 +46,10 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   const waiting = new Map<number, { resolve: (r: SubmitResult) => void; hash: string }>();
   const responses = new Map<number, ResponseCheckTx>();
   const decided$ = new Subject<AdmissionDecided>();
+  // The hash of every tx this node admitted, by the tx's bytes object: our own proposals carry
+  // the very arrays the pool holds, so a committed block's hashes are looked up, not recomputed.
+  const hashOf = new WeakMap<Uint8Array, string>();
+  const txHash = (tx: Uint8Array) => hashOf.get(tx) ?? upperHex(sha256(tx));
 
   const loop = createLoop<MempoolState, MempoolInput, MempoolEffect, MempoolInput>({
     initialState: latest,
@@ -64,6 +68,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     ],
   });
   const effect$ = loop.effect$.pipe(share());
+  const commitWaiter = new TxCommitWaiter(options.events$);
 
   const answer = (e: AdmissionDecided) => {
     const waiter = waiting.get(e.requestId);
@@ -87,6 +92,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   const submit = (tx: Uint8Array, from = "rpc"): Promise<SubmitResult> => {
     const requestId = nextRequestId++;
     const hash = upperHex(sha256(tx));
+    hashOf.set(tx, hash);
     const result = new Promise<SubmitResult>((resolve) => waiting.set(requestId, { resolve, hash }));
     loop.dispatch({ type: "TxSubmitted", requestId, hash, tx, from, time: 0 });
     return result;
@@ -101,14 +107,14 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     state: () => latest,
     submit,
     submitAndWaitForCommit: (tx, timeoutMs) =>
-      submitAndWaitForCommit(options.events$, () => submit(tx), upperHex(sha256(tx)), timeoutMs),
+      commitWaiter.submitAndWait(() => submit(tx), upperHex(sha256(tx)), timeoutMs),
     checkTx: (tx) => options.connection.checkTx({ tx, type: CheckTxType.NEW }),
     flush: () => loop.dispatch({ type: "MempoolFlushed", time: 0 }),
     blockCommitted(block, deliverTxs) {
       loop.dispatch({
         type: "BlockCommitted",
         height: block.header.height,
-        txHashes: block.data.txs.map((tx) => upperHex(sha256(tx))),
+        txHashes: block.data.txs.map(txHash),
         deliverTxCodes: deliverTxs.map((r) => r.code),
         time: 0,
       });
