@@ -3,7 +3,6 @@
 // connection, callers waiting for their admission, and the TxsAvailable notice for consensus.
 import { filter, map, type Observable, Subject, type Subscription, share } from "rxjs";
 import type { MempoolConnection } from "../src/abci/client/abci-client.js";
-import { sha256 } from "../src/crypto/hash.js";
 import type { Logger } from "../src/logger/index.js";
 import type { AdmissionDecided, MempoolEffect } from "../src/mempool/effect.js";
 import type { MempoolInput } from "../src/mempool/input.js";
@@ -18,7 +17,7 @@ import type { Block } from "../src/wire/generated/tendermint/types/block.js";
 import { mempoolAbciHandler } from "./effects/mempool-abci.js";
 import { createLoop } from "./loop.js";
 import type { NodeEvent, NodeMempool, SubmitResult } from "./node-handle.js";
-import { upperHex } from "./projections/event-bus.js";
+import { txHashHex } from "./projections/event-bus.js";
 import { TxCommitWaiter } from "./projections/tx-commit-waiter.js";
 
 export interface MempoolNodeOptions {
@@ -49,7 +48,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   // The hash of every tx this node admitted, by the tx's bytes object: our own proposals carry
   // the very arrays the pool holds, so a committed block's hashes are looked up, not recomputed.
   const hashOf = new WeakMap<Uint8Array, string>();
-  const txHash = (tx: Uint8Array) => hashOf.get(tx) ?? upperHex(sha256(tx));
+  const txHash = (tx: Uint8Array) => hashOf.get(tx) ?? txHashHex(tx);
 
   const loop = createLoop<MempoolState, MempoolInput, MempoolEffect, MempoolInput>({
     initialState: latest,
@@ -91,7 +90,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
 
   const submit = (tx: Uint8Array, from = "rpc"): Promise<SubmitResult> => {
     const requestId = nextRequestId++;
-    const hash = upperHex(sha256(tx));
+    const hash = txHashHex(tx);
     hashOf.set(tx, hash);
     const result = new Promise<SubmitResult>((resolve) => waiting.set(requestId, { resolve, hash }));
     loop.dispatch({ type: "TxSubmitted", requestId, hash, tx, from, time: 0 });
@@ -107,7 +106,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     state: () => latest,
     submit,
     submitAndWaitForCommit: (tx, timeoutMs) =>
-      commitWaiter.submitAndWait(() => submit(tx), upperHex(sha256(tx)), timeoutMs),
+      commitWaiter.submitAndWait(() => submit(tx), txHashHex(tx), timeoutMs),
     checkTx: (tx) => options.connection.checkTx({ tx, type: CheckTxType.NEW }),
     flush: () => loop.dispatch({ type: "MempoolFlushed", time: 0 }),
     blockCommitted(block, deliverTxs) {
