@@ -5,15 +5,28 @@ import { EMPTY, filter, mergeMap, type Observable } from "rxjs";
 import type { ConsensusEffect, ReportConflictingVotes } from "../../src/consensus/effect.js";
 import {
   addConflictingVotes,
+  addVerifiedEvidence,
+  checkEvidence,
   EMPTY_EVIDENCE_POOL,
   type EvidenceHistory,
   type EvidencePoolState,
   updateEvidencePool,
 } from "../../src/consensus/evidence-pool.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
+import type { SignatureVerifier } from "../../src/consensus/verify-input.js";
 import type { Logger } from "../../src/logger/index.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
+import type { Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
+
+/** Evidence refused by the pool's checks; `message` says why. */
+export class EvidenceRejectedError extends Error {
+  readonly code = "EVIDENCE_REJECTED";
+  constructor(reason: string) {
+    super(reason);
+    this.name = "EvidenceRejectedError";
+  }
+}
 
 export class EvidencePoolHolder {
   private pool: EvidencePoolState = EMPTY_EVIDENCE_POOL;
@@ -33,6 +46,19 @@ export class EvidencePoolHolder {
       round: e.voteA.round,
       validator: Buffer.from(e.voteA.validatorAddress).toString("hex").toUpperCase(),
     });
+  }
+
+  /**
+   * Evidence from outside (broadcast_evidence; later peers): checked exactly as evidence in a
+   * proposed block is, then pending until a proposer includes it. Evidence already pending is
+   * accepted again without change; committed, expired, unverifiable or forged evidence is refused.
+   */
+  add(evidence: Evidence, chain: ChainState, verify: SignatureVerifier): void {
+    const check = checkEvidence(this.pool, evidence, chain, this.history, verify);
+    if (check.kind !== "valid") throw new EvidenceRejectedError(check.reason);
+    if (check.alreadyPending) return;
+    this.pool = addVerifiedEvidence(this.pool, evidence);
+    this.logger.info("evidence added to the pool", { key: check.key });
   }
 
   afterBlock(chain: ChainState, block: Block): void {

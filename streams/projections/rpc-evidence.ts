@@ -141,6 +141,10 @@ export async function broadcastEvidence(
       "this node does not accept evidence over RPC yet: its evidence pool is not exposed to the RPC",
     );
   }
-  await intake.addEvidence(evidence);
+  try {
+    await intake.addEvidence(evidence);
+  } catch (error) {
+    throw handlerError(`evidence was refused: ${(error as Error).message}`);
+  }
   return { hash: evidenceItemHash(evidence) };
 }
