@@ -1,15 +1,19 @@
 // End to end on one validator through the RPC (issue 7): the BUILT node (`bin/run.js node`,
-// in-process kvstore, timeout_commit = 0) driven over loopback by CLIENTS keep-alive HTTP
-// connections.
+// in-process kvstore, timeout_commit = 0, default mempool cache_size) driven over loopback by
+// CLIENTS keep-alive HTTP connections (node:http clients in this process, on the same 2 cores).
 //   1. committed tx/s: TXS unique 100-byte `key=value` txs via JSON-RPC POST broadcast_tx_sync,
 //      from the first request until the block holding the last one is committed; the count is
 //      the sum of num_txs over the measured heights, read back from the block store (/blockchain).
-//      Baseline, same run, same connections: GET /health req/s (the ceiling the transport allows).
+//      Once with one tx per request, beside GET /health req/s over the same connections (the
+//      ceiling the transport and this client allow); once with BATCH txs per JSON-RPC batch,
+//      beside batches of BATCH `health` calls. Node and client CPU per 1,000 txs beside each.
 //   2. latency: p50/p99 of broadcast_tx_commit (LATENCY_CALLS calls, LATENCY_CLIENTS clients each
 //      calling one after the other) beside broadcast_tx_sync on the same node, same clients.
 // Every loop is bounded in count and time. The node is stopped by its PID at the end, even on
-// failure. `TXB_PROF=<dir>` runs the node under --cpu-prof into <dir>. Builds first if dist/ is
-// missing (`npm run build` otherwise). Writes bench-results/tx-throughput.json; never fails on time.
+// failure. Environment: TXB_TXS, TXB_CLIENTS, TXB_BATCH; TXB_PROF=<dir> runs the node under
+// --cpu-prof into <dir>; TXB_BIN=<path to another build's bin/run.js> for before/after runs.
+// Builds first if dist/ is missing (run `npm run build` after changing the source). Writes
+// bench-results/tx-throughput.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
