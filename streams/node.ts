@@ -434,8 +434,11 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
       );
       if (server) {
         nodeInfo.rpcAddress = server.address;
-        // Stop accepting requests before anything else closes.
-        cleanups.push(() => server.close());
+        // A halt during the start (one re-applied from the log) has already cleaned up: close the
+        // server now, or it would keep the process alive. Otherwise it stops accepting requests
+        // before anything else closes.
+        if (stopping) await server.close();
+        else cleanups.push(() => server.close());
       }
     }
     return handle;

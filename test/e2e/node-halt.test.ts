@@ -1,6 +1,6 @@
 // A halt is safe and says why: a signer whose state is ahead of the chain (a restored home, a
 // second process) refuses to sign; consensus halts, nothing is signed, the process exits 2 with
-// the reason, releases the lock, and the log holds no signed vote.
+// the reason, releases the lock, and the log holds no signed vote. A restart halts again.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,4 +37,21 @@ test("a signer refusal halts consensus with exit code 2 and the reason", async (
     const type = (entry.input as ConsensusInput).type;
     assert.ok(type !== "VoteSigned" && type !== "ProposalSigned", `the log holds a ${type}`);
   }
+
+  // A refusal is re-applied at the next start (restart-fold.ts): the node halts again, and the
+  // signer is asked nothing (no second "signing failed" line).
+  const again = new NodeProcess(home);
+  const second = await Promise.race([
+    again.exited,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`no halt at the restart:\n${again.output}`)), 60_000),
+    ),
+  ]);
+  assert.equal(second.code, 2, again.output.slice(-3000));
+  assert.match(
+    again.output,
+    /node halted\s.*reason="?signing our (proposal|prevote) for height 1 round 0 failed: PRIVVAL_HRS_REGRESSION: /,
+  );
+  assert.doesNotMatch(again.output, /signing failed; consensus halts/);
+  assert.equal(again.committed.length, 0);
 });
