@@ -19,6 +19,7 @@ import type {
   ResponseInfo,
 } from "../src/wire/generated/tendermint/abci/types.js";
 import type { State as ChainState } from "../src/wire/generated/tendermint/state/types.js";
+import type { Evidence } from "../src/wire/generated/tendermint/types/evidence.js";
 
 /**
  * One event of the node's event bus, with Tendermint's names (reference §1.5). Structurally the
@@ -146,6 +147,8 @@ export interface NodeHandle {
   readonly mempool: NodeMempool;
   /** The app's query connection (abci_info, abci_query). */
   readonly abciQuery: QueryConnection;
+  /** The evidence pool's intake (broadcast_evidence): throws with the reason when it refuses. */
+  readonly evidence: { addEvidence(evidence: Evidence): void };
   /** The app's Info answer at start (handshake). */
   readonly appInfo: ResponseInfo;
   /** True while the node catches up (block sync); always false for a single node. */

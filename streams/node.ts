@@ -15,6 +15,7 @@ import type { ConsensusEffect } from "../src/consensus/effect.js";
 import type { ConsensusInput } from "../src/consensus/input.js";
 import { createConsensusReducer } from "../src/consensus/reducer.js";
 import { type ConsensusState, initialConsensusState } from "../src/consensus/state.js";
+import { verifyEd25519 } from "../src/crypto/ed25519-verify.js";
 import { VerifyPool } from "../src/crypto/verify-pool.js";
 import type { Logger } from "../src/logger/index.js";
 import { checkRecentSignatures } from "../src/privval/double-sign-check.js";
@@ -418,6 +419,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
       },
       mempool,
       abciQuery: client.query,
+      evidence: { addEvidence: (item) => evidence.add(item, chain, verifyEd25519) },
       appInfo: shaken.appInfo,
       catchingUp: () => false,
       stop: () => shutdown({ exitCode: 0, reason: "stopped" }),
