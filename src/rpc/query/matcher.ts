@@ -14,6 +14,7 @@ import type { Condition, EventMap, Query } from "./ast.js";
 import { compareDecimals, type Decimal, parseDecimal, truncateDecimal } from "./decimal.js";
 import { QueryError } from "./errors.js";
 import { parseDateNanos, parseEventValueNanos, parseRfc3339Nanos } from "./instant.js";
+import { NUMBER_RUN, orderHolds } from "./ordering.js";
 
 type ValueTest = (value: string) => boolean;
 
@@ -21,25 +22,6 @@ type ValueTest = (value: string) => boolean;
 export interface CompiledQuery {
   readonly query: Query;
   matches(events: EventMap): boolean;
-}
-
-const NUMBER_RUN = /[0-9.]+/;
-
-function orderHolds(op: Condition["op"], cmp: number): boolean {
-  switch (op) {
-    case "=":
-      return cmp === 0;
-    case "<":
-      return cmp < 0;
-    case "<=":
-      return cmp <= 0;
-    case ">":
-      return cmp > 0;
-    case ">=":
-      return cmp >= 0;
-    default:
-      return false;
-  }
 }
 
 function unconvertible(key: string, value: string, as: string): never {

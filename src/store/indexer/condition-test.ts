@@ -7,28 +7,10 @@
 import type { Condition } from "../../rpc/query/ast.js";
 import { compareDecimals, parseDecimal, truncateDecimal } from "../../rpc/query/decimal.js";
 import { parseDateNanos, parseEventValueNanos, parseRfc3339Nanos } from "../../rpc/query/instant.js";
+import { NUMBER_RUN, orderHolds } from "../../rpc/query/ordering.js";
 import { StoreError } from "../errors.js";
 
 export type ValueTest = (value: string) => boolean;
-
-const NUMBER_RUN = /[0-9.]+/;
-
-function orderHolds(op: Condition["op"], cmp: number): boolean {
-  switch (op) {
-    case "=":
-      return cmp === 0;
-    case "<":
-      return cmp < 0;
-    case "<=":
-      return cmp <= 0;
-    case ">":
-      return cmp > 0;
-    case ">=":
-      return cmp >= 0;
-    default:
-      return false;
-  }
-}
 
 function describe(condition: Condition): string {
   return condition.operand === undefined
