@@ -1,6 +1,8 @@
 // The file signer (a FilePV): signs our votes and proposals with the validator key, never two
 // different messages for the same height/round/step, and stores what it signed durably before the
-// signature leaves it.
+// signature leaves it. The store's write is asynchronous (the event loop runs on while the disk
+// syncs); requests are taken one at a time, so the next one is not even checked before the
+// previous one's state is on disk.
 
 import { type KeyObject, sign } from "node:crypto";
 import { keyPairFromPrivateKey, privateKeyObjectFromSeed, SEED_SIZE } from "../crypto/ed25519-keys.js";
@@ -11,7 +13,11 @@ import type { Proposal, Vote } from "../wire/generated/tendermint/types/types.js
 import { proposalSignBytes, voteSignBytes } from "../wire/sign-bytes.js";
 import { PrivvalError } from "./errors.js";
 import { checkHrs } from "./hrs-check.js";
-import { fileSignStateStore, type SignStateStore } from "./sign-state-store.js";
+import {
+  type FileSignStateStoreOptions,
+  fileSignStateStore,
+  type SignStateStore,
+} from "./sign-state-store.js";
 import { STEP_PROPOSE, stepName, voteStep } from "./sign-step.js";
 import { storedTimestampIfOnlyTimeDiffers } from "./timestamp-only-diff.js";
 
@@ -48,8 +54,12 @@ export class FileSigner {
   }
 
   /** A signer over priv_validator_state.json at `statePath` (which must exist: `init` writes it). */
-  static fromStateFile(privateKey: Uint8Array, statePath: string): FileSigner {
-    const store = fileSignStateStore(statePath);
+  static fromStateFile(
+    privateKey: Uint8Array,
+    statePath: string,
+    options: FileSignStateStoreOptions = {},
+  ): FileSigner {
+    const store = fileSignStateStore(statePath, options);
     return new FileSigner(privateKey, store, store.state);
   }
 
@@ -126,6 +136,7 @@ export class FileSigner {
     const signature = new Uint8Array(sign(null, signBytes, this.key));
     const next: PrivValidatorState = { height, round, step, signature, signBytes };
     try {
+      // The signature stays here until the save has resolved: the state is durable first.
       await this.store.save(next);
     } catch (error) {
       // The file may now hold the old state or the new one: signing on could double-sign.

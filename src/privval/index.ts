@@ -12,6 +12,7 @@ export { PrivvalError, type PrivvalErrorCode } from "./errors.js";
 export { FileSigner } from "./file-signer.js";
 export { checkHrs, type HrsVerdict } from "./hrs-check.js";
 export {
+  type FileSignStateStoreOptions,
   fileSignStateStore,
   type LoadedSignStateStore,
   memorySignStateStore,

@@ -1,12 +1,15 @@
 // Where the signer keeps its last-sign state. The file store writes priv_validator_state.json
 // durably (temporary file, fsync, rename, fsync of the directory) through the key-file codec of
-// src/types, so the node, `init` and `unsafe-reset-priv-validator` share one file format.
+// src/types, so the node, `init` and `unsafe-reset-priv-validator` share one file format. It
+// writes through node's async fs: the event loop keeps turning while the disk syncs, and `save`
+// resolves only once the whole sequence is done (the signer releases nothing before that).
 
+import type { AtomicWriteFs } from "../types/key-file-atomic-write.js";
 import {
   INITIAL_PRIV_VALIDATOR_STATE,
   type PrivValidatorState,
   readPrivValidatorState,
-  writePrivValidatorState,
+  writePrivValidatorStateAsync,
 } from "../types/key-file-priv-validator-state.js";
 
 export interface SignStateStore {
@@ -18,13 +21,24 @@ export interface LoadedSignStateStore extends SignStateStore {
   readonly state: PrivValidatorState;
 }
 
-/** The state file at `path`; a missing or invalid file throws the key-file error naming it. */
-export function fileSignStateStore(path: string): LoadedSignStateStore {
+export interface FileSignStateStoreOptions {
+  /** The file system the writes go through (node's fs.promises unless a test stands in). */
+  fs?: AtomicWriteFs;
+}
+
+/**
+ * The state file at `path`, read now (synchronously, at start); a missing or invalid file throws
+ * the key-file error naming it. `save` resolves once the new state is durable.
+ */
+export function fileSignStateStore(
+  path: string,
+  options: FileSignStateStoreOptions = {},
+): LoadedSignStateStore {
   const state = readPrivValidatorState(path);
   return {
     state,
     save(next) {
-      writePrivValidatorState(path, next);
+      return writePrivValidatorStateAsync(path, next, options.fs);
     },
   };
 }

@@ -1,7 +1,18 @@
 // Durable, atomic replacement of a small file: write a temporary file beside it, fsync it,
 // rename it over the target, fsync the directory. A crash leaves the old file or the new one,
 // never a torn mix; that matters most for priv_validator_state.json (double-sign protection).
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+// Two forms with the same steps and the same guarantees: `writeFileAtomic` blocks the thread
+// (init, unsafe_reset_all, key generation); `writeFileAtomicAsync` runs the same sequence through
+// node's async fs so the event loop keeps turning while the disk works (the signer, per vote).
+import {
+  closeSync,
+  promises as fsPromises,
+  fsyncSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 export function writeFileAtomic(path: string, content: string, mode: number): void {
@@ -32,5 +43,71 @@ function fsyncDirectory(directory: string): void {
     // Directories cannot be fsynced on every platform (e.g. Windows); the rename stands.
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The part of an open file `writeFileAtomicAsync` uses (node's fs.promises FileHandle has it). */
+export interface AtomicWriteFileHandle {
+  write(buffer: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The file system `writeFileAtomicAsync` uses: node's fs.promises, or a stand-in for tests. */
+export interface AtomicWriteFs {
+  open(path: string, flags: string, mode?: number): Promise<AtomicWriteFileHandle>;
+  rename(from: string, to: string): Promise<void>;
+  rm(path: string, options: { force: boolean }): Promise<void>;
+}
+
+// Temporary names are unique within the process, so two writes in flight never share one.
+let temporaryCounter = 0;
+
+/**
+ * The same replacement as `writeFileAtomic` (temporary file created with `mode`, write, fsync,
+ * close, rename over `path`, fsync of the directory) through async fs calls. Resolves only once
+ * the whole sequence is done, i.e. when the new content would survive a crash; rejects on any
+ * failure of the file's write, fsync, close or rename (the temporary file is then removed).
+ */
+export async function writeFileAtomicAsync(
+  path: string,
+  content: string,
+  mode: number,
+  fs: AtomicWriteFs = fsPromises,
+): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${temporaryCounter++}.tmp`);
+  const handle = await fs.open(temporary, "w", mode);
+  try {
+    const bytes = Buffer.from(content, "utf8");
+    let written = 0;
+    while (written < bytes.length) {
+      written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
+    }
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await fs.rm(temporary, { force: true }).catch(() => {});
+    throw error;
+  }
+  await handle.close();
+  try {
+    await fs.rename(temporary, path);
+  } catch (error) {
+    await fs.rm(temporary, { force: true }).catch(() => {});
+    throw error;
+  }
+  await fsyncDirectoryAsync(dirname(path), fs);
+}
+
+/** As `fsyncDirectory`: a directory that cannot be opened or fsynced is not an error. */
+async function fsyncDirectoryAsync(directory: string, fs: AtomicWriteFs): Promise<void> {
+  let handle: AtomicWriteFileHandle | undefined;
+  try {
+    handle = await fs.open(directory, "r");
+    await handle.sync();
+  } catch {
+    // Directories cannot be fsynced on every platform (e.g. Windows); the rename stands.
+  } finally {
+    if (handle !== undefined) await handle.close().catch(() => {});
   }
 }

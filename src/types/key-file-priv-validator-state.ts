@@ -1,10 +1,11 @@
 // priv_validator_state.json: the last height/round/step the validator signed, so it never signs
 // two different messages for the same step. Written atomically (temp + fsync + rename) with mode
-// 0600 before a signature leaves the signer. {"height":"0","round":0,"step":0} when fresh;
-// `signature` (base64) and `signbytes` (hex) once something was signed.
+// 0600 before a signature leaves the signer (the signer uses the async writer, `init` and
+// `unsafe_reset_all` the sync one). {"height":"0","round":0,"step":0} when fresh; `signature`
+// (base64) and `signbytes` (hex) once something was signed.
 import * as t from "io-ts";
 import { expecting, hexBytes, int64String, intNumber, Problem } from "./genesis-io-ts.js";
-import { writeFileAtomic } from "./key-file-atomic-write.js";
+import { type AtomicWriteFs, writeFileAtomic, writeFileAtomicAsync } from "./key-file-atomic-write.js";
 import { decodeKeyFile, readKeyFileJson } from "./key-file-read.js";
 
 /** Steps of the last signature: 0 none, 1 propose, 2 prevote, 3 precommit. */
@@ -83,4 +84,16 @@ export function privValidatorStateFileText(state: PrivValidatorState): string {
 /** Writes the state durably (fsync before returning) with mode 0600. */
 export function writePrivValidatorState(file: string, state: PrivValidatorState): void {
   writeFileAtomic(file, privValidatorStateFileText(state), 0o600);
+}
+
+/**
+ * Writes the state as `writePrivValidatorState` does (same text, mode 0600, temp + fsync + rename
+ * + directory fsync) through async fs; resolves once the state is durable. `fs` is for tests.
+ */
+export function writePrivValidatorStateAsync(
+  file: string,
+  state: PrivValidatorState,
+  fs?: AtomicWriteFs,
+): Promise<void> {
+  return writeFileAtomicAsync(file, privValidatorStateFileText(state), 0o600, fs);
 }
