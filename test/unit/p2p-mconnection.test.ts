@@ -111,10 +111,6 @@ test("mconnection: the channel with lower recentlySent/priority goes first", asy
 
 test("mconnection: send_rate holds the long-run rate", async () => {
   const { transport, connection } = make({ sendRate: 100_000 });
-  const ch = [
-    { id: CH_B, priority: 1, sendQueueCapacity: 100, recvBufferCapacity: 0, recvMessageCapacity: 1 << 20 },
-  ];
-  void ch;
   const started = Date.now();
   for (let i = 0; i < 40; i++) connection.send(CH_B, new Uint8Array(1000));
   await eventually(() => transport.writtenBytes().length >= 40 * 1000, 5000);
