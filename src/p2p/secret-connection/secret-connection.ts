@@ -215,7 +215,6 @@ export class SecretConnection {
 
   private async readDelimited(queue: ByteQueue, maxBytes: number, what: string): Promise<Uint8Array> {
     for (;;) {
-      if (this.closeError !== undefined) throw this.handshakeEofError(what);
       const prefix = peekUvarint(queue);
       if (prefix === "overflow") throw new P2pError("P2P_BAD_FRAME", `${what}: malformed length prefix`);
       if (prefix !== undefined) {
@@ -224,9 +223,11 @@ export class SecretConnection {
         }
         if (queue.length >= prefix.length + prefix.value) {
           queue.take(prefix.length);
-          return queue.take(prefix.value).slice();
+          return new Uint8Array(queue.take(prefix.value));
         }
       }
+      // What arrived before a failure is still read; after it, the failure is the answer.
+      if (this.closeError !== undefined) throw this.handshakeEofError(what);
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
   }
