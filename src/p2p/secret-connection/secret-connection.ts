@@ -4,6 +4,7 @@
 // stream (onData) or whole varint-delimited messages (readMessage/writeMessage, as the remote
 // signer protocol needs).
 
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { signEd25519 } from "../../crypto/ed25519-keys.js";
 import { keyPairFromPrivateKey, verifyEd25519 } from "../../crypto/index.js";
@@ -266,6 +267,9 @@ export async function makeSecretConnection(
   timeoutMs: number,
   options: SecretConnectionOptions = {},
 ): Promise<SecretConnection> {
+  // Go sockets run with TCP_NODELAY; without it Nagle holds our small handshake writes for
+  // the peer's delayed ACK (~40 ms per exchange).
+  (socket as Partial<Socket>).setNoDelay?.(true);
   const connection = new SecretConnection(socket);
   const timer = setTimeout(
     () =>
