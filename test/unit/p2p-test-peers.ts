@@ -67,7 +67,7 @@ export function testNode(overrides: Partial<NodeInfo> = {}): TestNode {
 export function upgradeOptions(
   node: TestNode,
   outbound: boolean,
-  extra: Partial<UpgradeOptions> & { mconnection?: Partial<MConnectionConfig> } = {},
+  extra: Omit<Partial<UpgradeOptions>, "mconnection"> & { mconnection?: Partial<MConnectionConfig> } = {},
 ): UpgradeOptions {
   return {
     nodePrivateKey: node.privateKey,
