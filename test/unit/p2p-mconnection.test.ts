@@ -254,3 +254,16 @@ test("mconnection: status reports monitors and channels", () => {
   connection.close("x");
   assert.equal(connection.status().recvMonitor.active, false);
 });
+
+test("mconnection: a graceful close writes every queued message first (v0.34 FlushStop)", () => {
+  const { transport, connection } = make({ sendRate: 1 }); // the rate limit does not hold a close back
+  for (let i = 0; i < 3; i++) connection.send(CH_A, new Uint8Array(1500).fill(i));
+  for (let i = 0; i < 5; i++) connection.send(CH_B, new Uint8Array(10).fill(i));
+  connection.close("seed is done");
+  assert.equal(transport.closedWith?.graceful, true);
+  const receiver = make();
+  receiver.transport.feed(transport.writtenBytes());
+  assert.equal(receiver.messages.filter(([c]) => c === CH_A).length, 3);
+  assert.equal(receiver.messages.filter(([c]) => c === CH_B).length, 5);
+  receiver.connection.close("x");
+});

@@ -135,7 +135,8 @@ export class SecretConnection {
     if (this.closeError !== undefined) return;
     this.finish(reason);
     this.socket.end();
-    const timer = setTimeout(() => this.socket.destroy(), 1000);
+    // A peer that never reads must not hold the socket open: destroy after a grace period.
+    const timer = setTimeout(() => this.socket.destroy(), 5000);
     timer.unref?.();
   }
 
