@@ -46,11 +46,13 @@ class Harness {
     this.now = to;
     return this.effects.slice(before);
   }
-  at(dt: number, input: Omit<DialerInput, "now">): DialerEffect[] {
+  at(dt: number, input: Untimed<DialerInput>): DialerEffect[] {
     this.advance(this.now + dt);
     return this.apply({ ...input, now: this.now } as DialerInput);
   }
 }
+
+type Untimed<T> = T extends unknown ? Omit<T, "now"> : never;
 
 const of = <T extends DialerEffect["type"]>(fx: DialerEffect[], type: T) =>
   fx.filter((e): e is Extract<DialerEffect, { type: T }> => e.type === type);

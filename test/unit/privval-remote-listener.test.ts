@@ -54,7 +54,7 @@ class Harness {
     return this.effects.slice(before);
   }
 
-  at(dt: number, input: Omit<ListenerInput, "now">): ListenerEffect[] {
+  at(dt: number, input: Untimed<ListenerInput>): ListenerEffect[] {
     this.advance(this.now + dt);
     return this.apply({ ...input, now: this.now } as ListenerInput);
   }
@@ -70,6 +70,8 @@ class Harness {
     return this.effects.flatMap((e) => (e.type === "Write" ? [e.message] : []));
   }
 }
+
+type Untimed<T> = T extends unknown ? Omit<T, "now"> : never;
 
 const of = <T extends ListenerEffect["type"]>(fx: ListenerEffect[], type: T) =>
   fx.filter((e): e is Extract<ListenerEffect, { type: T }> => e.type === type);
