@@ -168,10 +168,39 @@ describe("remote signer over a unix socket", () => {
     await client.waitForPublicKey();
   });
 
-  it("a tcp address without the secret connection is a clear error", async () => {
-    await assert.rejects(
-      RemoteSignerClient.listen({ laddr: "tcp://127.0.0.1:0", chainId: CHAIN, logger }),
-      /tcp needs the secret connection/,
-    );
+  it("over tcp: the secret connection carries the same protocol", async () => {
+    const client = await RemoteSignerClient.listen({ laddr: "tcp://127.0.0.1:0", chainId: CHAIN, logger });
+    toStop.push(() => client.close());
+    const store = memorySignStateStore();
+    const server = new RemoteSignerServer({
+      node: client.listenAddress,
+      chainId: CHAIN,
+      signer: new FileSigner(pair.privateKey, store, store.state),
+      logger,
+    });
+    toStop.push(() => server.stop());
+    server.start();
+    assert.deepEqual(Buffer.from(await client.waitForPublicKey()), Buffer.from(pair.publicKey));
+    const signed = await client.signVote(CHAIN, vote({ height: 3n }));
+    assert.ok(verifyEd25519(pair.publicKey, voteSignBytes(CHAIN, signed), signed.signature));
+  });
+
+  it("a plain (unencrypted) client on the tcp port gets nothing signed", async () => {
+    const client = await RemoteSignerClient.listen({
+      laddr: "tcp://127.0.0.1:0",
+      chainId: CHAIN,
+      logger,
+      timing: { acceptTimeoutMs: 300 },
+    });
+    toStop.push(() => client.close());
+    const { connect } = await import("node:net");
+    const port = Number(client.listenAddress.split(":").at(-1));
+    const plain = connect(port, "127.0.0.1");
+    const closed = new Promise<void>((r) => plain.on("close", () => r()));
+    plain.on("error", () => {});
+    plain.resume();
+    plain.write(Buffer.from("023a00", "hex"));
+    await closed;
+    assert.ok(lines.some((l) => l.includes("failed its secret handshake")));
   });
 });

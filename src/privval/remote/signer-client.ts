@@ -27,6 +27,7 @@ import {
   V034_LISTENER_TIMING,
 } from "./listener-machine.js";
 import { signProposalRequest, signVoteRequest } from "./messages.js";
+import { freshConnectionKey, secretLink } from "./secret-link.js";
 
 /** Turns an accepted tcp socket into a link (the secret connection); unix links are plain. */
 export type LinkUpgrade = (socket: Socket) => Promise<ByteLink>;
@@ -37,7 +38,7 @@ export interface SignerClientOptions {
   chainId: string;
   logger: Logger;
   timing?: Partial<Omit<ListenerConfig, "address" | "chainId">>;
-  /** How a tcp connection is secured (required for tcp:// addresses). */
+  /** How a tcp connection is secured (default: the secret connection with a key made now). */
   upgradeTcp?: LinkUpgrade;
   /** Monotonic milliseconds (tests may stand in). */
   now?: () => number;
@@ -58,6 +59,7 @@ export class RemoteSignerClient {
   private keyWaiters: { resolve(key: Uint8Array): void; reject(e: Error): void }[] = [];
   private closed = false;
   private readonly now: () => number;
+  private readonly upgradeTcp: LinkUpgrade;
 
   private constructor(
     private readonly laddr: SignerAddress,
@@ -65,6 +67,9 @@ export class RemoteSignerClient {
     private readonly options: SignerClientOptions,
   ) {
     this.now = options.now ?? (() => performance.now());
+    const key = laddr.protocol === "tcp" && !options.upgradeTcp ? freshConnectionKey() : undefined;
+    this.upgradeTcp =
+      options.upgradeTcp ?? ((socket) => secretLink(socket, key!, this.state.config.acceptTimeoutMs));
     this.state = initialListenerState(
       { address: laddr.text, chainId: options.chainId, ...V034_LISTENER_TIMING, ...options.timing },
       this.now(),
@@ -75,12 +80,6 @@ export class RemoteSignerClient {
   /** Listens on `options.laddr` (a stale unix socket file of a crashed node is replaced). */
   static async listen(options: SignerClientOptions): Promise<RemoteSignerClient> {
     const address = parseSignerAddress(options.laddr, "priv_validator_laddr");
-    if (address.protocol === "tcp" && !options.upgradeTcp) {
-      throw new RemoteSignerError(
-        "PRIVVAL_REMOTE_BAD_ADDRESS",
-        `priv_validator_laddr ${address.text}: tcp needs the secret connection, which this build does not have; use unix:///path`,
-      );
-    }
     const server = createServer({ pauseOnConnect: false });
     if (address.protocol === "unix") await removeStaleSocket(address.path);
     await new Promise<void>((resolve, reject) => {
@@ -217,7 +216,7 @@ export class RemoteSignerClient {
     socket.setTimeout(this.state.config.acceptTimeoutMs, () =>
       socket.destroy(new Error("handshake timed out")),
     );
-    this.options.upgradeTcp!(socket).then(
+    this.upgradeTcp(socket).then(
       (link) => {
         socket.setTimeout(0);
         if (this.closed) link.close();
@@ -235,6 +234,8 @@ export class RemoteSignerClient {
 
   private attach(connId: number, link: ByteLink): void {
     this.links.set(connId, link);
+    // The machine knows the connection before any of its bytes (a link may hand over buffered ones at once).
+    this.apply({ type: "Accepted", now: this.now(), connId, remote: link.remote });
     const decoder = new FrameDecoder(`the remote signer (${link.remote})`);
     link.onData((chunk) => {
       let messages: Message[];
@@ -250,7 +251,6 @@ export class RemoteSignerClient {
       this.links.delete(connId);
       this.apply({ type: "Closed", now: this.now(), connId, reason });
     });
-    this.apply({ type: "Accepted", now: this.now(), connId, remote: link.remote });
   }
 
   private apply(input: ListenerInput): void {

@@ -19,9 +19,9 @@ import {
   initialDialerState,
   V034_DIALER_TIMING,
 } from "./dialer-machine.js";
-import { RemoteSignerError } from "./errors.js";
 import { encodeFrame, FrameDecoder } from "./framing.js";
 import { answerRequest, messageName, type SigningKey } from "./request-handler.js";
+import { freshConnectionKey, secretLink } from "./secret-link.js";
 
 /** Secures a dialled tcp socket (the secret connection). */
 export type DialUpgrade = (socket: Socket) => Promise<ByteLink>;
@@ -44,18 +44,16 @@ export class RemoteSignerServer {
   private nextConnId = 1;
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
+  private readonly upgradeTcp: DialUpgrade;
   private handling: Promise<unknown> = Promise.resolve();
   /** Requests answered, refusals included (for tests and the stop message). */
   answered = 0;
 
   constructor(private readonly options: SignerServerOptions) {
     this.address = parseSignerAddress(options.node, "--node");
-    if (this.address.protocol === "tcp" && !options.upgradeTcp) {
-      throw new RemoteSignerError(
-        "PRIVVAL_REMOTE_BAD_ADDRESS",
-        `--node ${this.address.text}: tcp needs the secret connection, which this build does not have; use unix:///path`,
-      );
-    }
+    const key = this.address.protocol === "tcp" && !options.upgradeTcp ? freshConnectionKey() : undefined;
+    this.upgradeTcp =
+      options.upgradeTcp ?? ((socket) => secretLink(socket, key!, this.state.config.readWriteTimeoutMs));
     this.now = options.now ?? (() => performance.now());
     this.state = initialDialerState(
       { address: this.address.text, ...V034_DIALER_TIMING, ...options.timing },
@@ -150,7 +148,7 @@ export class RemoteSignerServer {
           : (() => {
               // Errors during the handshake are the upgrade's to report.
               socket.on("error", () => {});
-              return this.options.upgradeTcp!(socket);
+              return this.upgradeTcp(socket);
             })();
       ready.then(
         (link) => this.attach(connId, link),
@@ -165,6 +163,8 @@ export class RemoteSignerServer {
       return;
     }
     this.links.set(connId, link);
+    // The machine knows the connection before any of its bytes (a link may hand over buffered ones at once).
+    this.apply({ type: "Dialled", now: this.now(), connId });
     const decoder = new FrameDecoder(`the node (${link.remote})`);
     link.onData((chunk) => {
       let messages: Message[];
@@ -180,7 +180,6 @@ export class RemoteSignerServer {
       this.links.delete(connId);
       this.apply({ type: "Closed", now: this.now(), connId, reason });
     });
-    this.apply({ type: "Dialled", now: this.now(), connId });
   }
 
   private schedule(): void {
