@@ -33,7 +33,13 @@ export interface FoldStep {
 }
 
 /** Reason prefixes of a signing failure that a restart retries (see the rule above). */
-export const TRANSIENT_SIGN_FAILURE_CODES = ["SIGNER_IO", "PRIVVAL_STATE_WRITE_FAILED"] as const;
+export const TRANSIENT_SIGN_FAILURE_CODES = [
+  "SIGNER_IO",
+  "PRIVVAL_STATE_WRITE_FAILED",
+  // A remote signer that stayed away through every retry, or a node stopped while waiting for it.
+  "PRIVVAL_REMOTE_UNAVAILABLE",
+  "PRIVVAL_REMOTE_STOPPED",
+] as const;
 
 /** Whether a logged SignFailed reason is a transient failure (I/O), not a refusal. */
 export function isTransientSignFailure(reason: string): boolean {
@@ -48,7 +54,10 @@ export function isTransientSignFailure(reason: string): boolean {
 export function codedSignError(error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { name?: unknown; code?: unknown } | undefined)?.code;
-  const privval = error instanceof Error && error.name === "PrivvalError" && typeof code === "string";
+  const privval =
+    error instanceof Error &&
+    (error.name === "PrivvalError" || error.name === "RemoteSignerError") &&
+    typeof code === "string";
   return new Error(`${privval ? code : "SIGNER_IO"}: ${message}`, { cause: error });
 }
 
