@@ -8,7 +8,8 @@
 //
 // A SignFailed halts the run that folded it, always. At a restart, one whose reason starts with a
 // transient code (SIGNER_IO: the signer or the log sync before it failed on I/O;
-// PRIVVAL_STATE_WRITE_FAILED: the signer's state file could not be written) is not re-folded: the
+// PRIVVAL_STATE_WRITE_FAILED: the signer's state file could not be written; PRIVVAL_REMOTE_UNAVAILABLE:
+// a remote signer stayed away through v0.34's retries) is not re-folded: the
 // restarted node is not halted, and the signature it asked for (now unanswered) is asked again.
 // Retrying is safe: the signer's own state file, not the log, keeps it from double signing. Every
 // other SignFailed (a refusal: PRIVVAL_CONFLICTING_DATA, PRIVVAL_HRS_REGRESSION, … and any reason

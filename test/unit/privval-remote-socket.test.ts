@@ -204,3 +204,46 @@ describe("remote signer over a unix socket", () => {
     assert.ok(lines.some((l) => l.includes("failed its secret handshake")));
   });
 });
+
+describe("remote signer answers the node does not accept", () => {
+  const tampering = (change: (v: Vote) => Vote) => ({
+    publicKey: pair.publicKey,
+    signVote: async (chainId: string, v: Vote) => {
+      const store = memorySignStateStore();
+      return change(await new FileSigner(pair.privateKey, store, store.state).signVote(chainId, v));
+    },
+    signProposal: () => Promise.reject(new Error("not used")),
+  });
+
+  for (const [name, change, problem] of [
+    [
+      "a vote for another block",
+      (v: Vote) => ({ ...v, blockId: { ...v.blockId, hash: sha256(ascii("evil")) } }),
+      /differs from the one asked in its block ID/,
+    ],
+    [
+      "a signature that does not verify",
+      (v: Vote) => ({ ...v, signature: new Uint8Array(64).fill(1) }),
+      /signature does not verify under the signer's public key/,
+    ],
+  ] as const) {
+    it(`${name} is refused (the node halts rather than broadcast it)`, async () => {
+      const laddr = socketPath();
+      const client = await RemoteSignerClient.listen({ laddr, chainId: CHAIN, logger });
+      toStop.push(() => client.close());
+      const server = new RemoteSignerServer({
+        node: laddr,
+        chainId: CHAIN,
+        signer: tampering(change),
+        logger,
+      });
+      toStop.push(() => server.stop());
+      server.start();
+      await client.waitForPublicKey();
+      await assert.rejects(
+        client.signVote(CHAIN, vote({ height: 11n })),
+        (e: Error & { code?: string }) => e.code === "PRIVVAL_REMOTE_BAD_RESPONSE" && problem.test(e.message),
+      );
+    });
+  }
+});
