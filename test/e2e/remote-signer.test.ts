@@ -6,7 +6,7 @@
 // and where), a signer with a key genesis does not list, a signer for another chain.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -249,5 +249,22 @@ describe("remote signer (rxbft signer) end to end", () => {
       /this signer signs for chain "another-chain", the request is for chain "node-e2e"/,
     );
     signer.kill("SIGTERM");
+  });
+});
+
+describe("rxbft signer: its own errors", () => {
+  it("names what is missing or wrong, on one line", { timeout: 30_000 }, async () => {
+    const empty = tempHome("rxbft-signer-empty-");
+    const missing = await runCli(["signer", "--home", empty, "--node", "unix:///tmp/x.sock"]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /priv_validator_key\.json: no validator key here/);
+    const bad = await runCli(["signer", "--home", empty, "--node", "http://127.0.0.1:1"]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /--node: "http:\/\/127.0.0.1:1" is not a signer address \(unknown protocol\)/);
+    const { signerHome } = await splitHomes("nostate");
+    rmSync(join(signerHome, "data/priv_validator_state.json"));
+    const noState = await runCli(["signer", "--home", signerHome, "--node", "unix:///tmp/x.sock"]);
+    assert.equal(noState.code, 1);
+    assert.match(noState.stderr, /the validator's signing state is missing/);
   });
 });

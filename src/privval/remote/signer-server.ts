@@ -126,7 +126,12 @@ export class RemoteSignerServer {
       else if (handled.what !== "ping") log.debug("answered", { what: handled.what });
       this.apply({ type: "Handled", now: this.now(), connId, response: handled.response });
     });
-    this.handling = run;
+    // answerRequest turns every refusal into an answer; anything else is a bug of ours: drop the
+    // connection (the node asks again) rather than leave the request hanging.
+    this.handling = run.catch((error: Error) => {
+      log.error("could not answer a request", { err: error.message });
+      this.apply({ type: "BadFrame", now: this.now(), connId, reason: `internal error: ${error.message}` });
+    });
   }
 
   private dial(): void {
