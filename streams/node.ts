@@ -42,6 +42,7 @@ import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
 import { EXIT_HALTED, NodeError } from "./node-errors.js";
 import type { NodeExit, NodeHandle, NodeInfoView } from "./node-handle.js";
 import { EventBus } from "./projections/event-bus.js";
+import { connectRemoteSigner, type NodeSigner } from "./remote-signer.js";
 import { codedSignError, type FoldStep, foldRestart, outstandingEffects } from "./restart-fold.js";
 import { startNodeRpc } from "./rpc-start.js";
 import { mempoolTxsAvailableSource } from "./sources/mempool-txs-available.js";
@@ -156,7 +157,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
     const earlier = await unfinishedHeightInputs(wal, height, log.wal);
 
     // The signer, after checking that no other process signed recent commits with our key.
-    let signer: FileSigner | undefined;
+    let signer: NodeSigner | undefined;
     if (prepared.privValidatorKey) {
       signer = FileSigner.fromStateFile(prepared.privValidatorKey.privateKey, paths.privValidatorStateFile);
       await checkRecentSignatures(
@@ -164,7 +165,16 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
         config.consensus.double_sign_check_height,
         (h) => stores.blockStore.loadBlockCommit(h),
         stores.blockStore.height(),
-        { signedUpTo: signer.lastSignState.height },
+        { signedUpTo: (signer as FileSigner).lastSignState.height },
+      );
+    } else if (config.priv_validator_laddr !== "") {
+      // Remote signer (priv_validator_laddr): the node waits here for it to dial in.
+      signer = await connectRemoteSigner(
+        config.priv_validator_laddr,
+        chain,
+        log.privval,
+        cleanups,
+        options.signal,
       );
     }
     const pool = new VerifyPool({ size: options.verifyWorkers ?? 2 });

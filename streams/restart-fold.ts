@@ -8,7 +8,8 @@
 //
 // A SignFailed halts the run that folded it, always. At a restart, one whose reason starts with a
 // transient code (SIGNER_IO: the signer or the log sync before it failed on I/O;
-// PRIVVAL_STATE_WRITE_FAILED: the signer's state file could not be written) is not re-folded: the
+// PRIVVAL_STATE_WRITE_FAILED: the signer's state file could not be written; PRIVVAL_REMOTE_UNAVAILABLE:
+// a remote signer stayed away through v0.34's retries) is not re-folded: the
 // restarted node is not halted, and the signature it asked for (now unanswered) is asked again.
 // Retrying is safe: the signer's own state file, not the log, keeps it from double signing. Every
 // other SignFailed (a refusal: PRIVVAL_CONFLICTING_DATA, PRIVVAL_HRS_REGRESSION, … and any reason
@@ -33,7 +34,13 @@ export interface FoldStep {
 }
 
 /** Reason prefixes of a signing failure that a restart retries (see the rule above). */
-export const TRANSIENT_SIGN_FAILURE_CODES = ["SIGNER_IO", "PRIVVAL_STATE_WRITE_FAILED"] as const;
+export const TRANSIENT_SIGN_FAILURE_CODES = [
+  "SIGNER_IO",
+  "PRIVVAL_STATE_WRITE_FAILED",
+  // A remote signer that stayed away through every retry, or a node stopped while waiting for it.
+  "PRIVVAL_REMOTE_UNAVAILABLE",
+  "PRIVVAL_REMOTE_STOPPED",
+] as const;
 
 /** Whether a logged SignFailed reason is a transient failure (I/O), not a refusal. */
 export function isTransientSignFailure(reason: string): boolean {
@@ -48,7 +55,10 @@ export function isTransientSignFailure(reason: string): boolean {
 export function codedSignError(error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { name?: unknown; code?: unknown } | undefined)?.code;
-  const privval = error instanceof Error && error.name === "PrivvalError" && typeof code === "string";
+  const privval =
+    error instanceof Error &&
+    (error.name === "PrivvalError" || error.name === "RemoteSignerError") &&
+    typeof code === "string";
   return new Error(`${privval ? code : "SIGNER_IO"}: ${message}`, { cause: error });
 }
 

@@ -120,7 +120,7 @@ export const BASE_KEYS = {
     "string",
     listenAddress("tcp://127.0.0.1:26659", { allowEmpty: true, unix: true }),
     "",
-    "Address on which to listen for an external signer; empty uses the key file",
+    "Address on which to listen for a remote signer (rxbft signer, tmkms, Horcrux) to dial in; empty signs with the key file",
     { flag: "priv_validator_laddr" },
   ),
   node_key_file: key(

@@ -12,6 +12,7 @@ const COMMANDS = [
   "node",
   "show_node_id",
   "show_validator",
+  "signer",
   "testnet",
   "unsafe_reset_all",
   "version",
