@@ -13,7 +13,9 @@ import { initFastHome, killAllNodes, NodeProcess } from "./node-harness.js";
 
 after(killAllNodes);
 
-test("compact shrinks a home after many deletions and prints each database's sizes", { timeout: 90_000 }, async () => {
+test("compact shrinks a home after many deletions and prints each database's sizes", {
+  timeout: 90_000,
+}, async () => {
   const home = await initFastHome({ timeout_commit: "50ms" }, "rxbft-compact-");
   const node = new NodeProcess(home);
   try {
@@ -26,7 +28,10 @@ test("compact shrinks a home after many deletions and prints each database's siz
   // Many writes then deletions in the home's event index (as re-indexing and pruning do): the
   // deleted keys keep their space until a compaction.
   const indexDir = join(home, "data/tx_index.db");
-  const db = new ClassicLevel<Uint8Array, Uint8Array>(indexDir, { keyEncoding: "view", valueEncoding: "view" });
+  const db = new ClassicLevel<Uint8Array, Uint8Array>(indexDir, {
+    keyEncoding: "view",
+    valueEncoding: "view",
+  });
   await db.open();
   const key = (i: number) => Uint8Array.of(0x7f, (i >> 16) & 0xff, (i >> 8) & 0xff, i & 0xff);
   for (let start = 0; start < 20_000; start += 1000) {
@@ -49,7 +54,11 @@ test("compact shrinks a home after many deletions and prints each database's siz
   assert.ok(after < before / 10, `tx_index.db shrank: ${before} -> ${after} bytes`);
   assert.match(out.stdout, /^Compacting 4 LevelDB databases in .*\/data:$/m);
   for (const name of ["blockstore.db", "kvstore.db", "state.db", "tx_index.db"]) {
-    assert.match(out.stdout, new RegExp(`^  .*/data/${name}: [\\d.]+ (B|KiB|MiB) -> [\\d.]+ (B|KiB|MiB)$`, "m"), name);
+    assert.match(
+      out.stdout,
+      new RegExp(`^  .*/data/${name}: [\\d.]+ (B|KiB|MiB) -> [\\d.]+ (B|KiB|MiB)$`, "m"),
+      name,
+    );
   }
   assert.match(out.stdout, /^Total: .* -> .* \(.* freed\)$/m);
   // The chain still starts from the compacted home.
@@ -71,7 +80,10 @@ test("compact (and its v0.34 name) refuses a home a live node holds", async () =
     for (const command of ["compact", "experimental-compact-goleveldb"]) {
       const out = await runCli([command, "--home", home]);
       assert.equal(out.code, 1, command);
-      assert.match(out.stderr, new RegExp(`refusing to compact the databases: a node \\(pid ${sleeper.pid}\\) is running`));
+      assert.match(
+        out.stderr,
+        new RegExp(`refusing to compact the databases: a node \\(pid ${sleeper.pid}\\) is running`),
+      );
     }
   } finally {
     sleeper.kill();
