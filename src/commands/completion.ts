@@ -11,7 +11,7 @@ command table, so it always matches the installed rxbft.`;
     "source <(<%= config.bin %> completion bash)          # this bash session",
     "<%= config.bin %> completion bash > /etc/bash_completion.d/<%= config.bin %>",
     "source <(<%= config.bin %> completion zsh)           # this zsh session (after compinit)",
-    '<%= config.bin %> completion zsh > "${fpath[1]}/_<%= config.bin %>"',
+    "<%= config.bin %> completion zsh > ~/.zsh/completions/_<%= config.bin %>   # a directory in $fpath",
   ];
   static override args = {
     shell: Args.string({ description: "the shell", required: true, options: ["bash", "zsh"] }),
