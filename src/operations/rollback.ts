@@ -13,7 +13,10 @@
 import { existsSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isInProcessApp } from "../abci/client/create-client.js";
-import { openStores, type Stores } from "../store/open-stores.js";
+import { sha256 } from "../crypto/hash.js";
+import { EventIndexer } from "../store/indexer/event-indexer.js";
+import { openBinaryLevel } from "../store/level-database.js";
+import { openStores, type Stores, TX_INDEX_DB } from "../store/open-stores.js";
 import { readPrivValidatorState } from "../types/key-file-priv-validator-state.js";
 import { ValidatorSet } from "../types/validator-set.js";
 import type { State } from "../wire/generated/tendermint/state/types.js";
@@ -239,6 +242,7 @@ async function removeBlock(
   height: bigint,
   say: (line: string) => void,
 ): Promise<string | undefined> {
+  await removeFromIndex(home, stores, height, say);
   await stores.blockStore.deleteLatestBlock();
   say(`Removed block ${height} from the block store (now at height ${stores.blockStore.height()}).`);
   const logDir = dirname(home.paths.walFile);
@@ -277,4 +281,32 @@ function warnSignedAhead(home: OperatorHome, removed: bigint, say: (line: string
       "On a chain where no other node holds this key (a local devnet), run `rxbft unsafe_reset_priv_validator` " +
       "before starting and start once with --consensus.double_sign_check_height 0; never do that on a network.",
   );
+}
+
+/**
+ * --hard: the kv index forgets the removed block's txs and events, so `tx` and `tx_search` never
+ * answer with a tx that is no longer in the chain. Done before the block goes (its txs name what
+ * to remove); removing twice is harmless, so a rerun after an interruption is too.
+ */
+async function removeFromIndex(
+  home: OperatorHome,
+  stores: Stores,
+  height: bigint,
+  say: (line: string) => void,
+): Promise<void> {
+  const dir = join(home.paths.dataDir, TX_INDEX_DB);
+  if (!existsSync(dir)) return;
+  const block = await stores.blockStore.loadBlock(height);
+  if (block === undefined) return;
+  const db = await openBinaryLevel(dir);
+  try {
+    const index = await EventIndexer.open(db);
+    await index.removeHeight(
+      height,
+      block.data.txs.map((tx) => sha256(tx)),
+    );
+    say(`Removed height ${height} from the event index (${block.data.txs.length} txs).`);
+  } finally {
+    await db.close();
+  }
 }

@@ -2,6 +2,7 @@
 // height; the node then executes the height again to the same app hash and the chain continues.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -32,6 +33,21 @@ async function heights(home: string): Promise<{ block: bigint; state: bigint; ap
       state: state.lastBlockHeight,
       appHash: Buffer.from(state.appHash).toString("hex"),
     };
+  } finally {
+    await stores.close();
+  }
+}
+
+/** The height at which the index holds each tx (undefined: not indexed). */
+async function txHeights(home: string, txs: string[]): Promise<(bigint | undefined)[]> {
+  const stores = await openStores(join(home, "data"), { indexer: "kv" });
+  try {
+    const out: (bigint | undefined)[] = [];
+    for (const tx of txs) {
+      const hash = createHash("sha256").update(tx).digest();
+      out.push((await stores.txIndexer.getByHash(hash))?.height);
+    }
+    return out;
   } finally {
     await stores.close();
   }
@@ -144,6 +160,10 @@ test("rollback --hard removes the blocks too, the kvstore keys get their earlier
     out.stdout,
     new RegExp(`Removed block ${last} from the block store \\(now at height ${last - 1n}\\)`),
   );
+  assert.match(out.stdout, new RegExp(`Removed height ${last} from the event index \\(1 txs\\)`));
+  const indexed = await txHeights(home, ["b=2", "b=1", "a=2"]);
+  assert.equal(indexed[0], undefined, "the removed block's tx is gone from the index");
+  assert.ok(indexed[1]! < last && indexed[2]! < last, "txs of the blocks below stay");
   const now = await heights(home);
   assert.equal(now.block, last - 1n);
   assert.equal(now.state, last - 1n);
