@@ -3,10 +3,13 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { KvstoreApplication } from "../../src/abci/apps/kvstore.js";
+import { listenAbci } from "../../src/abci/server/socket-server.js";
 import { openStores } from "../../src/store/open-stores.js";
 import { runCli } from "./cli-harness.js";
 import { initFastHome, killAllNodes, NodeProcess } from "./node-harness.js";
@@ -212,5 +215,72 @@ test("rollback refuses a fresh home and a home locked by a running node", async 
     );
   } finally {
     sleeper.kill();
+  }
+});
+
+test("rollback across a validator-set change rebuilds the change height from the stores (a socket app with validator txs)", {
+  timeout: 120_000,
+}, async () => {
+  // Blocks every 2 s: the node is stopped right after V+1, before V+2 starts.
+  const home = await initFastHome({ timeout_propose: "500ms", timeout_commit: "2s" }, "rxbft-rollback-vals-");
+  const pubKey = (
+    JSON.parse(readFileSync(join(home, "config/priv_validator_key.json"), "utf8")) as {
+      pub_key: { value: string };
+    }
+  ).pub_key.value;
+  // persistent_kvstore's rules (val:<key>!<power> txs) behind a socket, as an external app.
+  const appDir = join(mkdtempSync(join(tmpdir(), "rxbft-rollback-app-")), "app.db");
+  let application = await KvstoreApplication.open(appDir, { validatorTxs: true });
+  let server = await listenAbci(application, { kind: "tcp", host: "127.0.0.1", port: 0 });
+  const port = () => (server.server.address() as AddressInfo).port;
+  const node = new NodeProcess(home, ["--proxy_app", `tcp://127.0.0.1:${port()}`]);
+  let changedAt: bigint;
+  try {
+    await node.waitFor(() => node.height >= 1n, "the first block");
+    // The validator's power 10 → 20 in block V: it takes effect at V+2.
+    changedAt = await commitTx(node, encodeURIComponent(`val:${pubKey}!20`));
+    await node.waitFor(() => node.height >= changedAt + 1n, "the block after the change", 20_000);
+    node.kill("SIGINT");
+    assert.equal((await node.exited).code, 0, node.output.slice(-2000));
+  } finally {
+    node.kill("SIGKILL");
+  }
+  const before = await heights(home);
+  assert.equal(before.state, changedAt + 1n, "the chain stopped at V+1");
+  const out = await runCli(["rollback", "--home", home]);
+  assert.equal(out.code, 0, out.stderr);
+  assert.match(out.stdout, /The app at tcp:\/\/.* is not part of this home: roll it back/);
+  // State V: its next validators (for V+2) changed at V+2, as the stored record says. Taking the
+  // later state's value capped at V+1, as CometBFT once did, breaks the next start.
+  const stores = await openStores(join(home, "data"), { indexer: "null" });
+  try {
+    const state = stores.stateStore.load()!;
+    assert.equal(state.lastBlockHeight, changedAt);
+    assert.equal(state.lastHeightValidatorsChanged, changedAt + 2n);
+    assert.equal(state.nextValidators!.validators[0]!.votingPower, 20n);
+    assert.equal(state.validators!.validators[0]!.votingPower, 10n);
+  } finally {
+    await stores.close();
+  }
+  // The app stayed at V+1: the node rebuilds state V+1 from the saved responses and goes on.
+  await server.close();
+  await application.close();
+  application = await KvstoreApplication.open(appDir, { validatorTxs: true });
+  server = await listenAbci(application, { kind: "tcp", host: "127.0.0.1", port: 0 });
+  const again = new NodeProcess(home, ["--proxy_app", `tcp://127.0.0.1:${port()}`]);
+  try {
+    await again.waitFor(() => again.rpcUrl !== undefined && again.height >= 0n, "the RPC server");
+    const h = await commitTx(again, "after=rollback");
+    assert.ok(h > changedAt + 1n);
+    const vals = (await again.rpc(`/validators?height=${h}`)).result as {
+      validators: { voting_power: string }[];
+    };
+    assert.equal(vals.validators[0]!.voting_power, "20");
+    again.kill("SIGINT");
+    assert.equal((await again.exited).code, 0);
+  } finally {
+    again.kill("SIGKILL");
+    await server.close();
+    await application.close();
   }
 });
