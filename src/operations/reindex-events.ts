@@ -33,7 +33,9 @@ export async function reindexEvents(
   progressFor: (total: number) => Progress,
 ): Promise<ReindexReport> {
   const kind = home.config.tx_index.indexer;
-  if (kind !== "kv") {
+  // Every indexer but "null" is opened as the node opens it (openStores), so an indexer added
+  // there (PostgreSQL) is rebuilt by this same loop.
+  if (kind === "null") {
     throw new OperationError(
       "OP_REINDEX_REFUSED",
       `${home.paths.configFile}: tx_index.indexer is "${kind}": there is no event index to rebuild. ` +
