@@ -2,20 +2,12 @@
 // resets the validator's signing state to height 0, and clears the address book unless asked to
 // keep it. Refuses while a node runs in the home.
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { NodeConfig } from "../config/config-schema.js";
 import { nodePaths, restrictDirectory } from "../config/home.js";
 import { assertHomeUnlocked, LOCK_FILE_NAME } from "../config/home-lock.js";
 import type { Logger } from "../logger/index.js";
-import {
-  generatePrivValidatorKey,
-  readPrivValidatorKey,
-  writePrivValidatorKey,
-} from "../types/key-file-priv-validator.js";
-import {
-  INITIAL_PRIV_VALIDATOR_STATE,
-  writePrivValidatorState,
-} from "../types/key-file-priv-validator-state.js";
+import { resetSignerState } from "../operations/reset-signer.js";
 
 export interface ResetOptions {
   keepAddrBook: boolean;
@@ -39,14 +31,5 @@ export function unsafeResetAll(home: string, config: NodeConfig, options: ResetO
   mkdirSync(paths.dataDir, { recursive: true, mode: 0o700 });
   restrictDirectory(paths.dataDir);
 
-  if (existsSync(paths.privValidatorKeyFile)) {
-    readPrivValidatorKey(paths.privValidatorKeyFile); // refuse to pair a reset state with a broken key file
-  } else {
-    mkdirSync(dirname(paths.privValidatorKeyFile), { recursive: true, mode: 0o700 });
-    writePrivValidatorKey(paths.privValidatorKeyFile, generatePrivValidatorKey());
-    log.info("Generated private validator key", { file: paths.privValidatorKeyFile });
-  }
-  mkdirSync(dirname(paths.privValidatorStateFile), { recursive: true, mode: 0o700 });
-  writePrivValidatorState(paths.privValidatorStateFile, INITIAL_PRIV_VALIDATOR_STATE);
-  log.info("Reset private validator state to height 0", { file: paths.privValidatorStateFile });
+  resetSignerState(paths, (message, fields) => log.info(message, fields));
 }

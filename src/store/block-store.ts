@@ -320,6 +320,49 @@ export class BlockStore {
     return pruned;
   }
 
+  /**
+   * Removes the latest block (`rollback --hard`) in one synced batch: its meta, parts, hash entry
+   * and seen commit, and the commit of the height below that it carried. The seen commit of the
+   * new latest height is kept, or written from the removed block's last_commit when missing, so
+   * consensus can start above it. Returns the removed height.
+   */
+  async deleteLatestBlock(): Promise<bigint> {
+    const height = this.#height;
+    const meta = this.#latestMeta;
+    if (height === 0n || meta === undefined) {
+      throw new StoreError("STORE_HEIGHT_UNAVAILABLE", "the block store holds no block to remove");
+    }
+    const block = await this.loadBlock(height);
+    const batch = this.#db.batch();
+    batch.del(metaKey(height));
+    batch.del(hashKey(meta.blockId.hash));
+    batch.del(seenCommitKey(height));
+    for (let i = 0; i < meta.blockId.partSetHeader.total; i++) batch.del(partKey(height, i));
+    const below = height - 1n;
+    const remaining = height > this.#base;
+    if (remaining) {
+      batch.del(commitKey(below));
+      const lastCommit = block?.lastCommit;
+      if (this.#db.getSync(seenCommitKey(below)) === undefined && lastCommit && lastCommit.height === below) {
+        batch.put(seenCommitKey(below), encodeMessage(Commit, lastCommit));
+      }
+    }
+    batch.put(
+      BLOCK_STORE_STATE_KEY,
+      encodeBlockStoreState(remaining ? this.#base : 0n, remaining ? below : 0n),
+    );
+    await batch.write({ sync: true });
+    if (remaining) {
+      this.#height = below;
+      this.#latestMeta = this.#readMeta(below);
+    } else {
+      this.#base = 0n;
+      this.#height = 0n;
+      this.#latestMeta = undefined;
+    }
+    return height;
+  }
+
   #holds(height: bigint): boolean {
     return this.#height > 0n && height >= this.#base && height <= this.#height;
   }

@@ -197,6 +197,51 @@ export class StateStore {
   }
 
   /**
+   * The height at which the validator set of `height` last changed, as its record says
+   * (undefined when no record exists). `rollback` rebuilds an earlier state's
+   * last_height_validators_changed from it instead of guessing.
+   */
+  validatorsChangedAt(height: bigint): bigint | undefined {
+    return this.#readValidatorsInfo(height)?.lastHeightChanged;
+  }
+
+  /** The height at which the consensus params of `height` last changed, as its record says. */
+  paramsChangedAt(height: bigint): bigint | undefined {
+    const raw = this.#db.getSync(paramsKey(height));
+    return raw === undefined
+      ? undefined
+      : decodeStored(ConsensusParamsInfo, raw, `state.db params ${height}`).lastHeightChanged;
+  }
+
+  /**
+   * Replaces the latest state with the state one height back (`rollback`), in one synced batch:
+   * the new State, the records it implies (as `save` writes them), and, with `dropResponsesOf`,
+   * the deletion of that height's ABCI responses (`rollback --hard` removes the block they belong to).
+   */
+  async rollBackTo(state: State, dropResponsesOf?: bigint): Promise<void> {
+    const latest = this.#state?.lastBlockHeight;
+    if (latest === undefined || state.lastBlockHeight !== latest - 1n || state.lastBlockHeight < 1n) {
+      throw new StoreError(
+        "STORE_INVALID_SAVE",
+        `cannot roll the state back to height ${state.lastBlockHeight}: the latest state is at ${latest ?? "none"}`,
+      );
+    }
+    const batch = this.#db.batch();
+    const nextHeight = state.lastBlockHeight + 1n;
+    this.#putValidators(
+      batch,
+      nextHeight + 1n,
+      state.lastHeightValidatorsChanged,
+      requireSet(state.nextValidators, "next_validators", nextHeight + 1n),
+    );
+    this.#putParams(batch, nextHeight, state.lastHeightConsensusParamsChanged, state.consensusParams);
+    if (dropResponsesOf !== undefined) batch.del(abciResponsesKey(dropResponsesOf));
+    batch.put(STATE_KEY, encodeMessage(State, state));
+    await batch.write({ sync: true });
+    this.#state = state;
+  }
+
+  /**
    * Deletes per-height records below `retainHeight`, keeping the records that heights from
    * `retainHeight` on still point to. Returns how many heights' records were deleted.
    */

@@ -6,15 +6,22 @@ import { test } from "node:test";
 import { runCli, tempHome } from "./cli-harness.js";
 
 const COMMANDS = [
+  "compact",
+  "completion",
+  "debug",
   "gen_node_key",
   "gen_validator",
   "init",
   "node",
+  "reindex_event",
+  "reset_state",
+  "rollback",
   "show_node_id",
   "show_validator",
   "signer",
   "testnet",
   "unsafe_reset_all",
+  "unsafe_reset_priv_validator",
   "version",
 ];
 
@@ -23,6 +30,30 @@ test("rxbft --help lists every command", async () => {
   assert.equal(out.code, 0, out.stderr);
   for (const command of COMMANDS) assert.match(out.stdout, new RegExp(`^\\s+${command}\\s`, "m"), command);
   assert.match(out.stdout, /^\s+unsafe-reset-all\s/m, "kebab-case aliases are listed too");
+});
+
+test("each operator command's --help says what it does, refuses a running node's home, and has examples", async () => {
+  const commands: [string[], RegExp][] = [
+    [["rollback"], /Refuses while a node runs in the home/],
+    [["reindex-event"], /Refuses the null indexer, and a home where a node runs/],
+    [["reset-state"], /Refuses while a node runs in the home/],
+    [["unsafe_reset_priv_validator"], /Refuses while a node runs in the home/],
+    [["compact"], /Refuses while a node runs in the home/],
+    [["debug", "dump"], /Works on a running or stuck node/],
+    [["debug", "kill"], /PID must be the node running in --home/],
+    [["completion"], /bash or zsh/],
+  ];
+  for (const [words, says] of commands) {
+    const out = await runCli([...words, "--help"]);
+    assert.equal(out.code, 0, `${words.join(" ")}: ${out.stderr}`);
+    // --help wraps at 100 columns: any run of spaces may be a line break.
+    assert.match(out.stdout.replace(/\s+/g, " "), says, words.join(" "));
+    assert.match(
+      out.stdout,
+      new RegExp(`EXAMPLES\\n\\s+(\\$ |source <\\()rxbft ${words.join(" ")}`),
+      words.join(" "),
+    );
+  }
 });
 
 test("a command's --help shows its description, flags, global flags and examples", async () => {

@@ -10,7 +10,11 @@ const manifest = JSON.parse(readFileSync(new URL("oclif.manifest.json", root), "
   version: string;
   commands: Record<string, Record<string, unknown> & { flags: Record<string, Record<string, unknown>> }>;
 };
-const commandFiles = readdirSync(new URL("src/commands/", root)).filter((name) => name.endsWith(".ts"));
+// Files of src/commands and of its topic folders (debug/dump.ts is the command "debug:dump").
+const commandFiles = readdirSync(new URL("src/commands/", root), { recursive: true, encoding: "utf8" })
+  .filter((name) => name.endsWith(".ts"))
+  .map((name) => name.split("\\").join("/"));
+const idOf = (file: string) => file.slice(0, -3).split("/").join(":");
 
 interface FlagDefinition {
   type: string;
@@ -31,10 +35,7 @@ interface CommandClass {
 }
 
 test("the manifest lists exactly the commands in src/commands", () => {
-  assert.deepEqual(
-    Object.keys(manifest.commands).sort(),
-    commandFiles.map((name) => name.slice(0, -3)).sort(),
-  );
+  assert.deepEqual(Object.keys(manifest.commands).sort(), commandFiles.map(idOf).sort());
 });
 
 test("the manifest's version is package.json's", () => {
@@ -43,7 +44,7 @@ test("the manifest's version is package.json's", () => {
 });
 
 for (const file of commandFiles) {
-  const id = file.slice(0, -3);
+  const id = idOf(file);
   test(`manifest entry of \`${id}\` matches its class`, async () => {
     const { default: command } = (await import(new URL(`src/commands/${file}`, root).href)) as {
       default: CommandClass;

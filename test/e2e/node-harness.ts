@@ -57,8 +57,8 @@ export class NodeProcess {
         "node",
         "--home",
         home,
-        "--proxy_app",
-        "kvstore",
+        // kvstore unless the test names another app.
+        ...(extraArgs.includes("--proxy_app") ? [] : ["--proxy_app", "kvstore"]),
         "--rpc.laddr",
         "tcp://127.0.0.1:0",
         ...extraArgs,

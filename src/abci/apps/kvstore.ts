@@ -86,6 +86,25 @@ function startsWith(data: Uint8Array, prefix: Uint8Array): boolean {
 /** Map key for bytes: latin1 keeps one char per byte, so distinct bytes give distinct strings. */
 const mapKey = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("latin1");
 
+/** Whether a tx is persistent_kvstore's `val:` validator tx (only in that mode). */
+export function isValidatorTx(tx: Uint8Array): boolean {
+  return startsWith(tx, VAL_PREFIX);
+}
+
+/**
+ * The key a kvstore tx writes: "key=value" splits on its one "="; any other tx (no "=", or more
+ * than one) is its own key and value.
+ */
+export function kvKeyOf(tx: Uint8Array): Uint8Array {
+  const eq = tx.indexOf(EQUALS);
+  return eq >= 0 && tx.indexOf(EQUALS, eq + 1) < 0 ? tx.subarray(0, eq) : tx;
+}
+
+/** The value a kvstore tx writes, given its key from kvKeyOf. */
+export function kvValueOf(tx: Uint8Array, key: Uint8Array): Uint8Array {
+  return key === tx ? tx : tx.subarray(key.length + 1);
+}
+
 export class KvstoreApplication extends NoopApplication {
   private state: KvstoreState = { size: 0n, height: 0n, appHash: EMPTY };
   /**
@@ -183,15 +202,9 @@ export class KvstoreApplication extends NoopApplication {
 
   override deliverTx(req: RequestDeliverTx): ResponseDeliverTx {
     const tx = req.tx;
-    if (this.options.validatorTxs && startsWith(tx, VAL_PREFIX)) return this.deliverValidatorTx(tx);
-    let key = tx;
-    let value = tx;
-    const eq = tx.indexOf(EQUALS);
-    // Exactly two parts when split on "=": one "=" only. Otherwise the whole tx is key and value.
-    if (eq >= 0 && tx.indexOf(EQUALS, eq + 1) < 0) {
-      key = tx.subarray(0, eq);
-      value = tx.subarray(eq + 1);
-    }
+    if (this.options.validatorTxs && isValidatorTx(tx)) return this.deliverValidatorTx(tx);
+    const key = kvKeyOf(tx);
+    const value = kvValueOf(tx, key);
     this.pendingKeys.push(concat(KV_PREFIX, key));
     this.pendingValues.push(value);
     this.state.size++;
@@ -254,6 +267,35 @@ export class KvstoreApplication extends NoopApplication {
       index: req.prove ? -1n : 0n,
       height: this.state.height,
     });
+  }
+
+  /** The committed value of an app key (what `query` answers), for the operator's rollback. */
+  committedValue(key: Uint8Array): Uint8Array | undefined {
+    return this.db.getSync(concat(KV_PREFIX, key));
+  }
+
+  /**
+   * Operator rollback (`rxbft rollback`): puts the app back to `target` in one synced batch,
+   * restoring each given app key (undefined deletes it) and, when `validators` is given
+   * (persistent mode), replacing the stored validators with them. Never called on a running node.
+   */
+  async rewind(
+    target: KvstoreState,
+    pairs: readonly (readonly [Uint8Array, Uint8Array | undefined])[],
+    validators?: readonly ValidatorUpdate[],
+  ): Promise<void> {
+    const batch = this.db.batch();
+    for (const [key, value] of pairs) {
+      if (value === undefined) batch.del(concat(KV_PREFIX, key));
+      else batch.put(concat(KV_PREFIX, key), value);
+    }
+    if (validators !== undefined) {
+      for await (const key of this.db.keys({ gte: VAL_PREFIX, lt: VAL_END })) batch.del(key);
+      for (const v of validators) batch.put(concat(VAL_PREFIX, validatorKey(v)), encodeValidatorTx(v));
+    }
+    batch.put(STATE_KEY, serializeState(target));
+    await batch.write({ sync: true });
+    this.state = { ...target };
   }
 
   override async close(): Promise<void> {

@@ -254,6 +254,40 @@ export class EventIndexer implements HeightIndexer {
     this.#indexedHeight = newHeight;
   }
 
+  /**
+   * Removes what `indexHeight` wrote for a height that no longer exists (`rollback
+   * --hard`), in one batch: each tx whose home is this height (hash → result, position, event
+   * entries), the block's events, and the indexed-height marker moves below the height. A tx
+   * indexed again at another height since is left alone. Removing twice is harmless.
+   */
+  async removeHeight(height: bigint, txHashes: readonly Uint8Array[]): Promise<void> {
+    const batch = this.#db.batch();
+    const keys = new CompositeKeys();
+    const stored = await this.#db.getMany(txHashes.map(txResultKey));
+    stored.forEach((raw, i) => {
+      if (raw === undefined) return;
+      const old = decodeStored(TxResult, raw, `tx_index.db tx ${hexUpper(txHashes[i]!)}`);
+      if (old.height !== height) return;
+      batch.del(txResultKey(txHashes[i]!));
+      this.#deleteTxEntries(batch, keys, height, old.index, old.result.events);
+    });
+    // The block's events as the index stored them (not as anyone remembers them now).
+    const blockRaw = this.#db.getSync(blockEventsKey(height));
+    if (blockRaw !== undefined) {
+      const events = decodeStored(ABCIResponses, blockRaw, `tx_index.db block events ${height}`);
+      const begin = events.beginBlock?.events ?? [];
+      const heightBytes = encodeHeight(height);
+      putEventEntries(batch, keys, PREFIX_BLOCK_EVENT, begin, heightBytes, undefined, 0, true);
+      const end = events.endBlock?.events ?? [];
+      putEventEntries(batch, keys, PREFIX_BLOCK_EVENT, end, heightBytes, undefined, begin.length, true);
+      batch.del(blockEventsKey(height));
+    }
+    const newHeight = this.#indexedHeight >= height ? height - 1n : this.#indexedHeight;
+    batch.put(INDEXED_HEIGHT_KEY, encodeHeight(newHeight));
+    await batch.write({ sync: true });
+    this.#indexedHeight = newHeight;
+  }
+
   #deleteTxEntries(
     batch: Batch,
     keys: CompositeKeys,
