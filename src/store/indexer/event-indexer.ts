@@ -23,10 +23,10 @@ import {
   txPositionKey,
   txResultKey,
 } from "./index-keys.js";
+import { kvSearchSpace } from "./kv-search-space.js";
 import {
   DEFAULT_SEARCH_BUDGET,
   executeSearch,
-  type IndexSpace,
   type SearchBudget,
   type SearchRequest,
 } from "./search-executor.js";
@@ -128,7 +128,7 @@ export class EventIndexer implements HeightIndexer {
     this.#db = db;
     this.#budget = options.budget ?? DEFAULT_SEARCH_BUDGET;
     this.#sync = options.sync ?? false;
-    const txSpace: IndexSpace = {
+    const txSpace = kvSearchSpace({
       db,
       kind: TX_DOCUMENT,
       entryPrefix: PREFIX_TX_EVENT,
@@ -146,8 +146,8 @@ export class EventIndexer implements HeightIndexer {
             : { height: r.height, hashHex: hexUpper(sha256(r.tx)), events: r.result.events },
         );
       },
-    };
-    const blockSpace: IndexSpace = {
+    });
+    const blockSpace = kvSearchSpace({
       db,
       kind: BLOCK_DOCUMENT,
       entryPrefix: PREFIX_BLOCK_EVENT,
@@ -165,7 +165,7 @@ export class EventIndexer implements HeightIndexer {
           };
         });
       },
-    };
+    });
     this.txs = {
       enabled: true,
       getByHash: (hash) => this.#getTxResult(hash),
