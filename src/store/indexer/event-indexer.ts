@@ -64,6 +64,11 @@ export interface HeightIndexer {
   /** The last height fully indexed (0 when none). */
   indexedHeight(): bigint;
   indexHeight(input: HeightIndexInput): Promise<void>;
+  /**
+   * An indexer that repairs itself (psql): indexes every height it lacks up to `toHeight` from
+   * the stores and returns findings for the start-up log. Absent: reconcile re-indexes.
+   */
+  catchUp?(toHeight: bigint): Promise<string[]>;
 }
 
 export interface EventIndexerOptions {
