@@ -32,6 +32,8 @@ export interface PostgresCluster {
   stopServer(): Promise<void>;
   /** Starts it again on the same port. */
   startServer(): Promise<void>;
+  /** Creates another database (a test's own) and returns its URL. */
+  createDatabase(name: string): Promise<string>;
   /** Stops the server and removes the directory. */
   destroy(): Promise<void>;
 }
@@ -135,8 +137,9 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       }
     }
   }
-  try {
-    await asOwner(join(bin, "psql"), [
+  const createDatabase = async (name: string) => {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`database name ${name} is not a plain identifier`);
+    const args = [
       "-h",
       dir,
       "-p",
@@ -146,8 +149,13 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       "-d",
       "postgres",
       "-qc",
-      "CREATE DATABASE rxbft",
-    ]);
+      `CREATE DATABASE ${name}`,
+    ];
+    await asOwner(join(bin, "psql"), args);
+    return `postgresql://rxbft:${password}@127.0.0.1:${port}/${name}`;
+  };
+  try {
+    await createDatabase("rxbft");
   } catch (error) {
     await stop();
     rmSync(dir, { recursive: true, force: true });
@@ -160,6 +168,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     password,
     stopServer: stop,
     startServer: start,
+    createDatabase,
     destroy: async () => {
       if (destroyed) return;
       destroyed = true;
