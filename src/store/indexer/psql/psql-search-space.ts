@@ -5,8 +5,10 @@
 // both back ends answer a query with the same matches, order, paging and errors.
 // Only this chain's rows take part (blocks.chain_id). A tx hash indexed again later (the same
 // tx committed twice) counts at its latest position only, as the kv index moves it.
+import { createHash } from "node:crypto";
 import type { Pool } from "pg";
 import { sha256 } from "../../../crypto/hash.js";
+import type { Condition } from "../../../rpc/query/ast.js";
 import { TxResult } from "../../../wire/generated/tendermint/abci/types.js";
 import { StoreError } from "../../errors.js";
 import { readUint32, readUint64 } from "../../key-bytes.js";
@@ -36,35 +38,43 @@ export function blockPosition(height: bigint): string {
   return out.toString("latin1");
 }
 
+const statementName = (text: string): string =>
+  `rxbft_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
+
 interface DriverSql {
   /** SELECT of height (text), index (txs), value (key walks) with $1 = chain_id. */
   text: string;
   values: unknown[];
 }
 
-function txDriverSql(driver: Driver): DriverSql {
+/**
+ * A probe only sizes a walk (to pick the narrowest), so it skips the latest-home check: a tx
+ * committed twice may count twice there, never in a scan's hits.
+ */
+function txDriverSql(driver: Driver, probe = false): DriverSql {
+  const home = probe ? "TRUE" : LATEST_HOME;
   switch (driver.kind) {
     case "event-value":
     case "event-key": {
       const byValue = driver.kind === "event-value";
       return {
-        text: `SELECT b.height::text AS height, t.index, a.value
+        text: `SELECT b.height::text AS height, t.index, a.value, e.rowid::text AS event
           FROM attributes a JOIN events e ON e.rowid = a.event_id
           JOIN tx_results t ON t.rowid = e.tx_id JOIN blocks b ON b.rowid = t.block_id
-          WHERE b.chain_id = $1 AND a.composite_key = $2 ${byValue ? "AND a.value = $3" : ""} AND ${LATEST_HOME}`,
+          WHERE b.chain_id = $1 AND a.composite_key = $2 ${byValue ? "AND a.value = $3" : ""} AND ${home}`,
         values: byValue ? [text.decode(driver.key), text.decode(driver.value)] : [text.decode(driver.key)],
       };
     }
     case "height-range":
       return {
         text: `SELECT b.height::text AS height, t.index FROM tx_results t JOIN blocks b ON b.rowid = t.block_id
-          WHERE b.chain_id = $1 AND b.height BETWEEN $2 AND $3 AND ${LATEST_HOME}`,
+          WHERE b.chain_id = $1 AND b.height BETWEEN $2 AND $3 AND ${home}`,
         values: [driver.from.toString(), driver.to.toString()],
       };
     case "all":
       return {
         text: `SELECT b.height::text AS height, t.index FROM tx_results t JOIN blocks b ON b.rowid = t.block_id
-          WHERE b.chain_id = $1 AND ${LATEST_HOME}`,
+          WHERE b.chain_id = $1 AND ${home}`,
         values: [],
       };
     case "hash":
@@ -78,7 +88,7 @@ function blockDriverSql(driver: Driver): DriverSql {
     case "event-key": {
       const byValue = driver.kind === "event-value";
       return {
-        text: `SELECT b.height::text AS height, a.value
+        text: `SELECT b.height::text AS height, a.value, e.rowid::text AS event
           FROM attributes a JOIN events e ON e.rowid = a.event_id AND e.tx_id IS NULL
           JOIN blocks b ON b.rowid = e.block_id
           WHERE b.chain_id = $1 AND a.composite_key = $2 ${byValue ? "AND a.value = $3" : ""}`,
@@ -101,6 +111,8 @@ interface Row {
   height: string;
   index?: number;
   value?: string | null;
+  /** The event's rowid (walks over attributes). */
+  event?: string;
 }
 
 /** A key walk keeps the entries whose value passes the condition (NULL values never do). */
@@ -116,15 +128,22 @@ interface Spaces {
 
 export function psqlSearchSpaces(pool: Pool, chainId: string): Spaces {
   const walk = async (sql: DriverSql, limit: number): Promise<Row[]> => {
+    const text = `${sql.text} LIMIT $${sql.values.length + 2}`;
     const result = await pool.query<Row>({
-      text: `${sql.text} LIMIT ${Math.max(0, Math.floor(limit))}`,
-      values: [chainId, ...sql.values],
+      // Named: each connection plans the statement once.
+      name: statementName(text),
+      text,
+      values: [chainId, ...sql.values, Math.max(0, Math.floor(limit))],
     });
     return result.rows;
   };
-  const space = (kind: DocumentKind, sqlOf: (d: Driver) => DriverSql, position: (r: Row) => string) => ({
+  const space = (
+    kind: DocumentKind,
+    sqlOf: (d: Driver, probe?: boolean) => DriverSql,
+    position: (r: Row) => string,
+  ) => ({
     probe: async (driver: Driver, limit: number) => {
-      const rows = await walk(sqlOf(driver), limit);
+      const rows = await walk(sqlOf(driver, true), limit);
       if (driver.kind !== "event-key" || rows.length >= limit) return rows.length;
       return rows.filter((r) => passes(driver, r)).length;
     },
@@ -133,10 +152,32 @@ export function psqlSearchSpaces(pool: Pool, chainId: string): Spaces {
       if (rows.length > budget.maxScanEntries)
         throw tooBroad(driverLabel(driver), budget.maxScanEntries, "index entries");
       const hits: SearchHit[] = [];
-      for (const row of rows) if (passes(driver, row)) hits.push({ position: position(row), seq: NO_EVENT });
+      for (const row of rows) {
+        if (passes(driver, row))
+          hits.push({ position: position(row), seq: row.event === undefined ? NO_EVENT : Number(row.event) });
+      }
       return hits;
     },
     kind,
+    // Equalities on the driver's event, checked on the hit's event row (its rowid is the seq).
+    sameEventHas: async (
+      hits: readonly SearchHit[],
+      equalities: readonly Condition[],
+    ): Promise<boolean[]> => {
+      const events = [...new Set(hits.map((h) => h.seq).filter((seq) => seq !== NO_EVENT))];
+      const holding: Set<number>[] = [];
+      for (const equality of equalities) {
+        const text = `SELECT DISTINCT event_id::text AS event FROM attributes
+          WHERE event_id = ANY($1::bigint[]) AND composite_key = $2 AND value = $3`;
+        const result = await pool.query<{ event: string }>({
+          name: statementName(text),
+          text,
+          values: [events.map(String), equality.key, equality.operand!.value],
+        });
+        holding.push(new Set(result.rows.map((r) => Number(r.event))));
+      }
+      return hits.map((hit) => holding.every((set) => set.has(hit.seq)));
+    },
   });
 
   const loadTxs = async (positions: readonly Uint8Array[]): Promise<(TxResult | undefined)[]> => {
