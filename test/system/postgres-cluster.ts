@@ -5,7 +5,7 @@
 // Debian package creates (runuser); otherwise to the current user. Durability settings are off
 // (fsync, synchronous_commit): the tests stop the server, they never power the machine off.
 // The package's own cluster (port 5432), if any, is never touched.
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -77,12 +77,53 @@ function ownerIds(): { uid: number; gid: number } | undefined {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
+const PREFIX = "rxbft-pg-";
+
+/** Stops a cluster at once and removes its directory, synchronously (exit handlers, reaping). */
+function removeNow(bin: string, dir: string, asPostgres: boolean): void {
+  const ctl = [join(bin, "pg_ctl"), "-D", join(dir, "data"), "-m", "immediate", "-w", "-t", "30", "stop"];
+  if (existsSync(join(dir, "data", "postmaster.pid"))) {
+    if (asPostgres) spawnSync("runuser", ["-u", "postgres", "--", ...ctl], { stdio: "ignore" });
+    else spawnSync(ctl[0]!, ctl.slice(1), { stdio: "ignore" });
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** Clusters left by test processes that were killed (a timeout, SIGKILL) are stopped and removed. */
+function reapOrphans(bin: string, asPostgres: boolean): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(PREFIX)) continue;
+    const dir = join(tmpdir(), name);
+    let pid = Number.NaN;
+    try {
+      pid = Number(readFileSync(join(dir, "test-process.pid"), "utf8"));
+    } catch {
+      continue; // being created right now, or not ours
+    }
+    if (Number.isInteger(pid) && !alive(pid)) removeNow(bin, dir, asPostgres);
+  }
+}
+
 export async function startPostgresCluster(): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   const owner = ownerIds();
-  const dir = mkdtempSync(join(tmpdir(), "rxbft-pg-"));
+  reapOrphans(bin, owner !== undefined);
+  const dir = mkdtempSync(join(tmpdir(), PREFIX));
   chmodSync(dir, 0o700);
+  writeFileSync(join(dir, "test-process.pid"), String(process.pid));
   if (owner) chownSync(dir, owner.uid, owner.gid);
+  // A test process that ends without its after() hook still takes its cluster down.
+  const onExit = () => removeNow(bin, dir, owner !== undefined);
+  process.once("exit", onExit);
   const asOwner = (file: string, args: string[], timeout = 60_000) =>
     owner
       ? run("runuser", ["-u", "postgres", "--", file, ...args], { cwd: dir, timeout })
@@ -172,7 +213,11 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     destroy: async () => {
       if (destroyed) return;
       destroyed = true;
-      await stop();
+      process.removeListener("exit", onExit);
+      // Nothing is kept: an immediate stop skips the shutdown checkpoint.
+      await asOwner(join(bin, "pg_ctl"), ["-D", data, "-w", "-t", "60", "-m", "immediate", "stop"]).catch(
+        () => {},
+      );
       rmSync(dir, { recursive: true, force: true });
     },
   };
