@@ -245,3 +245,18 @@ test("kill -9 while a height's transaction is open in PostgreSQL loses and dupli
     await db.end();
   }
 });
+
+test("PostgreSQL unreachable at start: the node exits with an error naming psql-conn, never the password", {
+  timeout: 60_000,
+}, async () => {
+  const closed = cluster.url.replace(`:${cluster.port}/`, ":1/");
+  const home = await psqlHome(closed, "200ms");
+  const node = new NodeProcess(home);
+  const exit = await node.exited;
+  assert.notEqual(exit.code, 0);
+  assert.match(
+    node.output,
+    /\[tx_index\] psql-conn: cannot use PostgreSQL at postgresql:\/\/rxbft:\*\*\*@127\.0\.0\.1:1\/rxbft/,
+  );
+  assert.ok(!node.output.includes(cluster.password), "the password is not printed");
+});

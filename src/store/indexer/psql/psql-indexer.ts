@@ -45,7 +45,6 @@ export interface PsqlIndexerOptions {
   connectTimeoutMs?: number;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 const max = (a: bigint, b: bigint) => (a > b ? a : b);
 
 export class PsqlIndexer implements HeightIndexer {
@@ -65,6 +64,8 @@ export class PsqlIndexer implements HeightIndexer {
   #down: string | undefined;
   #loop: Promise<void> | undefined;
   #closed = false;
+  /** Ends the loop's backoff wait at once when the indexer closes. */
+  #wake: (() => void) | undefined;
 
   private constructor(pool: pg.Pool, options: PsqlIndexerOptions) {
     this.#pool = pool;
@@ -211,6 +212,7 @@ export class PsqlIndexer implements HeightIndexer {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#wake?.();
     await this.#loop;
     await this.#pool.end();
   }
@@ -307,7 +309,15 @@ export class PsqlIndexer implements HeightIndexer {
         }
       } catch (error) {
         this.#markDown(error);
-        await sleep(backoff);
+        if (this.#closed) break;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, backoff);
+          this.#wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.#wake = undefined;
         backoff = Math.min(backoff * 2, this.#options.retryMaxMs ?? 5_000);
       }
     }
