@@ -303,4 +303,19 @@ describe("PostgreSQL unreachable", () => {
       await indexer.close();
     }
   });
+
+  it("closes promptly while PostgreSQL is down (a node stopping then does not wait for it)", async () => {
+    const inputs = new Map([[1n, heightInput(1n, 1, "close")]]);
+    const indexer = await open("close", inputs, { retryMinMs: 5_000, retryMaxMs: 5_000 });
+    await cluster.stopServer();
+    try {
+      await indexer.indexHeight(inputs.get(1n)!);
+      await until("the indexer to notice", () => indexer.unavailable() !== undefined);
+      const started = Date.now();
+      await indexer.close();
+      assert.ok(Date.now() - started < 4_000, `close took ${Date.now() - started} ms`);
+    } finally {
+      await cluster.startServer();
+    }
+  });
 });
