@@ -176,6 +176,50 @@ describe("schema and rows", () => {
   });
 });
 
+describe("long values", () => {
+  it("writes a 10,000-character value and an overlong key without stalling, and finds the value", async () => {
+    const long = "v".repeat(9_999) + "!";
+    const input: HeightIndexInput = {
+      height: 1n,
+      beginBlockEvents: [],
+      endBlockEvents: [],
+      txs: [
+        {
+          tx: bytes("long"),
+          result: {
+            code: 0,
+            data: new Uint8Array(0),
+            log: "",
+            info: "",
+            gasWanted: 0n,
+            gasUsed: 0n,
+            events: [{ type: "big", attributes: [attribute("v", long), attribute("k".repeat(2_000), "x")] }],
+            codespace: "",
+          },
+        },
+      ],
+    };
+    const indexer = await open("long", new Map([[1n, input]]));
+    try {
+      await indexer.indexHeight(input);
+      assert.equal(indexer.indexedHeight(), 1n);
+      // Built as conditions: query text is capped at 512 bytes, a value is not.
+      const search = (op: "=" | "CONTAINS", value: string) =>
+        indexer.txs.search({
+          conditions: [{ key: "big.v", op, operand: { kind: "string", value } }],
+          page: 1,
+          perPage: 10,
+          order: "asc",
+        });
+      assert.equal((await search("=", long)).total, 1);
+      assert.equal((await search("=", "v".repeat(10_000))).total, 0, "same prefix, other value");
+      assert.equal((await search("CONTAINS", "!")).total, 1);
+    } finally {
+      await indexer.close();
+    }
+  });
+});
+
 describe("catch-up", () => {
   it("indexes the heights a crash left out, from the stores, in batches, and skips those present", async () => {
     const inputs = new Map(

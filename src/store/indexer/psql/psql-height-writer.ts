@@ -6,11 +6,14 @@
 // what makes a crash or a lost connection safe: a height is all there or not at all.
 // As v0.34 writes them: events with an empty type are skipped, only attributes with index=true
 // are stored, tx_hash is upper-case hex. PostgreSQL text cannot hold U+0000: it is stored as
-// U+FFFD (v0.34's sink fails the height instead, which would stall indexing for good).
+// U+FFFD, and an attribute key over 1,024 bytes is not stored (v0.34's UNIQUE (event_id, key)
+// cannot hold a very long one); v0.34's sink fails the height instead, which would stall
+// indexing for good.
 import type { ClientBase } from "pg";
 import { sha256 } from "../../../crypto/hash.js";
 import { type Event, TxResult } from "../../../wire/generated/tendermint/abci/types.js";
 import type { HeightIndexInput } from "../height-index-input.js";
+import { MAX_ATTRIBUTE_KEY_BYTES } from "./psql-schema.js";
 
 const utf8 = new TextDecoder();
 const text = (bytes: Uint8Array): string => utf8.decode(bytes).replaceAll("\u0000", "\uFFFD");
@@ -34,7 +37,7 @@ function addEvents(rows: HeightRows, tx: number, events: readonly Event[]): void
     rows.events.tx.push(tx);
     rows.events.type.push(type);
     for (const attribute of event.attributes) {
-      if (!attribute.index) continue;
+      if (!attribute.index || attribute.key.length > MAX_ATTRIBUTE_KEY_BYTES) continue;
       const key = text(attribute.key);
       rows.attributes.event.push(eventPosition);
       rows.attributes.key.push(key);

@@ -11,6 +11,12 @@
 // change no table a v0.34 reader sees.
 import type { ClientBase } from "pg";
 
+/** Characters of composite_key and value in rxbft's attribute index. */
+export const INDEXED_PREFIX = 300;
+
+/** v0.34's UNIQUE (event_id, key) is a btree too: longer keys are not stored (see the writer). */
+export const MAX_ATTRIBUTE_KEY_BYTES = 1024;
+
 export const SCHEMA_STATEMENTS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS blocks (
     rowid      BIGSERIAL PRIMARY KEY,
@@ -56,7 +62,11 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
     WHERE event_attributes.tx_id IS NOT NULL`,
   // rxbft's search indexes: tx by hash, attribute (key, value) and key walks, events of a tx or block.
   "CREATE INDEX IF NOT EXISTS rxbft_tx_results_hash ON tx_results(tx_hash)",
-  "CREATE INDEX IF NOT EXISTS rxbft_attributes_key_value ON attributes(composite_key, value)",
+  // On prefixes: a btree entry must stay under ~2.7 kB, and apps may emit values of any length
+  // (a whole-value index would make such a height impossible to write). 300 characters of
+  // each (at most 2,400 bytes of UTF-8); searches compare the prefixes, then the whole text.
+  `CREATE INDEX IF NOT EXISTS rxbft_attributes_key_value
+    ON attributes(left(composite_key, ${INDEXED_PREFIX}), left(value, ${INDEXED_PREFIX}))`,
   "CREATE INDEX IF NOT EXISTS rxbft_events_tx ON events(tx_id)",
   "CREATE INDEX IF NOT EXISTS rxbft_events_block ON events(block_id) WHERE tx_id IS NULL",
 ];

@@ -15,6 +15,7 @@ import { readUint32, readUint64 } from "../../key-bytes.js";
 import { BLOCK_DOCUMENT, type DocumentKind, type IndexedDocument, TX_DOCUMENT } from "../event-match.js";
 import type { Driver } from "../query-plan.js";
 import { driverLabel, NO_EVENT, type SearchHit, type SearchSpace, tooBroad } from "../search-executor.js";
+import { INDEXED_PREFIX } from "./psql-schema.js";
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
@@ -41,6 +42,11 @@ export function blockPosition(height: bigint): string {
 const statementName = (text: string): string =>
   `rxbft_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
 
+/** Attribute conditions that the prefix index answers, then the whole text decides. */
+const attributeMatch = (byValue: boolean): string =>
+  `left(a.composite_key, ${INDEXED_PREFIX}) = left($2, ${INDEXED_PREFIX}) AND a.composite_key = $2` +
+  (byValue ? ` AND left(a.value, ${INDEXED_PREFIX}) = left($3, ${INDEXED_PREFIX}) AND a.value = $3` : "");
+
 interface DriverSql {
   /** SELECT of height (text), index (txs), value (key walks) with $1 = chain_id. */
   text: string;
@@ -61,7 +67,7 @@ function txDriverSql(driver: Driver, probe = false): DriverSql {
         text: `SELECT b.height::text AS height, t.index, a.value, e.rowid::text AS event
           FROM attributes a JOIN events e ON e.rowid = a.event_id
           JOIN tx_results t ON t.rowid = e.tx_id JOIN blocks b ON b.rowid = t.block_id
-          WHERE b.chain_id = $1 AND a.composite_key = $2 ${byValue ? "AND a.value = $3" : ""} AND ${home}`,
+          WHERE b.chain_id = $1 AND ${attributeMatch(byValue)} AND ${home}`,
         values: byValue ? [text.decode(driver.key), text.decode(driver.value)] : [text.decode(driver.key)],
       };
     }
@@ -91,7 +97,7 @@ function blockDriverSql(driver: Driver): DriverSql {
         text: `SELECT b.height::text AS height, a.value, e.rowid::text AS event
           FROM attributes a JOIN events e ON e.rowid = a.event_id AND e.tx_id IS NULL
           JOIN blocks b ON b.rowid = e.block_id
-          WHERE b.chain_id = $1 AND a.composite_key = $2 ${byValue ? "AND a.value = $3" : ""}`,
+          WHERE b.chain_id = $1 AND ${attributeMatch(byValue)}`,
         values: byValue ? [text.decode(driver.key), text.decode(driver.value)] : [text.decode(driver.key)],
       };
     }
