@@ -348,6 +348,36 @@ describe("PostgreSQL unreachable", () => {
     }
   });
 
+  it("during the start-up catch-up: the start goes on, the rest is indexed once it is back", async () => {
+    const inputs = new Map(
+      Array.from({ length: 6 }, (_, i) => [BigInt(i + 1), heightInput(BigInt(i + 1), 1, "startup")]),
+    );
+    let stopped = false;
+    const indexer = await open("startup", new Map(), {
+      catchUpBatch: 2,
+      loadHeight: async (h) => {
+        if (h === 3n && !stopped) {
+          stopped = true;
+          await cluster.stopServer();
+        }
+        return inputs.get(h);
+      },
+    });
+    try {
+      const findings = await indexer.catchUp(6n);
+      assert.match(
+        findings.join("\n"),
+        /psql index at 2 of 6: the rest is indexed when PostgreSQL answers again/,
+      );
+      await cluster.startServer();
+      await until("catch-up to 6", () => indexer.indexedHeight() === 6n);
+      assert.deepEqual(await counts("startup"), { blocks: 6, txs: 6, events: 6 * (2 + 3) });
+    } finally {
+      if (stopped) await cluster.startServer().catch(() => {});
+      await indexer.close();
+    }
+  });
+
   it("closes promptly while PostgreSQL is down (a node stopping then does not wait for it)", async () => {
     const inputs = new Map([[1n, heightInput(1n, 1, "close")]]);
     const indexer = await open("close", inputs, { retryMinMs: 5_000, retryMaxMs: 5_000 });

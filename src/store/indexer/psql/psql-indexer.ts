@@ -64,6 +64,8 @@ export class PsqlIndexer implements HeightIndexer {
   #down: string | undefined;
   #loop: Promise<void> | undefined;
   #closed = false;
+  /** Waiting for PostgreSQL to fail (catchUp returns then). */
+  #onDown: (() => void)[] = [];
   /** Ends the loop's backoff wait at once when the indexer closes. */
   #wake: (() => void) | undefined;
 
@@ -204,7 +206,8 @@ export class PsqlIndexer implements HeightIndexer {
     if (this.#indexed >= this.#target) return [`psql index at ${this.#indexed}: nothing to index`];
     const from = this.#indexed;
     this.#startLagging();
-    await this.#loop;
+    // Until caught up, or until PostgreSQL fails: then the loop goes on in the background.
+    await Promise.race([this.#loop, new Promise<void>((resolve) => this.#onDown.push(resolve))]);
     return this.#indexed >= toHeight
       ? [`psql index at ${from}, stores at ${toHeight}: indexed heights ${from + 1n}..${toHeight}`]
       : [`psql index at ${this.#indexed} of ${toHeight}: the rest is indexed when PostgreSQL answers again`];
@@ -275,6 +278,7 @@ export class PsqlIndexer implements HeightIndexer {
       );
     }
     this.#down = reason;
+    for (const resolve of this.#onDown.splice(0)) resolve();
   }
 
   #markUp(): void {
