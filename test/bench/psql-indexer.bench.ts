@@ -1,6 +1,6 @@
 // The psql indexer's figures against a real PostgreSQL server (a cluster this bench starts),
 // each beside a baseline measured in the same run:
-//   - a 10,000-tx height's index time and rows/s (ours: one transaction, ON CONFLICT on the
+//   - a 10,000-tx height's index time and rows/s (ours, end to end: rows built and hashed, one transaction, ON CONFLICT on the
 //     block, ids reserved, INSERT ... SELECT FROM unnest) vs a raw multi-row INSERT ... VALUES of
 //     the same rows into the same tables (in a second schema), one transaction, nothing else;
 //   - tx_search latency from PostgreSQL vs the kv indexer holding the same chain.
