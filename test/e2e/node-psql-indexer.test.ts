@@ -174,6 +174,17 @@ test("10,000 txs: all in SQL and found by tx_search, with PostgreSQL stopped and
       const byHash = await rpc(rpcUrl, "tx", { hash: Buffer.from(hash, "hex").toString("base64") });
       assert.ok(byHash.result, `tx ${hash}: ${JSON.stringify(byHash.error)}`);
     }
+    const blocks = await rpc(rpcUrl, "block_search", { query: "block.height >= 2 AND block.height <= 6" });
+    const blockResult = blocks.result as {
+      blocks: { block: { header: { height: string } } }[];
+      total_count: string;
+    };
+    assert.equal(Number(blockResult?.total_count), 5, JSON.stringify(blocks.error));
+    assert.deepEqual(
+      blockResult.blocks.map((b) => Number(b.block.header.height)),
+      [6, 5, 4, 3, 2],
+      "block_search from PostgreSQL, newest first",
+    );
     node.kill("SIGINT");
     assert.equal((await node.exited).code, 0, node.output.slice(-2000));
     assert.match(node.output, /PostgreSQL answers again/);
@@ -190,13 +201,15 @@ test("kill -9 while a height's transaction is open in PostgreSQL loses and dupli
   const url = await cluster.createDatabase("run_kill");
   const db = new pg.Pool({ connectionString: url, max: 2 });
   db.on("error", () => {});
-  const home = await psqlHome(url, "300ms");
+  // A second between blocks lets heights grow to hundreds of txs: their transactions stay open long.
+  const home = await psqlHome(url, "1s");
   let sent = 0;
   let behind = 0;
+  let kills = 0;
   try {
-    // Until a kill has left PostgreSQL a height behind the stores (at most 4 kills): the
+    // Until a kill has left PostgreSQL a height behind the stores (at most 6 kills): the
     // restart then has a height to repair.
-    for (let cycle = 0; cycle < 4 && behind === 0; cycle++) {
+    for (let cycle = 0; cycle < 6 && behind === 0; cycle++) {
       const node = new NodeProcess(home);
       await node.waitFor(() => node.rpcUrl !== undefined && node.height >= 1n, "the RPC server and a block");
       const rpcUrl = node.rpcUrl!;
@@ -213,14 +226,17 @@ test("kill -9 while a height's transaction is open in PostgreSQL loses and dupli
       const deadline = Date.now() + 60_000;
       let caught = false;
       while (!caught && Date.now() < deadline) {
+        // Caught in its tx_results or events INSERT, the height's transaction still has the
+        // attributes INSERT and COMMIT ahead: the kill lands before it commits.
         const open = await db.query(
           `SELECT count(*)::int AS n FROM pg_stat_activity
            WHERE application_name = 'rxbft' AND datname = current_database()
-             AND (state = 'idle in transaction' OR (state = 'active' AND query LIKE 'INSERT%'))`,
+             AND state = 'active' AND query ~ '^\\s*INSERT INTO (tx_results|events)'`,
         );
         if (open.rows[0].n > 0) {
           node.kill("SIGKILL");
           caught = true;
+          kills++;
         }
       }
       sending = false;
@@ -230,8 +246,10 @@ test("kill -9 while a height's transaction is open in PostgreSQL loses and dupli
       const stored = (await storedTxs(home)).height;
       const indexed = (await db.query("SELECT coalesce(max(height), 0)::int AS h FROM blocks")).rows[0].h;
       if (BigInt(indexed) < stored) behind++;
+      console.log(`# after kill ${kills}: stores at height ${stored}, PostgreSQL at ${indexed}`);
     }
     assert.ok(behind > 0, "a kill left PostgreSQL behind the stores");
+    console.log(`# ${kills} kill(s) until one left PostgreSQL a height behind the stores`);
     // A last start repairs the height the kill left unindexed, then commits more.
     const node = new NodeProcess(home);
     await node.waitFor(() => node.height >= 2n, "blocks after the restart");
