@@ -129,9 +129,12 @@ export class PsqlIndexer implements HeightIndexer {
     const indexer = new PsqlIndexer(pool, options);
     try {
       const client = await pool.connect();
+      const ignore = () => {}; // the failing statement reports it (see #write)
+      client.on("error", ignore);
       try {
         await ensureSchema(client);
       } finally {
+        client.removeListener("error", ignore);
         client.release();
       }
       indexer.#indexed = await indexer.#contiguousHeight();
@@ -232,11 +235,21 @@ export class PsqlIndexer implements HeightIndexer {
 
   async #write(input: HeightIndexInput): Promise<boolean> {
     const client = await this.#pool.connect();
+    // A checked-out client whose server goes away between two statements emits 'error' on
+    // itself; without a listener that would end the process. The failure also reaches the
+    // next statement, which is where it is handled.
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost = error;
+    };
+    client.on("error", onError);
     try {
       const written = await writeHeight(client, this.#options.chainId, heightRows(input));
-      client.release();
+      client.removeListener("error", onError);
+      client.release(lost);
       return written;
     } catch (error) {
+      client.removeListener("error", onError);
       client.release(error as Error);
       throw error;
     }
