@@ -36,6 +36,7 @@ import { EvidencePoolHolder } from "./effects/evidence.js";
 import { reapingHandler } from "./effects/reaping.js";
 import { signingHandler } from "./effects/signing.js";
 import { timeoutHandler } from "./effects/timeouts.js";
+import { indexerStoreOptions, txIndexStatus } from "./indexer-options.js";
 import { createLoop, type Step } from "./loop.js";
 import { createMempoolNode } from "./mempool-node.js";
 import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
@@ -117,7 +118,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
   async function assemble(): Promise<NodeHandle> {
     // Stores, reconciled: a crash between block, state and index writes is repaired here.
     const stores: Stores = await openStores(paths.dataDir, {
-      indexer: config.tx_index.indexer === "kv" ? "kv" : "null",
+      ...indexerStoreOptions(config, genesis.chainId, logger), // psql indexer (issue 16)
       advanceProposerPriority,
     });
     cleanups.push(() => stores.close());
@@ -389,7 +390,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
       listenAddr: config.p2p.laddr,
       rpcAddress: "",
       protocolVersion: { p2p: 8n, block: 11n, app: chain.version?.consensus?.app ?? 0n },
-      txIndex: config.tx_index.indexer === "kv" ? "on" : "off",
+      txIndex: txIndexStatus(config),
     };
     const validatorInfo = signer
       ? {

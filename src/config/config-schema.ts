@@ -425,15 +425,15 @@ export const STORAGE_KEYS = {
 export const TX_INDEX_KEYS = {
   indexer: key(
     "string",
-    oneOf(["null", "kv"], " (rxbft has no psql indexer)"),
+    oneOf(["null", "kv", "psql"]),
     "kv",
-    'Transaction indexer: "kv" or "null" (off)',
+    'Transaction indexer: "kv" (tx_index.db), "psql" (PostgreSQL, see docs/indexing.md) or "null" (off)',
   ),
   "psql-conn": key(
     "string",
     anyString(),
     "",
-    "PostgreSQL connection string (Tendermint's psql indexer; unused by rxbft)",
+    'PostgreSQL URL for indexer = "psql": postgresql://user:password@host:port/db?sslmode=disable',
   ),
 } satisfies Record<string, AnyKeySpec>;
 

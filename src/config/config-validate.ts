@@ -21,7 +21,15 @@ export function crossKeyProblems(config: NodeConfig): CrossKeyProblem[] {
     });
   const go = (ms: number) => formatGoDuration(msToNanoseconds(ms));
 
-  const { rpc, statesync } = config;
+  const { rpc, statesync, tx_index } = config;
+  if (tx_index.indexer === "psql" && !/^postgres(ql)?:\/\/./.test(tx_index["psql-conn"])) {
+    // The value is not echoed: it may hold a password.
+    problems.push({
+      where: "[tx_index] psql-conn",
+      expected: 'a URL postgresql://user:password@host:port/db when indexer = "psql"',
+      actual: tx_index["psql-conn"] === "" ? '""' : "a value that is not a postgresql:// URL",
+    });
+  }
   if (rpc.experimental_websocket_write_buffer_size < rpc.experimental_subscription_buffer_size) {
     add(
       "[rpc] experimental_websocket_write_buffer_size",

@@ -23,7 +23,9 @@ export type StoreErrorCode =
   /** A query the indexer cannot evaluate (unknown operator or operand type). */
   | "INDEX_QUERY_INVALID"
   /** page beyond the last page of a search result. */
-  | "INDEX_PAGE_OUT_OF_RANGE";
+  | "INDEX_PAGE_OUT_OF_RANGE"
+  /** The psql indexer's PostgreSQL cannot be reached: searches fail until it is back. */
+  | "INDEX_UNAVAILABLE";
 
 export class StoreError extends Error {
   override readonly name = "StoreError";

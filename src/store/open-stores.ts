@@ -2,16 +2,20 @@
 // tx_index.db, one LevelDB each; and clears them for unsafe_reset_all.
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { Logger } from "../logger/index.js";
 import { BlockStore } from "./block-store.js";
+import { StoreError } from "./errors.js";
 import {
   type BlockIndexReader,
   EventIndexer,
   type HeightIndexer,
   type TxIndexReader,
 } from "./indexer/event-indexer.js";
+import { heightIndexInputFrom } from "./indexer/height-index-input.js";
 import { NULL_BLOCK_INDEX, NULL_HEIGHT_INDEXER, NULL_TX_INDEX } from "./indexer/null-indexer.js";
+import { PsqlIndexer } from "./indexer/psql/psql-indexer.js";
 import type { SearchBudget } from "./indexer/search-executor.js";
-import { type BinaryLevel, openBinaryLevel } from "./level-database.js";
+import { openBinaryLevel } from "./level-database.js";
 import { type ReconcileOptions, type ReconcileReport, reconcileStores } from "./reconcile.js";
 import { type AdvanceProposerPriority, StateStore } from "./state-store.js";
 
@@ -20,8 +24,17 @@ export const STATE_DB = "state.db";
 export const TX_INDEX_DB = "tx_index.db";
 
 export interface StoresOptions {
-  /** tx_index.indexer: "kv" indexes txs and block events; "null" indexes nothing. */
-  indexer: "kv" | "null";
+  /**
+   * tx_index.indexer: "kv" indexes txs and block events into tx_index.db, "psql" into
+   * PostgreSQL (psql options required), "null" indexes nothing.
+   */
+  indexer: "kv" | "null" | "psql";
+  psql?: {
+    /** [tx_index] psql-conn. */
+    conn: string;
+    chainId: string;
+    logger: Logger;
+  };
   /** ValidatorSet.IncrementProposerPriority, from the state module (see StateStore). */
   advanceProposerPriority?: AdvanceProposerPriority;
   /** fsync block and state batches (default true). */
@@ -41,9 +54,10 @@ export interface Stores {
 }
 
 export async function openStores(dataDir: string, options: StoresOptions): Promise<Stores> {
-  const opened: BinaryLevel[] = [];
+  const opened: { close(): Promise<void> }[] = [];
   const closeAll = async () => {
-    await Promise.all(opened.map((db) => db.close()));
+    // The psql indexer (opened last) stops before the stores its catch-up reads from.
+    for (const item of [...opened].reverse()) await item.close();
   };
   try {
     const blockDb = await openBinaryLevel(join(dataDir, BLOCK_STORE_DB));
@@ -65,6 +79,30 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
       indexer = eventIndexer;
       txIndexer = eventIndexer.txs;
       blockIndexer = eventIndexer.blocks;
+    } else if (options.indexer === "psql") {
+      const psql = options.psql;
+      if (psql === undefined)
+        throw new StoreError("STORE_OPEN_FAILED", 'indexer "psql" needs [tx_index] psql-conn');
+      const psqlIndexer = await PsqlIndexer.open({
+        conn: psql.conn,
+        chainId: psql.chainId,
+        logger: psql.logger,
+        budget: options.searchBudget,
+        baseHeight: () => blockStore.base(),
+        loadHeight: async (height) => {
+          const [block, responses] = await Promise.all([
+            blockStore.loadBlock(height),
+            stateStore.loadABCIResponses(height),
+          ]);
+          return block === undefined || responses === undefined
+            ? undefined
+            : heightIndexInputFrom(block, responses);
+        },
+      });
+      opened.push(psqlIndexer);
+      indexer = psqlIndexer;
+      txIndexer = psqlIndexer.txs;
+      blockIndexer = psqlIndexer.blocks;
     }
     return {
       blockStore,

@@ -101,6 +101,10 @@ export async function reconcileStores(
     );
   }
   if (!indexer.enabled) return report;
+  if (indexer.catchUp !== undefined) {
+    if (repair) report.findings.push(...(await indexer.catchUp(stateHeight)));
+    return report;
+  }
   const indexed = indexer.indexedHeight();
   if (indexed > stateHeight) {
     report.findings.push(

@@ -23,10 +23,10 @@ import {
   txPositionKey,
   txResultKey,
 } from "./index-keys.js";
+import { kvSearchSpace } from "./kv-search-space.js";
 import {
   DEFAULT_SEARCH_BUDGET,
   executeSearch,
-  type IndexSpace,
   type SearchBudget,
   type SearchRequest,
 } from "./search-executor.js";
@@ -64,6 +64,11 @@ export interface HeightIndexer {
   /** The last height fully indexed (0 when none). */
   indexedHeight(): bigint;
   indexHeight(input: HeightIndexInput): Promise<void>;
+  /**
+   * An indexer that repairs itself (psql): indexes every height it lacks up to `toHeight` from
+   * the stores and returns findings for the start-up log. Absent: reconcile re-indexes.
+   */
+  catchUp?(toHeight: bigint): Promise<string[]>;
 }
 
 export interface EventIndexerOptions {
@@ -128,7 +133,7 @@ export class EventIndexer implements HeightIndexer {
     this.#db = db;
     this.#budget = options.budget ?? DEFAULT_SEARCH_BUDGET;
     this.#sync = options.sync ?? false;
-    const txSpace: IndexSpace = {
+    const txSpace = kvSearchSpace({
       db,
       kind: TX_DOCUMENT,
       entryPrefix: PREFIX_TX_EVENT,
@@ -146,8 +151,8 @@ export class EventIndexer implements HeightIndexer {
             : { height: r.height, hashHex: hexUpper(sha256(r.tx)), events: r.result.events },
         );
       },
-    };
-    const blockSpace: IndexSpace = {
+    });
+    const blockSpace = kvSearchSpace({
       db,
       kind: BLOCK_DOCUMENT,
       entryPrefix: PREFIX_BLOCK_EVENT,
@@ -165,7 +170,7 @@ export class EventIndexer implements HeightIndexer {
           };
         });
       },
-    };
+    });
     this.txs = {
       enabled: true,
       getByHash: (hash) => this.#getTxResult(hash),

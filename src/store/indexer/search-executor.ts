@@ -1,14 +1,16 @@
-// Runs a planned search over one index space (txs or blocks) of tx_index.db. It probes each
-// candidate driver's size (a keys-only scan capped at PROBE_LIMIT), walks the narrowest in
-// full (keys only), then checks the remaining conditions: from the key itself where it can
-// (height conditions, equalities on the driver's event type, checked for the same event by
-// exact-key lookups), otherwise by loading the documents and matching within events. The total
-// count is exact, so every candidate is checked; only the requested page is loaded afterwards.
+// Runs a planned search over one search space (txs or blocks) of either back end: the kv index
+// (kv-search-space.ts) or PostgreSQL (psql/psql-search-space.ts). The planner (query-plan.ts)
+// and this executor are shared, so both back ends answer the same query with the same matches,
+// order, paging and errors; a space only says how to count, walk and load.
+// It probes each candidate driver's size (capped at PROBE_LIMIT), walks the narrowest in full,
+// then checks the remaining conditions: from the hit itself where it can (height conditions;
+// equalities on the driver's event type when the space can look them up by key), otherwise by
+// loading the documents and matching within events. The total count is exact, so every
+// candidate is checked; only the requested page is loaded afterwards.
 // Going past the scan or verification budget is an error, never a partial answer.
 import type { Condition } from "../../rpc/query/ast.js";
 import { StoreError } from "../errors.js";
-import { bytesPrefixEnd, heightKey, readUint64 } from "../key-bytes.js";
-import type { BinaryLevel } from "../level-database.js";
+import { readUint64 } from "../key-bytes.js";
 import { describeCondition, valueTestOf } from "./condition-test.js";
 import {
   compileDocumentMatcher,
@@ -16,26 +18,38 @@ import {
   eventTypeOf,
   type IndexedDocument,
 } from "./event-match.js";
-import { decodeEntryKey, entryKey, entryKeyPrefix, entryValuePrefix } from "./index-keys.js";
 import { type Driver, planQuery } from "./query-plan.js";
 
-export interface IndexSpace {
-  db: BinaryLevel;
+/** One document a driver's walk reached: its position and the event it was found in. */
+export interface SearchHit {
+  /** The position's bytes (height(8) ‖ index(4) for txs, height(8) for blocks) as latin1: sorts like the bytes. */
+  position: string;
+  /** The event's number within its document, or NO_EVENT for position walks. */
+  seq: number;
+}
+
+export const NO_EVENT = -1;
+
+/** What a back end provides for one index (txs or blocks). */
+export interface SearchSpace {
   kind: DocumentKind;
-  /** Prefix of this space's event entries. */
-  entryPrefix: number;
-  /** Prefix of this space's position keys (prefix ‖ position → document or its hash). */
-  positionPrefix: number;
-  /** 12 for txs (height ‖ index), 8 for blocks (height). */
-  positionWidth: number;
+  /** Size of a driver's walk, capped at `limit` (for a key filtered by value: entries passing it). */
+  probe(driver: Driver, limit: number): Promise<number>;
+  /** Every hit of a driver; more than budget.maxScanEntries is a TOO_BROAD error. */
+  scan(driver: Driver, budget: SearchBudget): Promise<SearchHit[]>;
   /** Position of the document with this hash (txs only). */
   positionOfHash?(hash: Uint8Array): Promise<Uint8Array | undefined>;
   /** Documents at these positions (undefined where none). */
   loadDocuments(positions: readonly Uint8Array[]): Promise<(IndexedDocument | undefined)[]>;
+  /**
+   * For each hit, whether its event (hit.seq) also holds every one of these string equalities;
+   * absent when the back end cannot look that up by key (documents are loaded instead).
+   */
+  sameEventHas?(hits: readonly SearchHit[], equalities: readonly Condition[]): Promise<boolean[]>;
 }
 
 export interface SearchBudget {
-  /** Index keys one search may walk (probes excluded). */
+  /** Index entries one search may walk (probes excluded). */
   maxScanEntries: number;
   /** Documents one search may load to check conditions. */
   maxVerifiedDocuments: number;
@@ -63,63 +77,12 @@ export interface SearchPage {
 /** A driver's size estimate is capped here: enough to tell narrow from broad. */
 export const PROBE_LIMIT = 1024;
 const CHUNK = 512;
-const NO_EVENT = -1;
 
-interface Hit {
-  /** The position's bytes as a latin1 string: sorts like the bytes. */
-  position: string;
-  seq: number;
-}
-
-const toPositionString = (bytes: Uint8Array): string =>
+export const toPositionString = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
-const fromPositionString = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, "latin1"));
+export const fromPositionString = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, "latin1"));
 
-function driverRange(space: IndexSpace, driver: Driver): { gte: Uint8Array; lt: Uint8Array } {
-  switch (driver.kind) {
-    case "height-range": {
-      const gte = heightKey(space.positionPrefix, driver.from);
-      const lt =
-        driver.to >= (1n << 63n) - 1n
-          ? Uint8Array.of(space.positionPrefix + 1)
-          : heightKey(space.positionPrefix, driver.to + 1n);
-      return { gte, lt };
-    }
-    case "event-value": {
-      const prefix = entryValuePrefix(space.entryPrefix, driver.key, driver.value);
-      return { gte: prefix, lt: bytesPrefixEnd(prefix) };
-    }
-    case "event-key": {
-      const prefix = entryKeyPrefix(space.entryPrefix, driver.key);
-      return { gte: prefix, lt: bytesPrefixEnd(prefix) };
-    }
-    case "all":
-      return { gte: Uint8Array.of(space.positionPrefix), lt: Uint8Array.of(space.positionPrefix + 1) };
-    case "hash":
-      throw new StoreError("INDEX_QUERY_INVALID", "a hash lookup has no key range");
-  }
-}
-
-/**
- * Size of a driver's walk, capped at PROBE_LIMIT. For a key filtered by value the count is of
- * entries that pass the filter when the key has fewer than PROBE_LIMIT entries (exact), and
- * PROBE_LIMIT otherwise (unknown but broad).
- */
-async function probe(space: IndexSpace, driver: Driver, limit: number): Promise<number> {
-  const range = driverRange(space, driver);
-  const keys = await space.db.keys({ ...range, limit }).all();
-  if (driver.kind !== "event-key" || keys.length >= limit) return keys.length;
-  const keyPrefixLength = entryKeyPrefix(space.entryPrefix, driver.key).length;
-  const decoder = new TextDecoder();
-  let passing = 0;
-  for (const key of keys) {
-    if (driver.test(decoder.decode(decodeEntryKey(key, keyPrefixLength, space.positionWidth).value)))
-      passing++;
-  }
-  return passing;
-}
-
-function driverLabel(driver: Driver): string {
+export function driverLabel(driver: Driver): string {
   switch (driver.kind) {
     case "event-value":
     case "event-key":
@@ -131,50 +94,24 @@ function driverLabel(driver: Driver): string {
   }
 }
 
-function tooBroad(what: string, limit: number, noun: string): StoreError {
+export function tooBroad(what: string, limit: number, noun: string): StoreError {
   return new StoreError(
     "INDEX_QUERY_TOO_BROAD",
     `query is too broad: ${what} needs more than ${limit} ${noun}; add a narrower condition (e.g. a tx.height range)`,
   );
 }
 
-async function scan(space: IndexSpace, driver: Driver, budget: SearchBudget): Promise<Hit[]> {
-  const range = driverRange(space, driver);
-  const hits: Hit[] = [];
-  const iterator = space.db.keys({ ...range, limit: budget.maxScanEntries + 1 });
-  const isEntry = driver.kind === "event-value" || driver.kind === "event-key";
-  const keyPrefixLength = isEntry ? entryKeyPrefix(space.entryPrefix, driver.key).length : 0;
-  const decoder = new TextDecoder();
-  let seen = 0;
-  try {
-    for (;;) {
-      const keys = await iterator.nextv(4096);
-      if (keys.length === 0) break;
-      seen += keys.length;
-      if (seen > budget.maxScanEntries)
-        throw tooBroad(driverLabel(driver), budget.maxScanEntries, "index entries");
-      for (const key of keys) {
-        if (!isEntry) {
-          hits.push({ position: toPositionString(key.subarray(1)), seq: NO_EVENT });
-          continue;
-        }
-        const entry = decodeEntryKey(key, keyPrefixLength, space.positionWidth);
-        if (driver.kind === "event-key" && !driver.test(decoder.decode(entry.value))) continue;
-        hits.push({ position: toPositionString(entry.position), seq: entry.seq });
-      }
-    }
-  } finally {
-    await iterator.close();
-  }
-  return hits;
+interface KeyOnlyChecks {
+  heightTests: ((height: string) => boolean)[];
+  sameEventEqualities: Condition[];
 }
 
-/** Conditions that can be decided from a hit's key alone, or undefined if some cannot. */
+/** Conditions that can be decided from a hit alone, or undefined if some cannot. */
 function keyOnlyChecks(
-  space: IndexSpace,
+  space: SearchSpace,
   driver: Driver,
   conditions: readonly Condition[],
-): { heightTests: ((height: string) => boolean)[]; sameEventEqualities: Condition[] } | undefined {
+): KeyOnlyChecks | undefined {
   const heightTests: ((height: string) => boolean)[] = [];
   const sameEventEqualities: Condition[] = [];
   const driverCondition =
@@ -185,6 +122,7 @@ function keyOnlyChecks(
     if (condition.key === space.kind.heightKey) {
       heightTests.push(valueTestOf(condition));
     } else if (
+      space.sameEventHas !== undefined &&
       driverType !== undefined &&
       condition.op === "=" &&
       condition.operand?.kind === "string" &&
@@ -201,12 +139,11 @@ function keyOnlyChecks(
 }
 
 async function filterByKeys(
-  space: IndexSpace,
-  hits: Hit[],
-  checks: NonNullable<ReturnType<typeof keyOnlyChecks>>,
+  space: SearchSpace,
+  hits: SearchHit[],
+  checks: KeyOnlyChecks,
 ): Promise<Set<string>> {
   const passing = new Set<string>();
-  const encoder = new TextEncoder();
   let survivors = hits;
   if (checks.heightTests.length > 0) {
     survivors = hits.filter((hit) => {
@@ -214,34 +151,22 @@ async function filterByKeys(
       return checks.heightTests.every((test) => test(height));
     });
   }
-  if (checks.sameEventEqualities.length === 0) {
+  if (checks.sameEventEqualities.length === 0 || space.sameEventHas === undefined) {
     for (const hit of survivors) passing.add(hit.position);
     return passing;
   }
-  const pairs = checks.sameEventEqualities.map((c) => ({
-    key: encoder.encode(c.key),
-    value: encoder.encode(c.operand!.value),
-  }));
   for (let start = 0; start < survivors.length; start += CHUNK) {
     const chunk = survivors.slice(start, start + CHUNK);
-    const lookups: Uint8Array[] = [];
-    for (const hit of chunk) {
-      const position = Buffer.from(hit.position, "latin1");
-      const height = readUint64(position, 0);
-      const txIndex = space.positionWidth === 12 ? position.readUInt32BE(8) : undefined;
-      for (const pair of pairs)
-        lookups.push(entryKey(space.entryPrefix, pair.key, pair.value, height, txIndex, hit.seq));
-    }
-    const present = await space.db.hasMany(lookups);
+    const present = await space.sameEventHas(chunk, checks.sameEventEqualities);
     chunk.forEach((hit, i) => {
-      if (present.slice(i * pairs.length, (i + 1) * pairs.length).every(Boolean)) passing.add(hit.position);
+      if (present[i]) passing.add(hit.position);
     });
   }
   return passing;
 }
 
 async function filterByDocuments(
-  space: IndexSpace,
+  space: SearchSpace,
   positions: readonly string[],
   conditions: readonly Condition[],
   budget: SearchBudget,
@@ -281,7 +206,7 @@ export function pageBounds(total: number, page: number, perPage: number): { skip
 }
 
 export async function executeSearch(
-  space: IndexSpace,
+  space: SearchSpace,
   request: SearchRequest,
   budget: SearchBudget = DEFAULT_SEARCH_BUDGET,
 ): Promise<SearchPage> {
@@ -308,14 +233,14 @@ export async function executeSearch(
       for (const driver of contenders) {
         // A probe stops where it can no longer win (ties keep the earlier, preferred driver);
         // a filtered key reads up to PROBE_LIMIT entries, since its filter may leave few.
-        const size = await probe(space, driver, driver.kind === "event-key" ? PROBE_LIMIT : bestSize);
+        const size = await space.probe(driver, driver.kind === "event-key" ? PROBE_LIMIT : bestSize);
         if (size < bestSize || driver === contenders[0]) {
           best = driver;
           bestSize = size;
         }
         if (bestSize === 0) break;
       }
-      const hits = bestSize === 0 ? [] : await scan(space, best, budget);
+      const hits = bestSize === 0 ? [] : await space.scan(best, budget);
       const checks = keyOnlyChecks(space, best, request.conditions);
       if (checks !== undefined) {
         matched = [...(await filterByKeys(space, hits, checks))];
