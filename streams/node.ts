@@ -41,6 +41,7 @@ import { createMempoolNode } from "./mempool-node.js";
 import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
 import { EXIT_HALTED, NodeError } from "./node-errors.js";
 import type { NodeExit, NodeHandle, NodeInfoView } from "./node-handle.js";
+import { startNodeMetrics } from "./node-metrics.js";
 import { EventBus } from "./projections/event-bus.js";
 import { codedSignError, type FoldStep, foldRestart, outstandingEffects } from "./restart-fold.js";
 import { startNodeRpc } from "./rpc-start.js";
@@ -334,6 +335,19 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
       append: (record) => wal.appendInput(record),
       handlers,
     });
+    // Metrics (node-metrics.ts): projections of both loops, served when prometheus = true.
+    const metrics = config.instrumentation.prometheus
+      ? await startNodeMetrics({
+          config,
+          chainId: chain.chainId,
+          consensusFold$: loop.transition$,
+          mempool,
+          wal,
+          blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
+          logger: logger.child("metrics"),
+        })
+      : undefined;
+    if (metrics) cleanups.push(() => metrics.stop());
     let latest = restored;
     const consensusState$ = loop.state$;
 
@@ -433,6 +447,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
         paths.genesisFile,
         log.rpc,
         options.rpcBackend,
+        metrics,
       );
       if (server) {
         nodeInfo.rpcAddress = server.address;
