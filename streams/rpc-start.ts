@@ -11,6 +11,7 @@ import { RXBFT_VERSION } from "../src/version.js";
 import { rpcOptionsOf } from "./node-config.js";
 import type { NodeHandle } from "./node-handle.js";
 import type { NodeMetricsHandle } from "./node-metrics.js";
+import { dashboardPages } from "./projections/dashboard-pages.js";
 import { createMinimalRpcContext } from "./projections/minimal-rpc-context.js";
 
 interface FullContextModule {
@@ -54,6 +55,7 @@ export async function startNodeRpc(
     ...(encoders ? { encoders } : {}),
     ...(backend ? { backend } : {}),
     version: RXBFT_VERSION,
+    pages: dashboardPages(),
     ...(metrics ? { observer: metrics.rpcObserver } : {}),
   });
   metrics?.readSubscribersFrom(() => server.subscriberCount());
