@@ -45,6 +45,7 @@ import { startNodeMetrics } from "./node-metrics.js";
 import { EventBus } from "./projections/event-bus.js";
 import { codedSignError, type FoldStep, foldRestart, outstandingEffects } from "./restart-fold.js";
 import { startNodeRpc } from "./rpc-start.js";
+import { logFiredRules } from "./rule-trace.js";
 import { mempoolTxsAvailableSource } from "./sources/mempool-txs-available.js";
 import { type Clock, monotonicClock } from "./sources/stamp-time.js";
 
@@ -69,6 +70,8 @@ export interface StartNodeOptions {
    * evidence or a restart still needs.
    */
   kvstoreRetainBlocks?: bigint;
+  /** --trace: log each upon-rule that fires, with its paper line, at debug level (rule-trace.ts). */
+  trace?: boolean;
 }
 
 /** The proposer-priority advance the state store needs to load a validator set saved earlier. */
@@ -202,7 +205,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
 
     // Restart fold: the new ConsensusStarted is logged first, then the height's earlier inputs
     // are folded again (not logged again), and only their unanswered requests are carried out.
-    const reducer = createConsensusReducer(createDefaultConsensusRules());
+    const reducer = createConsensusReducer(createDefaultConsensusRules(), { trace: options.trace === true });
     const initial = initialConsensusState({
       config: consensusConfigOf(config),
       ...(signer ? { ownAddress: signer.address } : {}),
@@ -328,7 +331,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
 
     const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
       initialState: restored,
-      reducer,
+      reducer: options.trace ? logFiredRules(reducer, log.consensus) : reducer,
       sources: [mempoolTxsAvailableSource(mempool.txsAvailable$)],
       stamp: (input) => ({ ...input, time: clock() }),
       toInput: (record) => record,
