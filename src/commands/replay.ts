@@ -32,7 +32,7 @@ from stdin (a terminal or a pipe). --sim opens one validator's log of a recorded
     validator: Flags.integer({ description: "with --sim: which validator's log (0-based)", default: 0 }),
     "snapshot-every": Flags.integer({
       description: "with --console: keep the state every N inputs (stepping back refolds at most N)",
-      default: 256,
+      default: 64,
       min: 1,
     }),
   };

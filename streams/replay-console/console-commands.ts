@@ -139,9 +139,9 @@ export class ReplayConsole {
   }
 
   /** The header line of the current position. */
-  where(): string {
+  where(state = this.timeline.stateAt(this.position)): string {
     const p = this.position;
-    const s = this.timeline.stateAt(p);
+    const s = state;
     return `position ${p}/${this.timeline.length}: height ${s.height} round ${s.round} ${roundStepName(s.step).replace("RoundStep", "")}`;
   }
 
@@ -233,7 +233,10 @@ export class ReplayConsole {
     const p = this.position;
     if (p === 0) return [this.where(), "  (before the first input: `n` folds it)"];
     const step = this.timeline.stepTo(p);
-    const out = [this.where(), `  input #${p} at ${timeText(step.input.time)}: ${describeInput(step.input)}`];
+    const out = [
+      this.where(step.after),
+      `  input #${p} at ${timeText(step.input.time)}: ${describeInput(step.input)}`,
+    ];
     if (step.refolded > 0)
       out.push(`  restart: folded again the ${step.refolded} earlier inputs of the unfinished height`);
     out.push(step.fired.length === 0 ? "  rules: none fired" : "  rules:");

@@ -25,7 +25,7 @@ export interface TimelineStep {
   refolded: number;
 }
 
-export const DEFAULT_SNAPSHOT_EVERY = 256;
+export const DEFAULT_SNAPSHOT_EVERY = 64;
 
 export class ReplayTimeline {
   /** Height and round after each position (index = position), for moves by height and round. */
@@ -33,6 +33,8 @@ export class ReplayTimeline {
   readonly rounds: Int32Array;
   private readonly snapshots: ConsensusState[] = [];
   private readonly reducer: ConsensusReducer;
+  /** The last state computed, so walking forward folds one input, not a refold from a snapshot. */
+  private last: { p: number; state: ConsensusState } | undefined;
 
   /**
    * `inputs`: the log's inputs in order; `segmentStarts[j]`: the index of the first input after the
@@ -64,8 +66,14 @@ export class ReplayTimeline {
   /** The state at position p (0 = before the first input). */
   stateAt(p: number): ConsensusState {
     const k = Math.floor(p / this.snapshotEvery);
+    let from = k * this.snapshotEvery;
     let state = this.snapshots[k]!;
-    for (let j = k * this.snapshotEvery; j < p; j++) state = this.fold(state, j).after;
+    if (this.last !== undefined && this.last.p <= p && this.last.p >= from) {
+      from = this.last.p;
+      state = this.last.state;
+    }
+    for (let j = from; j < p; j++) state = this.fold(state, j).after;
+    this.last = { p, state };
     return state;
   }
 
