@@ -6,4 +6,4 @@ export { commitFigures, prevoteDelays } from "./commit-figures.js";
 export { MetricsError } from "./errors.js";
 export { type MetricsServerHandle, startMetricsServer } from "./metrics-server.js";
 export { createNodeMetrics, type NodeMetrics } from "./node-metrics.js";
-export type { PeerMetricsSink } from "./p2p-metrics.js";
+export { NO_PEER_METRICS, type PeerMetricsSink } from "./p2p-metrics.js";

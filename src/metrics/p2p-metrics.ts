@@ -107,3 +107,17 @@ export function peerMetricsSink(
     blockPartReceived: (peerId) => more.blockParts.inc({ peer_id: peerId }),
   };
 }
+
+/** For a node without metrics (prometheus = false): the peer layer calls the same interface. */
+export const NO_PEER_METRICS: PeerMetricsSink = {
+  peersChanged: () => {},
+  peerRemoved: () => {},
+  bytesReceived: () => {},
+  bytesSent: () => {},
+  pendingSendBytes: () => {},
+  txsReceived: () => {},
+  messageReceived: () => {},
+  messageSent: () => {},
+  mempoolOutboundConnections: () => {},
+  blockPartReceived: () => {},
+};
