@@ -31,9 +31,6 @@ export function createNodeMetrics(options: { namespace: string; chainId: string 
     p2p,
     state: createStateMetrics(registry, options.namespace),
     rxbft: createRxbftMetrics(registry),
-    peers: peerMetricsSink(p2p, {
-      activeOutboundConnections: mempool.activeOutboundConnections,
-      blockParts: consensus.blockParts,
-    }),
+    peers: peerMetricsSink(p2p, { activeOutboundConnections: mempool.activeOutboundConnections }),
   };
 }

@@ -77,16 +77,16 @@ export interface PeerMetricsSink {
   messageSent(messageType: string, bytes: number): void;
   /** Peers a tx is being gossiped to right now (mempool_active_outbound_connections). */
   mempoolOutboundConnections(count: number): void;
-  /** A block part arrived from a peer (consensus_block_parts{peer_id}). */
-  blockPartReceived(peerId: string): void;
 }
+// consensus_block_parts{peer_id} is not here: it is counted from the log's BlockPartReceived
+// inputs (their `from`), by the consensus projection.
 
 /** Channel ids are labelled as v0.34 prints them: `fmt.Sprintf("%#x", chID)`. */
 const channelLabel = (channel: number) => `0x${channel.toString(16)}`;
 
 export function peerMetricsSink(
   p2p: P2pMetrics,
-  more: { activeOutboundConnections: Gauge; blockParts: Counter<"peer_id"> },
+  more: { activeOutboundConnections: Gauge },
 ): PeerMetricsSink {
   return {
     peersChanged: (count) => p2p.peers.set(count),
@@ -104,7 +104,6 @@ export function peerMetricsSink(
       p2p.messageReceiveBytesTotal.inc({ message_type: messageType }, bytes),
     messageSent: (messageType, bytes) => p2p.messageSendBytesTotal.inc({ message_type: messageType }, bytes),
     mempoolOutboundConnections: (count) => more.activeOutboundConnections.set(count),
-    blockPartReceived: (peerId) => more.blockParts.inc({ peer_id: peerId }),
   };
 }
 
@@ -119,5 +118,4 @@ export const NO_PEER_METRICS: PeerMetricsSink = {
   messageReceived: () => {},
   messageSent: () => {},
   mempoolOutboundConnections: () => {},
-  blockPartReceived: () => {},
 };

@@ -99,13 +99,11 @@ test("the peer layer's interface writes v0.34's p2p series", async () => {
   m.peers.bytesReceived("abcd", 0x20, 50);
   m.peers.messageSent("consensus_Vote", 120);
   m.peers.txsReceived("abcd", 3);
-  m.peers.blockPartReceived("abcd");
   const text = await m.registry.metrics();
   assert.match(text, /^tm_p2p_peers\{chain_id="c"\} 2$/m);
   assert.match(text, /^tm_p2p_peer_receive_bytes_total\{peer_id="abcd",chID="0x20",chain_id="c"\} 150$/m);
   assert.match(text, /^tm_p2p_message_send_bytes_total\{message_type="consensus_Vote",chain_id="c"\} 120$/m);
   assert.match(text, /^tm_p2p_num_txs\{peer_id="abcd",chain_id="c"\} 3$/m);
-  assert.match(text, /^tm_consensus_block_parts\{peer_id="abcd",chain_id="c"\} 1$/m);
   m.peers.peerRemoved("abcd");
   assert.doesNotMatch(await m.registry.metrics(), /tm_p2p_num_txs\{peer_id="abcd"/);
 });
