@@ -34,6 +34,8 @@ export interface MempoolNode extends NodeMempool {
   /** Heights for which txs are waiting (the mempool's TxsAvailable), for consensus. */
   readonly txsAvailable$: Observable<bigint>;
   readonly effect$: Observable<MempoolEffect>;
+  /** Every fold of the mempool loop (metrics count its inputs). */
+  readonly transition$: Observable<{ input: MempoolInput }>;
   blockCommitted(block: Block, deliverTxs: readonly ResponseDeliverTx[]): void;
   start(): Subscription;
 }
@@ -103,6 +105,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
       map((e) => (e as { height: bigint }).height),
     ),
     effect$,
+    transition$: loop.transition$,
     state: () => latest,
     submit,
     submitAndWaitForCommit: (tx, timeoutMs) =>

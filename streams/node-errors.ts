@@ -7,7 +7,9 @@ export type NodeErrorCode =
   | "NODE_STOPPED"
   | "NODE_TX_COMMIT_TIMEOUT"
   | "NODE_NO_RPC_ADDRESS"
-  | "NODE_START_FAILED";
+  | "NODE_START_FAILED"
+  | "NODE_REPLAY_SOURCE"
+  | "NODE_INSPECT_RUNNING";
 
 export class NodeError extends Error {
   override readonly name = "NodeError";

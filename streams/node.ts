@@ -42,10 +42,12 @@ import { createMempoolNode } from "./mempool-node.js";
 import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
 import { EXIT_HALTED, NodeError } from "./node-errors.js";
 import type { NodeExit, NodeHandle, NodeInfoView } from "./node-handle.js";
+import { startNodeMetrics } from "./node-metrics.js";
 import { EventBus } from "./projections/event-bus.js";
 import { connectRemoteSigner, type NodeSigner } from "./remote-signer.js";
 import { codedSignError, type FoldStep, foldRestart, outstandingEffects } from "./restart-fold.js";
 import { startNodeRpc } from "./rpc-start.js";
+import { logFiredRules } from "./rule-trace.js";
 import { mempoolTxsAvailableSource } from "./sources/mempool-txs-available.js";
 import { type Clock, monotonicClock } from "./sources/stamp-time.js";
 
@@ -70,6 +72,8 @@ export interface StartNodeOptions {
    * evidence or a restart still needs.
    */
   kvstoreRetainBlocks?: bigint;
+  /** --trace: log each upon-rule that fires, with its paper line, at debug level (rule-trace.ts). */
+  trace?: boolean;
 }
 
 /** The proposer-priority advance the state store needs to load a validator set saved earlier. */
@@ -212,7 +216,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
 
     // Restart fold: the new ConsensusStarted is logged first, then the height's earlier inputs
     // are folded again (not logged again), and only their unanswered requests are carried out.
-    const reducer = createConsensusReducer(createDefaultConsensusRules());
+    const reducer = createConsensusReducer(createDefaultConsensusRules(), { trace: options.trace === true });
     const initial = initialConsensusState({
       config: consensusConfigOf(config),
       ...(signer ? { ownAddress: signer.address } : {}),
@@ -338,13 +342,26 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
 
     const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
       initialState: restored,
-      reducer,
+      reducer: options.trace ? logFiredRules(reducer, log.consensus) : reducer,
       sources: [mempoolTxsAvailableSource(mempool.txsAvailable$)],
       stamp: (input) => ({ ...input, time: clock() }),
       toInput: (record) => record,
       append: (record) => wal.appendInput(record),
       handlers,
     });
+    // Metrics (node-metrics.ts): projections of both loops, served when prometheus = true.
+    const metrics = config.instrumentation.prometheus
+      ? await startNodeMetrics({
+          config,
+          chainId: chain.chainId,
+          consensusFold$: loop.transition$,
+          mempool,
+          wal,
+          blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
+          logger: logger.child("metrics"),
+        })
+      : undefined;
+    if (metrics) cleanups.push(() => metrics.stop());
     let latest = restored;
     const consensusState$ = loop.state$;
 
@@ -444,6 +461,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
         paths.genesisFile,
         log.rpc,
         options.rpcBackend,
+        metrics,
       );
       if (server) {
         nodeInfo.rpcAddress = server.address;

@@ -10,6 +10,8 @@ import { type RpcServerHandle, startRpcServer } from "../src/rpc/server/start.js
 import { RXBFT_VERSION } from "../src/version.js";
 import { rpcOptionsOf } from "./node-config.js";
 import type { NodeHandle } from "./node-handle.js";
+import type { NodeMetricsHandle } from "./node-metrics.js";
+import { dashboardPages } from "./projections/dashboard-pages.js";
 import { createMinimalRpcContext } from "./projections/minimal-rpc-context.js";
 
 interface FullContextModule {
@@ -44,6 +46,7 @@ export async function startNodeRpc(
   genesisFile: string,
   log: Logger,
   backend?: "auto" | "uws" | "node",
+  metrics?: Pick<NodeMetricsHandle, "rpcObserver" | "readSubscribersFrom">,
 ): Promise<RpcServerHandle | undefined> {
   if (node.config.rpc.laddr === "") return undefined;
   const { context, encoders } = await loadContext(node, genesisFile, log);
@@ -52,7 +55,10 @@ export async function startNodeRpc(
     ...(encoders ? { encoders } : {}),
     ...(backend ? { backend } : {}),
     version: RXBFT_VERSION,
+    pages: dashboardPages(),
+    ...(metrics ? { observer: metrics.rpcObserver } : {}),
   });
+  metrics?.readSubscribersFrom(() => server.subscriberCount());
   log.info("RPC server listening", { address: server.address, backend: server.backend });
   return server;
 }

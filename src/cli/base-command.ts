@@ -15,7 +15,8 @@ export abstract class RxbftCommand extends Command {
       helpGroup: "GLOBAL",
     }),
     trace: Flags.boolean({
-      description: "print the full stack trace of an error",
+      description:
+        "print the full stack trace of an error; with `node`, also log each upon-rule of the consensus algorithm that fires, with its paper line, at debug level",
       default: false,
       helpGroup: "GLOBAL",
     }),

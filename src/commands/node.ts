@@ -101,7 +101,7 @@ log, the signer, the mempool and the RPC server. Ctrl-C stops it cleanly.`;
       ...(flags.genesis_hash !== undefined ? { genesisHash: flags.genesis_hash } : {}),
     });
     try {
-      process.exitCode = await runNode(prepared);
+      process.exitCode = await runNode(prepared, { trace: flags.trace });
     } finally {
       prepared.lock.release();
     }

@@ -12,26 +12,41 @@ import { onResumed } from "./handlers/resume.js";
 import { onTxsAvailable } from "./handlers/start-round.js";
 import { onTimeout } from "./handlers/timeouts.js";
 import type { ConsensusInput } from "./input.js";
+import type { RuleId } from "./paper-lines.js";
 import type { ConsensusRules } from "./rules.js";
 import type { ConsensusState } from "./state.js";
 
 export interface ConsensusTransition {
   readonly state: ConsensusState;
   readonly effects: readonly ConsensusEffect[];
+  /** The rules of Algorithm 1 that fired, in order (paper-lines.ts); only from a traced reducer. */
+  readonly fired?: readonly RuleId[];
 }
 
 export type ConsensusReducer = (state: ConsensusState, input: ConsensusInput) => ConsensusTransition;
 
 const NO_EFFECTS: readonly ConsensusEffect[] = [];
 
-export function createConsensusReducer(rules: ConsensusRules): ConsensusReducer {
+/**
+ * `trace`: each transition also lists the rules that fired (`fired`), for `rxbft replay --console`
+ * and `--trace` logs. The states and effects are the same either way.
+ */
+export function createConsensusReducer(
+  rules: ConsensusRules,
+  options: { trace?: boolean } = {},
+): ConsensusReducer {
+  const trace = options.trace === true;
   return (state, input) => {
     if (state.halted !== undefined) return { state, effects: NO_EFFECTS };
     if (!state.started && input.type !== "ConsensusStarted") return { state, effects: NO_EFFECTS };
-    const ctx: Ctx = { s: state, effects: [], now: input.time, rules };
+    const ctx: Ctx = trace
+      ? { s: state, effects: [], now: input.time, rules, fired: [] }
+      : { s: state, effects: [], now: input.time, rules };
     route(ctx, input);
     advance(ctx);
-    return { state: ctx.s, effects: ctx.effects };
+    return trace
+      ? { state: ctx.s, effects: ctx.effects, fired: ctx.fired }
+      : { state: ctx.s, effects: ctx.effects };
   };
 }
 

@@ -46,6 +46,7 @@ const PINO_LEVEL: Record<LogLevel, string> = {
 };
 const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, none: 4 };
 const noop: LogMethod = () => {};
+const isoTs = () => `,"ts":"${new Date().toISOString()}"`;
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const spec = parseLogLevel(options.level ?? "info", options.levelSource);
@@ -62,11 +63,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       sink(format === "json" ? line : plainLine(JSON.parse(line) as Record<string, unknown>));
     },
   };
+  // json: v0.34's JSON logger's keys: "_msg" for the message, "ts" (RFC 3339, UTC), "level" as a
+  // word, "module", then the entry's fields.
   const root = pino(
     {
       level: "debug",
       base: undefined,
-      timestamp: format === "json" ? stdTimeFunctions.isoTime : stdTimeFunctions.epochTime,
+      messageKey: format === "json" ? "_msg" : "msg",
+      timestamp: format === "json" ? isoTs : stdTimeFunctions.epochTime,
       formatters: {
         level: (label, number) => (format === "json" ? { level: label } : { level: number }),
         log: (fields) => sanitizeFields(fields) as Record<string, unknown>,

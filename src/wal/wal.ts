@@ -39,6 +39,8 @@ export class Wal {
   private failure: WalError | undefined;
   private closed = false;
   private latestEndHeight: bigint | undefined;
+  /** Told the duration of each write-and-fdatasync, in seconds (the node's metrics). */
+  onSynced: ((seconds: number) => void) | undefined;
 
   private constructor(
     readonly dir: string,
@@ -134,8 +136,10 @@ export class Wal {
     const p = this.enqueue(async () => {
       this.queuedSync = undefined;
       this.queuedFlush = undefined;
+      const started = performance.now();
       await this.writePending();
       await this.handle.datasync();
+      this.onSynced?.((performance.now() - started) / 1000);
     });
     this.queuedSync = p;
     return p;

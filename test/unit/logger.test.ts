@@ -40,7 +40,7 @@ test("each module logs at its own level", () => {
   log.child("mempool").warn("mempool warn");
   const entries = lines.map((line) => JSON.parse(line));
   assert.deepEqual(
-    entries.map((entry) => [entry.module, entry.level, entry.msg]),
+    entries.map((entry) => [entry.module, entry.level, entry._msg]),
     [
       ["main", "info", "main info"],
       ["consensus", "debug", "consensus debug"],
@@ -48,6 +48,10 @@ test("each module logs at its own level", () => {
     ],
   );
   assert.equal(entries[1].height, "5");
+  // v0.34's JSON logger keys: _msg, level (a word), module, ts (RFC 3339 UTC).
+  assert.match(entries[0].ts, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  assert.equal(entries[0].msg, undefined);
+  assert.equal(entries[0].time, undefined);
 });
 
 test("disabled levels are no-ops that never touch their arguments", () => {

@@ -3,6 +3,7 @@
 // The context lives only inside one call of the reducer, so the reducer stays pure.
 import type { Timestamp } from "../../wire/generated/google/protobuf/timestamp.js";
 import type { ConsensusEffect, ConsensusEventData, ConsensusEventName } from "../effect.js";
+import type { RuleId } from "../paper-lines.js";
 import { RoundStep, roundStepName } from "../round-step.js";
 import type { ConsensusRules } from "../rules.js";
 import type { ConsensusState } from "../state.js";
@@ -13,6 +14,13 @@ export interface Ctx {
   /** The input's log time: the reducer's only clock. */
   readonly now: Timestamp;
   readonly rules: ConsensusRules;
+  /** The rules that fired, in order, when the reducer was made with `trace` (else undefined). */
+  readonly fired?: RuleId[];
+}
+
+/** Notes that a rule of Algorithm 1 fired (only a traced reducer keeps the list). */
+export function fired(ctx: Ctx, rule: RuleId): void {
+  ctx.fired?.push(rule);
 }
 
 export function emit(ctx: Ctx, effect: ConsensusEffect): void {

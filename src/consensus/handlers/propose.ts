@@ -10,7 +10,7 @@ import type { HeldBlock } from "../state.js";
 import { blockKeyOf } from "../vote-keeper/block-key.js";
 import { commitFromPrecommits } from "../vote-keeper/commit-from-votes.js";
 import { precommitsIn } from "../vote-keeper/height-votes.js";
-import { type Ctx, emit, publish } from "./context.js";
+import { type Ctx, emit, fired, publish } from "./context.js";
 
 function requestSignature(ctx: Ctx, held: HeldBlock, polRound: number): void {
   const s = ctx.s;
@@ -31,6 +31,7 @@ function requestSignature(ctx: Ctx, held: HeldBlock, polRound: number): void {
 export function decideProposal(ctx: Ctx): void {
   const s = ctx.s;
   if (s.halted !== undefined || s.signingProposalRound === s.round || s.reapRound === s.round) return;
+  fired(ctx, "L14");
   if (s.validBlock !== undefined) {
     // L15: re-propose the valid value with its round as POL round.
     requestSignature(ctx, s.validBlock, s.validRound);

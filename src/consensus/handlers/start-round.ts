@@ -5,7 +5,7 @@ import { timeoutProposeMs, waitsForTxs } from "../config.js";
 import { RoundStep } from "../round-step.js";
 import type { ConsensusState } from "../state.js";
 import { sameBytes } from "../vote-keeper/block-key.js";
-import { type Ctx, publish, scheduleTimeout, setStep } from "./context.js";
+import { type Ctx, fired, publish, scheduleTimeout, setStep } from "./context.js";
 import { decideProposal } from "./propose.js";
 
 /** The first block, or one after the app hash changed, is proposed even without transactions. */
@@ -26,6 +26,7 @@ export function isOwnTurn(s: ConsensusState): boolean {
 export function startRound(ctx: Ctx, round: number): void {
   const s = ctx.s;
   if (round < s.round || (round === s.round && s.step !== RoundStep.NewHeight)) return;
+  fired(ctx, "L11");
   const { roundValidators, proposer } = roundProposer(ctx, round);
   const fresh = round !== 0;
   ctx.s = {

@@ -2,7 +2,7 @@
 // timeout that starts round 0 of the next height, and create_empty_blocks_interval, which makes a
 // round 0 that waits for transactions propose anyway.
 import { RoundStep } from "../round-step.js";
-import { type Ctx, publish, roundStateData, setStep } from "./context.js";
+import { type Ctx, fired, publish, roundStateData, setStep } from "./context.js";
 import { signPrecommit, signPrevote } from "./sign-vote.js";
 import { enterPropose, startRound } from "./start-round.js";
 
@@ -35,6 +35,7 @@ export function onTimeout(ctx: Ctx, height: bigint, round: number, step: RoundSt
 // L57: OnTimeoutPropose(h, r): if h = h_p ∧ r = round_p ∧ step = propose → prevote nil.
 function onTimeoutPropose(ctx: Ctx, round: number): void {
   if (round !== ctx.s.round || ctx.s.step !== RoundStep.Propose) return;
+  fired(ctx, "L57");
   publish(ctx, "TimeoutPropose", roundStateData(ctx.s));
   setStep(ctx, RoundStep.Prevote);
   signPrevote(ctx, undefined);
@@ -44,6 +45,7 @@ function onTimeoutPropose(ctx: Ctx, round: number): void {
 function onTimeoutPrevote(ctx: Ctx, round: number): void {
   const step = ctx.s.step;
   if (round !== ctx.s.round || (step !== RoundStep.Prevote && step !== RoundStep.PrevoteWait)) return;
+  fired(ctx, "L61");
   publish(ctx, "TimeoutWait", roundStateData(ctx.s));
   setStep(ctx, RoundStep.Precommit);
   signPrecommit(ctx, undefined);
@@ -52,6 +54,7 @@ function onTimeoutPrevote(ctx: Ctx, round: number): void {
 // L65: OnTimeoutPrecommit(h, r): if h = h_p ∧ r = round_p → StartRound(r + 1).
 function onTimeoutPrecommit(ctx: Ctx, round: number): void {
   if (round !== ctx.s.round || ctx.s.step === RoundStep.Commit) return;
+  fired(ctx, "L65");
   publish(ctx, "TimeoutWait", roundStateData(ctx.s));
   startRound(ctx, round + 1);
 }

@@ -6,6 +6,7 @@
 import type { ResultEncoder } from "../encoder.js";
 import { JSONRPC_CODE, RpcError, toJsonRpcError } from "../errors.js";
 import type { Route, RouteEnv } from "../route-spec.js";
+import type { RpcObserver } from "../server/rpc-observer.js";
 import { errorResponse, type JsonRpcId, joinResponses, successResponse, URI_ID } from "./envelope.js";
 import { argsFromJsonParams } from "./params.js";
 import { type JsonRpcRequest, parseRequestBody, parseWebSocketRequest } from "./request.js";
@@ -57,6 +58,7 @@ export class Dispatcher {
     private readonly routes: RouteTable,
     private readonly encoder: ResultEncoder,
     private readonly logger: DispatchLogger,
+    private readonly observer?: RpcObserver,
   ) {}
 
   route(name: string): Route | undefined {
@@ -84,6 +86,23 @@ export class Dispatcher {
 
   /** Runs a call, turning any failure into an error response with the request's id. */
   private answer(
+    id: JsonRpcId | undefined,
+    route: Route,
+    args: Record<string, unknown>,
+    env: RouteEnv,
+  ): Answered | Promise<Answered> {
+    const observer = this.observer;
+    if (observer === undefined) return this.answerUnobserved(id, route, args, env);
+    const started = performance.now();
+    const seen = (a: Answered): Answered => {
+      observer.callAnswered(route.name, (performance.now() - started) / 1000, a.ok);
+      return a;
+    };
+    const answered = this.answerUnobserved(id, route, args, env);
+    return isPromise(answered) ? answered.then(seen) : seen(answered);
+  }
+
+  private answerUnobserved(
     id: JsonRpcId | undefined,
     route: Route,
     args: Record<string, unknown>,

@@ -32,6 +32,9 @@ export interface HttpAnswer {
 }
 
 export const WEBSOCKET_PATH = "/websocket";
+
+/** Fixed HTML pages served on GET by path (the node's dashboard), beside the routes. */
+export type ExtraPages = ReadonlyMap<string, string>;
 const JSON_TYPE = "application/json";
 const CACHE_CONTROL: Header = ["Cache-Control", "public, max-age=86400"];
 const NOT_FOUND_BODY = "404 page not found\n";
@@ -74,6 +77,7 @@ export class HttpFront {
     cors: CorsSettings,
     private readonly envFor: (remoteAddress: string) => RouteEnv,
     nodeVersion = "",
+    private readonly pages: ExtraPages = new Map(),
   ) {
     this.cors = cors.allowedOrigins.length > 0 ? new CorsPolicy(cors) : undefined;
     this.indexPage = renderIndexPage(routes.values(), nodeVersion);
@@ -172,6 +176,10 @@ export class HttpFront {
         : this.reply(call, replied);
     }
     if (call.path === WEBSOCKET_PATH) return this.notAWebSocket(call);
+    const page = this.pages.get(call.path);
+    if (page !== undefined && (call.method === "GET" || call.method === "HEAD")) {
+      return this.finish(call, 200, "text/html; charset=utf-8", page, ["X-Content-Type-Options", "nosniff"]);
+    }
     const route = call.path.indexOf("/", 1) < 0 ? this.dispatcher.route(call.path.slice(1)) : undefined;
     if (route === undefined) return this.notFound(call);
     const lookup = queryLookup(call, body, route.params.length > 0);

@@ -9,7 +9,8 @@ import type { RouteEnv } from "../route-spec.js";
 import { ROUTES } from "../routes.js";
 import { SubscriptionHub } from "../subscriptions/hub.js";
 import { UNSAFE_ROUTES } from "../unsafe-routes.js";
-import { HttpFront } from "./http-front.js";
+import { type ExtraPages, HttpFront } from "./http-front.js";
+import type { RpcObserver } from "./rpc-observer.js";
 import { type SessionLimits, WebSocketSession, type WebSocketTransport } from "./websocket-session.js";
 
 export interface RpcLogger {
@@ -38,10 +39,12 @@ export class ServerCore {
     encoder: ResultEncoder,
     readonly logger: RpcLogger,
     nodeVersion = "",
+    observer?: RpcObserver,
+    pages?: ExtraPages,
   ) {
     const table = buildRouteTable(ROUTES, UNSAFE_ROUTES, options.unsafe);
-    this.dispatcher = new Dispatcher(table, encoder, logger);
-    this.hub = new SubscriptionHub(context, encoder, options, logger);
+    this.dispatcher = new Dispatcher(table, encoder, logger, observer);
+    this.hub = new SubscriptionHub(context, encoder, options, logger, observer);
     const hub = this.hub;
     this.baseEnv = {
       context,
@@ -67,6 +70,7 @@ export class ServerCore {
         remoteAddress,
       }),
       nodeVersion,
+      pages,
     );
     this.sessionLimits = {
       maxMessages: options.subscriptionBufferSize,

@@ -5,7 +5,9 @@ import type { RpcContext } from "../context.js";
 import { passThroughEncoder, type ResultEncoder } from "../encoder.js";
 import { RpcError } from "../errors.js";
 import { parseListenAddress, type RpcCompat, type RpcServerOptions, resolveRpcOptions } from "../options.js";
+import type { ExtraPages } from "./http-front.js";
 import { startNodeBackend } from "./node-backend.js";
+import type { RpcObserver } from "./rpc-observer.js";
 import { type RpcLogger, ServerCore } from "./server-core.js";
 import { loadUws, startUwsBackend } from "./uws-backend.js";
 
@@ -17,6 +19,10 @@ export interface RpcServerDeps {
   backend?: "auto" | "uws" | "node";
   /** rxbft's version, shown on the index page */
   version?: string;
+  /** told of every answered call and dropped subscription (the node's metrics) */
+  observer?: RpcObserver;
+  /** fixed pages by path, e.g. "/dashboard" */
+  pages?: ExtraPages;
 }
 
 export interface RpcServerHandle {
@@ -24,6 +30,8 @@ export interface RpcServerHandle {
   address: string;
   port: number | undefined;
   backend: "uws" | "node";
+  /** WebSocket clients holding at least one subscription */
+  subscriberCount(): number;
   /** stops listening, tells subscribers, closes every connection */
   close(): Promise<void>;
 }
@@ -43,7 +51,8 @@ export async function startRpcServer(
   }
   const tls =
     options.tlsCertFile === "" ? undefined : { certFile: options.tlsCertFile, keyFile: options.tlsKeyFile };
-  const core = new ServerCore(options, context, encoder, logger, deps.version);
+  const core = new ServerCore(options, context, encoder, logger, deps.version, deps.observer, deps.pages);
+  const subscriberCount = () => core.hub.clientCount;
   const wanted = deps.backend ?? "auto";
   if (wanted !== "node") {
     const loaded = loadUws();
@@ -53,7 +62,7 @@ export async function startRpcServer(
         address: handle.address,
         tls: tls !== undefined,
       });
-      return { ...handle, backend: "uws" };
+      return { ...handle, backend: "uws", subscriberCount };
     }
     if (wanted === "uws")
       throw new RpcError("RPC_LISTEN_FAILED", `uWebSockets.js does not load: ${loaded.reason}`);
@@ -61,5 +70,5 @@ export async function startRpcServer(
   }
   const handle = await startNodeBackend(core, address, tls);
   logger.info("RPC server listening (node:http)", { address: handle.address, tls: tls !== undefined });
-  return { ...handle, backend: "node" };
+  return { ...handle, backend: "node", subscriberCount };
 }

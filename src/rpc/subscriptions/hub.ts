@@ -16,6 +16,7 @@ import {
   parseQuery,
   type QueryError,
 } from "../query/index.js";
+import type { RpcObserver } from "../server/rpc-observer.js";
 
 /** A connection as the hub sees it. */
 export interface SubscriberConnection {
@@ -62,6 +63,7 @@ export class SubscriptionHub {
     private readonly encoder: ResultEncoder,
     private readonly limits: HubLimits,
     private readonly logger: HubLogger,
+    private readonly observer?: RpcObserver,
   ) {}
 
   /** Connections with at least one subscription. */
@@ -212,6 +214,7 @@ export class SubscriptionHub {
 
   private dropSlow(subscription: Subscription): void {
     const { connection } = subscription;
+    this.observer?.subscriptionDropped();
     this.logger.info("subscription cancelled: slow client", {
       remote: connection.remoteAddress,
       query: subscription.queryText,

@@ -1,0 +1,9 @@
+// The metrics module: CometBFT v0.34's four metric sets (consensus, mempool, p2p, state) under the
+// configured namespace, rxbft's own under rxbft_, the pure figures computed per committed block,
+// and the Prometheus endpoint. The values are set by projections in streams/projections/metrics-*.ts
+// (taps on the loops' folds and effects), never from inside a reducer.
+export { commitFigures, prevoteDelays } from "./commit-figures.js";
+export { MetricsError } from "./errors.js";
+export { type MetricsServerHandle, startMetricsServer } from "./metrics-server.js";
+export { createNodeMetrics, type NodeMetrics } from "./node-metrics.js";
+export { NO_PEER_METRICS, type PeerMetricsSink } from "./p2p-metrics.js";
