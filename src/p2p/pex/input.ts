@@ -31,4 +31,6 @@ export type PexInput =
     }
   /** a reactor found the peer useful (v0.34: every 10,000 votes or block parts) */
   | { type: "PexPeerMarkedGood"; time: number; id: string }
-  | { type: "PexSaveTicked"; time: number };
+  | { type: "PexSaveTicked"; time: number }
+  /** dial_peers with private = true: these ids are never stored or gossiped from now on */
+  | { type: "PexPrivateIdsAdded"; time: number; ids: readonly string[] };

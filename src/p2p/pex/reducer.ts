@@ -1,6 +1,7 @@
 // PEX as a pure reducer: (state, input) → state and effects. The address book is an immutable
 // value inside the state; saving it is an effect.
 
+import { addPrivateIds } from "../addrbook/book.js";
 import { onAddrsReceived } from "./handlers/addrs.js";
 import { onEnsurePeersTicked } from "./handlers/ensure-peers.js";
 import {
@@ -43,6 +44,10 @@ export function pexReducer(state: PexState, input: PexInput): PexResult {
       return onAddressesGiven(state, input);
     case "PexPeerMarkedGood":
       return onMarkedGood(state, input);
+    case "PexPrivateIdsAdded": {
+      const book = addPrivateIds(state.book, input.ids);
+      return { state: { ...state, book, dirty: true }, effects: [] };
+    }
     case "PexSaveTicked":
       return state.dirty
         ? { state: { ...state, dirty: false }, effects: [{ type: "SaveAddrBook", book: state.book }] }

@@ -18,8 +18,8 @@ export type SwitchEffect =
   | { type: "CloseConnection"; connId: ConnId; reason: string }
   /** The connection becomes a peer: start routing its channels, tell the reactors. */
   | { type: "AdmitPeer"; peer: Peer }
-  /** Disconnect a peer. */
-  | { type: "DisconnectPeer"; id: NodeId; connId: ConnId; reason: string }
+  /** Disconnect a peer; `error` = its fault (a persistent peer is then redialled, as in v0.34). */
+  | { type: "DisconnectPeer"; id: NodeId; connId: ConnId; reason: string; error: boolean }
   /** A persistent peer's dial failed or its connection was lost: when it is tried next. */
   | { type: "RedialScheduled"; address: NetAddress; failures: number; delayMs: number }
   /** A persistent peer's schedule ran out (v0.34 gives up after 30 failed dials). */

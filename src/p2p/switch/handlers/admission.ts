@@ -54,6 +54,7 @@ export function onConnectionUpgraded(
       id: input.id,
       connId: replaced.connId,
       reason: "replaced by the connection the lower node id dialled",
+      error: false,
     });
   }
   effects.push({ type: "AdmitPeer", peer });

@@ -104,6 +104,8 @@ export function onStopPeerRequested(
   if (peer === undefined) return { state: { ...state, time: input.time }, effects: [] };
   return {
     state: { ...state, time: input.time },
-    effects: [{ type: "DisconnectPeer", id: input.id, connId: peer.connId, reason: input.reason }],
+    effects: [
+      { type: "DisconnectPeer", id: input.id, connId: peer.connId, reason: input.reason, error: input.error },
+    ],
   };
 }
