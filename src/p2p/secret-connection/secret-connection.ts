@@ -116,6 +116,11 @@ export class SecretConnection {
     else this.closeListeners.push(listener);
   }
 
+  /** Called when the socket has flushed after write() returned false. */
+  onDrain(listener: () => void): void {
+    this.socket.on("drain", listener);
+  }
+
   pause(): void {
     this.socket.pause();
   }

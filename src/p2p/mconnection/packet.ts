@@ -1,0 +1,129 @@
+// tendermint.p2p.Packet, the unit of the multiplexed connection: a oneof of PacketPing (1),
+// PacketPong (2) and PacketMsg (3) {channel_id int32 = 1, eof bool = 2, data bytes = 3}, each
+// written varint-delimited into the secret connection's byte stream. Hand-coded because it is
+// the hot path and because a hostile peer's bytes must be walked strictly.
+
+import { P2pError } from "../errors.js";
+import { ProtoDecodeError, ProtoReader, WIRE_LEN, WIRE_VARINT } from "../proto-reader.js";
+
+export type Packet =
+  | { type: "ping" }
+  | { type: "pong" }
+  | { type: "msg"; channelId: number; eof: boolean; data: Uint8Array };
+
+/** Delimited ping / pong as they appear on the stream. */
+export const PING_DELIMITED = Uint8Array.of(0x02, 0x0a, 0x00);
+export const PONG_DELIMITED = Uint8Array.of(0x02, 0x12, 0x00);
+
+export function uvarintLength(n: number): number {
+  let length = 1;
+  while (n >= 0x80) {
+    n = Math.floor(n / 128);
+    length++;
+  }
+  return length;
+}
+
+function writeUvarint(out: Uint8Array, at: number, n: number): number {
+  while (n >= 0x80) {
+    out[at++] = (n & 0x7f) | 0x80;
+    n = Math.floor(n / 128);
+  }
+  out[at++] = n;
+  return at;
+}
+
+function packetMsgBodyLength(channelId: number, eof: boolean, dataLength: number): number {
+  const msg =
+    (channelId !== 0 ? 1 + uvarintLength(channelId) : 0) +
+    (eof ? 2 : 0) +
+    (dataLength !== 0 ? 1 + uvarintLength(dataLength) + dataLength : 0);
+  return 1 + uvarintLength(msg) + msg;
+}
+
+/**
+ * The largest Packet body (prefix excluded) a peer may send: Packet{msg{channel 1, eof, data of
+ * maxPayload bytes}}, 1034 for the default 1024. A longer length prefix closes the connection.
+ */
+export function maxPacketBodySize(maxPacketMsgPayloadSize: number): number {
+  return packetMsgBodyLength(1, true, maxPacketMsgPayloadSize);
+}
+
+/** One delimited PacketMsg: uvarint(len) ‖ Packet{packet_msg{...}}. Defaults are omitted (PEX has no channel_id). */
+export function encodePacketMsgDelimited(channelId: number, eof: boolean, data: Uint8Array): Uint8Array {
+  const msgLength =
+    (channelId !== 0 ? 1 + uvarintLength(channelId) : 0) +
+    (eof ? 2 : 0) +
+    (data.length !== 0 ? 1 + uvarintLength(data.length) + data.length : 0);
+  const bodyLength = 1 + uvarintLength(msgLength) + msgLength;
+  const out = new Uint8Array(uvarintLength(bodyLength) + bodyLength);
+  let at = writeUvarint(out, 0, bodyLength);
+  out[at++] = 0x1a; // field 3, LEN
+  at = writeUvarint(out, at, msgLength);
+  if (channelId !== 0) {
+    out[at++] = 0x08;
+    at = writeUvarint(out, at, channelId);
+  }
+  if (eof) {
+    out[at++] = 0x10;
+    out[at++] = 0x01;
+  }
+  if (data.length !== 0) {
+    out[at++] = 0x1a;
+    at = writeUvarint(out, at, data.length);
+    out.set(data, at);
+  }
+  return out;
+}
+
+/** Decodes a Packet body; any malformed or empty packet is P2P_BAD_PACKET ("unknown message type"). */
+export function decodePacket(body: Uint8Array): Packet {
+  let packet: Packet | undefined;
+  try {
+    const reader = new ProtoReader(body, "Packet");
+    while (!reader.done) {
+      const { field, wire } = reader.tag();
+      if (field === 1 || field === 2 || field === 3) {
+        reader.expect(field, wire, WIRE_LEN);
+        const inner = reader.lengthDelimited();
+        if (field === 3) packet = decodePacketMsg(inner);
+        else {
+          skipAll(new ProtoReader(inner, field === 1 ? "PacketPing" : "PacketPong"));
+          packet = { type: field === 1 ? "ping" : "pong" };
+        }
+      } else reader.skip(wire);
+    }
+  } catch (error) {
+    if (error instanceof ProtoDecodeError) throw new P2pError("P2P_BAD_PACKET", error.message);
+    throw error;
+  }
+  if (packet === undefined)
+    throw new P2pError("P2P_BAD_PACKET", "Packet: unknown message type (empty oneof)");
+  return packet;
+}
+
+function decodePacketMsg(bytes: Uint8Array): Packet {
+  const reader = new ProtoReader(bytes, "PacketMsg");
+  let channelId = 0;
+  let eof = false;
+  let data: Uint8Array = new Uint8Array(0);
+  while (!reader.done) {
+    const { field, wire } = reader.tag();
+    if (field === 1) {
+      reader.expect(field, wire, WIRE_VARINT);
+      // int32 on the wire; anything outside 0..255 cannot name a channel (v0.34: "unknown channel").
+      channelId = reader.varint();
+    } else if (field === 2) {
+      reader.expect(field, wire, WIRE_VARINT);
+      eof = reader.varint() !== 0;
+    } else if (field === 3) {
+      reader.expect(field, wire, WIRE_LEN);
+      data = reader.lengthDelimited();
+    } else reader.skip(wire);
+  }
+  return { type: "msg", channelId, eof, data };
+}
+
+function skipAll(reader: ProtoReader): void {
+  while (!reader.done) reader.skip(reader.tag().wire);
+}
