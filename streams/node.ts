@@ -41,6 +41,7 @@ import { createMempoolNode } from "./mempool-node.js";
 import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
 import { EXIT_HALTED, NodeError } from "./node-errors.js";
 import type { NodeExit, NodeHandle, NodeInfoView } from "./node-handle.js";
+import { startNodePeerLayer } from "./p2p-transport.js"; // p2p
 import { EventBus } from "./projections/event-bus.js";
 import { codedSignError, type FoldStep, foldRestart, outstandingEffects } from "./restart-fold.js";
 import { startNodeRpc } from "./rpc-start.js";
@@ -169,6 +170,8 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
     }
     const pool = new VerifyPool({ size: options.verifyWorkers ?? 2 });
     cleanups.push(() => pool.close());
+    const peers = await startNodePeerLayer(prepared, chain.chainId, chain.version?.consensus?.app ?? 0n); // p2p
+    cleanups.push(() => peers.stop()); // p2p
 
     const events = new EventBus();
     cleanups.push(() => events.complete());
@@ -201,7 +204,8 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
 
     // Restart fold: the new ConsensusStarted is logged first, then the height's earlier inputs
     // are folded again (not logged again), and only their unanswered requests are carried out.
-    const reducer = createConsensusReducer(createDefaultConsensusRules());
+    const rules = createDefaultConsensusRules(); // p2p: the peer hand-off verifies with the same rules
+    const reducer = createConsensusReducer(rules);
     const initial = initialConsensusState({
       config: consensusConfigOf(config),
       ...(signer ? { ownAddress: signer.address } : {}),
@@ -320,7 +324,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
         halt,
         logger: log.state,
       }),
-      broadcastHandler(),
+      broadcastHandler(peers.broadcaster), // p2p
       consensusEventsHandler({ events, halt, logger: log.consensus }),
       evidence.handler(),
     ].map(withReplayed);
@@ -328,7 +332,10 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
     const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
       initialState: restored,
       reducer,
-      sources: [mempoolTxsAvailableSource(mempool.txsAvailable$)],
+      sources: [
+        mempoolTxsAvailableSource(mempool.txsAvailable$),
+        peers.consensusInput$({ state: () => latest, rules, verifier: pool, clock }), // p2p
+      ],
       stamp: (input) => ({ ...input, time: clock() }),
       toInput: (record) => record,
       append: (record) => wal.appendInput(record),
@@ -376,7 +383,8 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
       moniker: config.moniker,
       network: chainId,
       version: TENDERMINT_COMPAT_VERSION,
-      listenAddr: config.p2p.laddr,
+      listenAddr: peers.listenAddr, // p2p
+      channels: peers.nodeInfo.channels, // p2p
       rpcAddress: "",
       protocolVersion: { p2p: 8n, block: 11n, app: chain.version?.consensus?.app ?? 0n },
       txIndex: config.tx_index.indexer === "kv" ? "on" : "off",
@@ -422,6 +430,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
       evidence: { addEvidence: (item) => evidence.add(item, chain, verifyEd25519) },
       appInfo: shaken.appInfo,
       catchingUp: () => false,
+      peers: peers.view, // p2p
       stop: () => shutdown({ exitCode: 0, reason: "stopped" }),
       stopped,
     };
