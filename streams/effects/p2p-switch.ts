@@ -69,6 +69,18 @@ function listenAddressOf(connection: PeerConnection): NetAddress | undefined {
   }
 }
 
+/** v0.34's FlushStop: close once every send queue is empty (bounded wait), flushing the last batch. */
+export const FLUSH_STOP_MAX_MS = 2_000;
+function closeAfterFlush(connection: PeerConnection, reason: string): void {
+  const started = Date.now();
+  const check = () => {
+    const queued = connection.status().channels.some((c) => c.sendQueueSize > 0);
+    if (queued && Date.now() - started < FLUSH_STOP_MAX_MS) setTimeout(check, 20);
+    else connection.close(reason);
+  };
+  check();
+}
+
 export function switchEffectsHandler(deps: SwitchEffectDeps) {
   const { table, hub, log } = deps;
 
@@ -204,8 +216,13 @@ export function switchEffectsHandler(deps: SwitchEffectDeps) {
           case "DisconnectPeer": {
             const connection = table.admitted.get(e.connId);
             if (!connection) return EMPTY;
-            if (!e.error) table.graceful.add(e.connId);
-            connection.close(e.reason);
+            if (e.error) {
+              connection.close(e.reason);
+              return EMPTY;
+            }
+            // a graceful stop (a seed hanging up after its answer) lets queued messages out first
+            table.graceful.add(e.connId);
+            closeAfterFlush(connection, e.reason);
             return EMPTY;
           }
           case "RedialScheduled":
