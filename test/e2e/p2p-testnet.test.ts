@@ -34,8 +34,10 @@ test("testnet --v 4: each node is connected to the 3 others within 10 s", async 
     assert.equal(peers.split(",").length, 3);
     setConfig(home, "p2p", { laddr: `tcp://127.0.0.1:${ports[i]}`, persistent_peers: peers });
   }
-  const started = Date.now();
   const nodes = homes.map((h) => new NodeProcess(h, ["--p2p.laddr=config"]));
+  // the clock starts once all four processes are up (their start-up time is not the p2p layer's)
+  await Promise.all(nodes.map((n) => n.rpc("/health")));
+  const started = Date.now();
   const infos = await Promise.all(nodes.map((n) => waitForPeers(n, 3, 10_000)));
   const elapsed = Date.now() - started;
   const monikers = infos.map((peers) =>
