@@ -1,0 +1,85 @@
+// The peer layer on real loopback sockets: 1,000 connections opened at once are bounded (only
+// max_num_inbound_peers + unconditional sockets are kept for a handshake, the rest are closed at
+// once), the ones that never say a word are cut at handshake_timeout, and a real peer connects
+// afterwards: the node kept running and its slots came back.
+import assert from "node:assert/strict";
+import { copyFileSync, rmSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import type { PeerLayer } from "../../streams/p2p-layer.js";
+import { startNodePeerLayer } from "../../streams/p2p-transport.js";
+import { freshHome, prepare } from "./streams-node-helpers.js";
+
+const homes: string[] = [];
+const layers: PeerLayer[] = [];
+after(async () => {
+  for (const l of layers) await l.stop();
+  for (const h of homes) rmSync(h, { recursive: true, force: true });
+});
+
+const portOf = (laddr: string) => Number(laddr.split(":").pop());
+
+test("1,000 connections at once are bounded, stalled ones are cut, a real peer still gets in", {
+  timeout: 60_000,
+}, async () => {
+  const home = freshHome("rxbft-p2p-flood-");
+  homes.push(home);
+  const prepared = prepare(home, {
+    "p2p.max_num_inbound_peers": "5",
+    "p2p.handshake_timeout": "2s",
+    "p2p.allow_duplicate_ip": true,
+    "p2p.pex": false,
+  });
+  const layer = await startNodePeerLayer(prepared, "streams-test", 0n);
+  layers.push(layer);
+  const port = portOf(layer.listenAddr);
+
+  const sockets: Socket[] = [];
+  const closedAt: number[] = [];
+  const opened = Date.now();
+  for (let i = 0; i < 1000; i++) {
+    const s = connect({ host: "127.0.0.1", port });
+    s.on("error", () => {});
+    // read (and drop) what the node sends, so its close reaches us
+    s.resume();
+    s.on("close", () => closedAt.push(Date.now() - opened));
+    sockets.push(s);
+  }
+  // the flood is refused at the listener at once: all but the 5 handshake slots close quickly
+  const deadline = Date.now() + 15_000;
+  while (closedAt.length < 995 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(closedAt.length >= 995, `closed ${closedAt.length} of 1000`);
+  assert.ok(
+    closedAt.length < 1000 || closedAt.some((t) => t >= 1_500),
+    "the slots are held until their deadline, not closed with the flood",
+  );
+  // the silent ones are cut at handshake_timeout (2 s): soon every socket is closed
+  while (closedAt.length < 1000 && Date.now() < deadline + 10_000)
+    await new Promise((r) => setTimeout(r, 50));
+  assert.equal(closedAt.length, 1000);
+  const late = closedAt.filter((t) => t >= 1_900);
+  assert.ok(late.length >= 1 && late.length <= 5, `${late.length} cut at the handshake deadline`);
+
+  // a real node connects now
+  const otherHome = freshHome("rxbft-p2p-flood-peer-");
+  homes.push(otherHome);
+  copyFileSync(join(home, "config/genesis.json"), join(otherHome, "config/genesis.json"));
+  const other = await startNodePeerLayer(
+    prepare(otherHome, {
+      "p2p.persistent_peers": `${prepared.nodeId}@127.0.0.1:${port}`,
+      "p2p.allow_duplicate_ip": true,
+      "p2p.pex": false,
+    }),
+    "streams-test",
+    0n,
+  );
+  layers.push(other);
+  const until = Date.now() + 15_000;
+  while (layer.view.peers().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  const peers = layer.view.peers();
+  assert.equal(peers.length, 1);
+  assert.equal(peers[0]!.isOutbound, false);
+  assert.equal(peers[0]!.nodeInfo.network, "streams-test");
+  for (const s of sockets) s.destroy();
+});
