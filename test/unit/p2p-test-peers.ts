@@ -2,6 +2,7 @@
 import { connect, createServer, type Socket } from "node:net";
 import { generateEd25519KeyPair } from "../../src/crypto/ed25519-keys.js";
 import { channelIds, v034ChannelDescriptors } from "../../src/p2p/channels.js";
+import { P2pError } from "../../src/p2p/errors.js";
 import { DEFAULT_MCONNECTION_CONFIG } from "../../src/p2p/mconnection/mconnection.js";
 import { nodeIdFromPublicKey } from "../../src/p2p/node-id.js";
 import type { MConnectionConfig, NodeInfo, UpgradeOptions } from "../../src/p2p/types.js";
@@ -66,7 +67,7 @@ export function testNode(overrides: Partial<NodeInfo> = {}): TestNode {
 export function upgradeOptions(
   node: TestNode,
   outbound: boolean,
-  extra: Partial<UpgradeOptions> & { mconnection?: Partial<MConnectionConfig> } = {},
+  extra: Omit<Partial<UpgradeOptions>, "mconnection"> & { mconnection?: Partial<MConnectionConfig> } = {},
 ): UpgradeOptions {
   return {
     nodePrivateKey: node.privateKey,
@@ -85,5 +86,59 @@ export async function eventually(predicate: () => boolean, ms = 3000): Promise<v
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error("condition not reached in time");
     await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** An in-memory PacketTransport: what MConnection writes is recorded; tests feed what it reads. */
+export class MemoryTransport {
+  written: Uint8Array[] = [];
+  paused = false;
+  closedWith?: { code: string; message: string; graceful: boolean };
+  private dataListener?: (chunk: Uint8Array) => void;
+  private closeListeners: ((error: P2pError) => void)[] = [];
+  private drainListeners: (() => void)[] = [];
+  /** Optional: pass every written chunk to another transport (a connected pair). */
+  peer?: MemoryTransport;
+
+  write(data: Uint8Array): boolean {
+    if (this.closedWith) return false;
+    this.written.push(data);
+    if (this.peer) {
+      const copy = data.slice();
+      setImmediate(() => this.peer?.feed(copy));
+    }
+    return true;
+  }
+  onData(listener: (chunk: Uint8Array) => void): void {
+    this.dataListener = listener;
+  }
+  onDrain(listener: () => void): void {
+    this.drainListeners.push(listener);
+  }
+  onClose(listener: (error: P2pError) => void): void {
+    this.closeListeners.push(listener);
+  }
+  pause(): void {
+    this.paused = true;
+  }
+  resume(): void {
+    this.paused = false;
+  }
+  close(reason: P2pError): void {
+    this.closedWith ??= { code: reason.code, message: reason.message, graceful: true };
+  }
+  fail(error: P2pError): void {
+    this.closedWith ??= { code: error.code, message: error.message, graceful: false };
+  }
+  /** Bytes from the peer. */
+  feed(chunk: Uint8Array): void {
+    if (!this.closedWith) this.dataListener?.(chunk);
+  }
+  /** The peer hung up. */
+  hangUp(): void {
+    for (const l of this.closeListeners) l(new P2pError("P2P_CLOSED_BY_PEER", "connection closed"));
+  }
+  writtenBytes(): Buffer {
+    return Buffer.concat(this.written);
   }
 }

@@ -186,9 +186,16 @@ export class MConnection {
     else this.closeListeners.push(listener);
   }
 
-  /** Closes gracefully: what is already batched is flushed first. */
+  /**
+   * Closes gracefully, as v0.34's FlushStop: every message already queued is packetised and
+   * written first (bounded by the queue capacities), then the stream ends.
+   */
   close(reason: string): void {
     if (this.closedWith !== undefined) return;
+    for (let channel = this.nextChannel(); channel !== undefined; channel = this.nextChannel()) {
+      this.batchPacket(channel);
+      if (this.batchBytes >= WRITE_BATCH_BYTES) this.flush();
+    }
     this.flush();
     const error = new P2pError("P2P_CLOSED_BY_US", reason);
     this.finish({ code: error.code, message: reason });
@@ -326,7 +333,6 @@ export class MConnection {
   /** Writes packets by priority until the queues are empty, a batch is full, or the rate limit bites. */
   private sendSome(): void {
     if (this.closedWith !== undefined || this.writeBlocked) return;
-    const payload = this.config.maxPacketMsgPayloadSize;
     while (this.batchBytes < WRITE_BATCH_BYTES) {
       if (!this.sendLimiter.ready()) {
         this.flush();
@@ -338,22 +344,7 @@ export class MConnection {
       }
       const channel = this.nextChannel();
       if (channel === undefined) break;
-      const message = channel.queue[0];
-      const end = Math.min(message.length, channel.sendOffset + payload);
-      const eof = end === message.length;
-      const packet = encodePacketMsgDelimited(
-        channel.descriptor.id,
-        eof,
-        message.subarray(channel.sendOffset, end),
-      );
-      if (eof) {
-        channel.queue.shift();
-        channel.sendOffset = 0;
-      } else channel.sendOffset = end;
-      channel.recentlySent += packet.length;
-      this.sendLimiter.consume(packet.length);
-      this.batch.push(packet);
-      this.batchBytes += packet.length;
+      this.sendLimiter.consume(this.batchPacket(channel));
     }
     if (this.batchBytes >= WRITE_BATCH_BYTES) {
       // A full buffer goes out now, and the rest waits a turn so other connections get the CPU.
@@ -365,6 +356,26 @@ export class MConnection {
         this.flush();
       }, this.config.flushThrottleMs);
     }
+  }
+
+  /** Appends the channel's next packet to the write batch; returns its size. */
+  private batchPacket(channel: Channel): number {
+    const message = channel.queue[0];
+    const end = Math.min(message.length, channel.sendOffset + this.config.maxPacketMsgPayloadSize);
+    const eof = end === message.length;
+    const packet = encodePacketMsgDelimited(
+      channel.descriptor.id,
+      eof,
+      message.subarray(channel.sendOffset, end),
+    );
+    if (eof) {
+      channel.queue.shift();
+      channel.sendOffset = 0;
+    } else channel.sendOffset = end;
+    channel.recentlySent += packet.length;
+    this.batch.push(packet);
+    this.batchBytes += packet.length;
+    return packet.length;
   }
 
   /** The channel with pending data and the lowest recentlySent / priority. */

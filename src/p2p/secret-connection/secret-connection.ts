@@ -4,6 +4,7 @@
 // stream (onData) or whole varint-delimited messages (readMessage/writeMessage, as the remote
 // signer protocol needs).
 
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { signEd25519 } from "../../crypto/ed25519-keys.js";
 import { keyPairFromPrivateKey, verifyEd25519 } from "../../crypto/index.js";
@@ -134,7 +135,8 @@ export class SecretConnection {
     if (this.closeError !== undefined) return;
     this.finish(reason);
     this.socket.end();
-    const timer = setTimeout(() => this.socket.destroy(), 1000);
+    // A peer that never reads must not hold the socket open: destroy after a grace period.
+    const timer = setTimeout(() => this.socket.destroy(), 5000);
     timer.unref?.();
   }
 
@@ -215,7 +217,6 @@ export class SecretConnection {
 
   private async readDelimited(queue: ByteQueue, maxBytes: number, what: string): Promise<Uint8Array> {
     for (;;) {
-      if (this.closeError !== undefined) throw this.handshakeEofError(what);
       const prefix = peekUvarint(queue);
       if (prefix === "overflow") throw new P2pError("P2P_BAD_FRAME", `${what}: malformed length prefix`);
       if (prefix !== undefined) {
@@ -224,9 +225,11 @@ export class SecretConnection {
         }
         if (queue.length >= prefix.length + prefix.value) {
           queue.take(prefix.length);
-          return queue.take(prefix.value).slice();
+          return new Uint8Array(queue.take(prefix.value));
         }
       }
+      // What arrived before a failure is still read; after it, the failure is the answer.
+      if (this.closeError !== undefined) throw this.handshakeEofError(what);
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
   }
@@ -265,6 +268,9 @@ export async function makeSecretConnection(
   timeoutMs: number,
   options: SecretConnectionOptions = {},
 ): Promise<SecretConnection> {
+  // Go sockets run with TCP_NODELAY; without it Nagle holds our small handshake writes for
+  // the peer's delayed ACK (~40 ms per exchange).
+  (socket as Partial<Socket>).setNoDelay?.(true);
   const connection = new SecretConnection(socket);
   const timer = setTimeout(
     () =>
