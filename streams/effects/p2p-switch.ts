@@ -69,18 +69,6 @@ function listenAddressOf(connection: PeerConnection): NetAddress | undefined {
   }
 }
 
-/** v0.34's FlushStop: close once every send queue is empty (bounded wait), flushing the last batch. */
-export const FLUSH_STOP_MAX_MS = 2_000;
-function closeAfterFlush(connection: PeerConnection, reason: string): void {
-  const started = Date.now();
-  const check = () => {
-    const queued = connection.status().channels.some((c) => c.sendQueueSize > 0);
-    if (queued && Date.now() - started < FLUSH_STOP_MAX_MS) setTimeout(check, 20);
-    else connection.close(reason);
-  };
-  check();
-}
-
 export function switchEffectsHandler(deps: SwitchEffectDeps) {
   const { table, hub, log } = deps;
 
@@ -220,9 +208,9 @@ export function switchEffectsHandler(deps: SwitchEffectDeps) {
               connection.close(e.reason);
               return EMPTY;
             }
-            // a graceful stop (a seed hanging up after its answer) lets queued messages out first
+            // a graceful stop (a seed hanging up after its answer): close() writes what is queued first
             table.graceful.add(e.connId);
-            closeAfterFlush(connection, e.reason);
+            connection.close(e.reason);
             return EMPTY;
           }
           case "RedialScheduled":
