@@ -4,7 +4,6 @@
 // the hub of live connections (streams/sources/peers.ts) with per-channel message streams, the
 // consensus hand-off, and what the RPC reads (net_info, dial_seeds, dial_peers).
 import { randomBytes } from "node:crypto";
-import { lookup } from "node:dns/promises";
 import {
   asyncScheduler,
   interval,
@@ -18,10 +17,9 @@ import {
 import type { PreparedNode } from "../src/cli/prepare-node.js";
 import { splitList } from "../src/config/config-codecs.js";
 import type { ConsensusInput } from "../src/consensus/input.js";
-import type { Logger } from "../src/logger/index.js";
 import { addOurAddress, loadAddrBook, saveAddrBook } from "../src/p2p/addrbook/index.js";
 import { encodeBroadcast } from "../src/p2p/consensus-wire.js";
-import { type NetAddress, NetAddressError, normaliseIp, parseAddressSpec } from "../src/p2p/net-address.js";
+import { type NetAddress, normaliseIp, parseAddressSpec } from "../src/p2p/net-address.js";
 import {
   decodePexMessage,
   initialPexState,
@@ -39,18 +37,14 @@ import {
   type SwitchState,
   switchReducer,
 } from "../src/p2p/switch/index.js";
-import type {
-  ChannelDescriptor,
-  ConnectionStatus,
-  MConnectionConfig,
-  NodeInfo,
-  UpgradeConnection,
-} from "../src/p2p/types.js";
+import type { ChannelDescriptor, MConnectionConfig, NodeInfo, UpgradeConnection } from "../src/p2p/types.js";
 import { TENDERMINT_COMPAT_VERSION } from "../src/version.js";
 import type { BroadcastEffect, PeerBroadcaster } from "./effects/broadcasts.js";
 import { pexEffectsHandler } from "./effects/p2p-pex.js";
 import { ConnectionTable, switchEffectsHandler, unstamped } from "./effects/p2p-switch.js";
 import { createLoop } from "./loop.js";
+import { laddrParts, resolveAddresses } from "./p2p-addresses.js";
+import { createPeersView, type PeersView } from "./p2p-rpc-view.js";
 import { listenForPeers, type PeerConsensusHandOff, PeerHub, peerConsensusInputs } from "./sources/peers.js";
 
 /** v0.34's hard-coded ensure-peers period */
@@ -59,28 +53,6 @@ export const ENSURE_PEERS_PERIOD_MS = 30_000;
 export const SWITCH_TICK_MS = 100;
 /** v0.34 saves the book every 2 minutes (and at stop) */
 export const ADDRBOOK_SAVE_MS = 120_000;
-
-export interface PeerView {
-  nodeInfo: NodeInfo;
-  isOutbound: boolean;
-  remoteIp: string;
-  remotePort: number;
-  connectionStatus: ConnectionStatus;
-}
-
-/** What the RPC reads and asks of the peer layer. */
-export interface PeersView {
-  readonly listening: boolean;
-  readonly listeners: readonly string[];
-  peers(): PeerView[];
-  dialSeeds(seeds: readonly string[]): Promise<void>;
-  dialPeers(request: {
-    peers: readonly string[];
-    persistent: boolean;
-    unconditional: boolean;
-    private: boolean;
-  }): Promise<void>;
-}
 
 export interface PeerTransport {
   upgrade: UpgradeConnection;
@@ -108,34 +80,6 @@ export interface PeerLayer {
   /** verified consensus inputs from peers, for the consensus loop's sources */
   consensusInput$(deps: Omit<PeerConsensusHandOff, "reject">): Observable<ConsensusInput>;
   stop(): Promise<void>;
-}
-
-/** Resolves `id@host:port` entries; unresolvable names are skipped (as v0.34 does), bad ones throw. */
-export async function resolveAddresses(entries: readonly string[], log: Logger): Promise<NetAddress[]> {
-  const out: NetAddress[] = [];
-  for (const entry of entries) {
-    const spec = parseAddressSpec(entry);
-    if (!spec.needsLookup) {
-      out.push({ id: spec.id, ip: normaliseIp(spec.host), port: spec.port });
-      continue;
-    }
-    try {
-      const { address } = await lookup(spec.host);
-      out.push({ id: spec.id, ip: normaliseIp(address), port: spec.port });
-    } catch (error) {
-      log.error("cannot resolve a peer's host name, skipping it", {
-        address: entry,
-        err: (error as Error).message,
-      });
-    }
-  }
-  return out;
-}
-
-function laddrParts(laddr: string): { host: string; port: number } {
-  const rest = laddr.replace(/^tcp:\/\//, "");
-  const colon = rest.lastIndexOf(":");
-  return { host: rest.slice(0, colon).replace(/^\[|\]$/g, ""), port: Number(rest.slice(colon + 1)) };
 }
 
 export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerOptions): Promise<PeerLayer> {
@@ -377,55 +321,14 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
   const reject = (peerId: string, reason: string) =>
     switchLoop.dispatch(unstamped({ type: "StopPeerRequested", id: peerId, reason, error: true }));
 
-  const parseList = async (entries: readonly string[], what: string) => {
-    try {
-      return await resolveAddresses(entries, log);
-    } catch (error) {
-      if (error instanceof NetAddressError) throw new Error(`${what}: ${error.message}`);
-      throw error;
-    }
-  };
-
-  const view: PeersView = {
-    listening: true,
-    listeners: [`Listener(@${listenAddr.replace(/^tcp:\/\//, "")})`],
-    peers: () =>
-      hub.list().map((c) => ({
-        nodeInfo: c.remoteNodeInfo,
-        isOutbound: c.outbound,
-        remoteIp: c.remoteAddress.host,
-        remotePort: c.remoteAddress.port,
-        connectionStatus: c.status(),
-      })),
-    dialSeeds: async (entries) => {
-      const addresses = await parseList(entries, "dial_seeds");
-      pexLoop.dispatch({ type: "PexAddressesGiven", time: 0, seed: 0, addresses, ours: ourAddress });
-      switchLoop.dispatch(
-        unstamped({
-          type: "DialRequested",
-          addresses,
-          spread: true,
-          persistent: false,
-          unconditional: false,
-        }),
-      );
-    },
-    dialPeers: async (request) => {
-      const addresses = await parseList(request.peers, "dial_peers");
-      if (request.private)
-        pexLoop.dispatch({ type: "PexPrivateIdsAdded", time: 0, ids: addresses.map((a) => a.id) });
-      pexLoop.dispatch({ type: "PexAddressesGiven", time: 0, seed: 0, addresses, ours: ourAddress });
-      switchLoop.dispatch(
-        unstamped({
-          type: "DialRequested",
-          addresses,
-          spread: true,
-          persistent: request.persistent,
-          unconditional: request.unconditional,
-        }),
-      );
-    },
-  };
+  const view = createPeersView({
+    hub,
+    listenAddr,
+    log,
+    ourAddress,
+    dispatchPex: (input) => pexLoop.dispatch(input),
+    dispatchSwitch: (input) => switchLoop.dispatch(input),
+  });
 
   const broadcaster: PeerBroadcaster = {
     broadcast(effect: BroadcastEffect) {
@@ -458,3 +361,5 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
     },
   };
 }
+
+export type { PeersView, PeerView } from "./p2p-rpc-view.js";
