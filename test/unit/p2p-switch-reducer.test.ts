@@ -406,3 +406,27 @@ test("the same inputs give the same effects (replay)", () => {
   };
   assert.equal(run(), run());
 });
+
+test("a PEX or dial_peers peer (not persistent) is not redialled by the switch when lost or when its dial fails", () => {
+  const sim = new Sim(config());
+  const connId = connect(sim, addr(1), 1);
+  assert.equal(sim.state.peers.get(id(1))!.persistent, false);
+  sim.feed({ type: "PeerDisconnected", time: 2, seed: 1, id: id(1), connId, reason: "EOF", error: true });
+  sim.feed({
+    type: "DialRequested",
+    time: 3,
+    seed: 1,
+    addresses: [addr(2)],
+    spread: false,
+    persistent: false,
+    unconditional: false,
+  });
+  const dial = sim.dials().at(-1)!.effect;
+  sim.feed({ type: "ConnectionFailed", time: 4, seed: 1, connId: dial.connId, reason: "refused" });
+  sim.run(600_000);
+  assert.equal(sim.dials().length, 2, "no redial: the address book's dialler (PEX) decides about these");
+  assert.equal(
+    sim.log.some((l) => l.effect.type === "RedialScheduled"),
+    false,
+  );
+});
