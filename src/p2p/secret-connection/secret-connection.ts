@@ -6,8 +6,7 @@
 
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { signEd25519 } from "../../crypto/ed25519-keys.js";
-import { keyPairFromPrivateKey, verifyEd25519 } from "../../crypto/index.js";
+import { verifyEd25519 } from "../../crypto/index.js";
 import { ByteQueue, peekUvarint } from "../byte-queue.js";
 import { P2pError } from "../errors.js";
 import { nodeIdFromPublicKey } from "../node-id.js";
@@ -21,6 +20,7 @@ import {
   encodeAuthSig,
   encodeEphemeralKey,
 } from "./handshake-messages.js";
+import { handshakeIdentity } from "./identity.js";
 import { deriveSessionKeys, secretConnectionChallenge, sortEphemeralKeys } from "./key-schedule.js";
 
 /** Read limit of each handshake message (v0.34: 1 MiB). */
@@ -152,8 +152,7 @@ export class SecretConnection {
     nodePrivateKey: Uint8Array,
     options: SecretConnectionOptions = {},
   ): Promise<SecretConnectionInfo> {
-    const identity = keyPairFromPrivateKey(nodePrivateKey);
-    if (typeof identity === "string") throw new Error(`node key: ${identity}`);
+    const identity = handshakeIdentity(nodePrivateKey);
     const ephemeral = makeEphemeralKeyPair(options.ephemeralPrivateKey);
     // Write first, read second: the exchange is symmetric and neither side may wait for the other.
     this.socket.write(delimit(encodeEphemeralKey(ephemeral.publicKey)));
@@ -168,7 +167,7 @@ export class SecretConnection {
     this.opener = new FrameOpener(keys.recvKey);
     this.openFrames(); // frames that arrived together with the key
 
-    this.writeMessage(encodeAuthSig(identity.publicKey, signEd25519(identity.privateKey, challenge)));
+    this.writeMessage(encodeAuthSig(identity.publicKey, identity.sign(challenge)));
     const auth = decodeAuthSig(
       await this.readDelimited(this.plainIn, HANDSHAKE_MESSAGE_LIMIT, "AuthSigMessage"),
     );
