@@ -234,3 +234,42 @@ test("the book is saved only when it changed", () => {
   assert.equal(p.feed({ type: "PexSaveTicked", time: 1 })[0]!.type, "SaveAddrBook");
   assert.deepEqual(p.feed({ type: "PexSaveTicked", time: 2 }), []);
 });
+
+test("a seed hangs up on non-persistent peers after 28 h and crawls addresses not asked in 2 minutes", () => {
+  const p = pex({ seedMode: true, maxOutbound: 10 }, 5);
+  p.feed({ type: "PexPeerAdded", time: 0, seed: 1, peer: { ...peer(7, true), addedAt: 0 } });
+  p.feed({
+    type: "PexPeerAdded",
+    time: 0,
+    seed: 1,
+    peer: { ...peer(8, true), persistent: true, addedAt: 0 },
+  });
+  const tick = (t: number) =>
+    p.feed({
+      type: "PexEnsurePeersTicked",
+      time: t,
+      seed: 3,
+      outbound: 2,
+      inbound: 0,
+      dialing: 0,
+      connectedIds: [id(7), id(8)],
+    });
+  const first = tick(60_000);
+  const crawl = first.find((e) => e.type === "DialAddresses") as Extract<
+    PexEffect,
+    { type: "DialAddresses" }
+  >;
+  assert.equal(crawl.addresses.length, 5);
+  assert.equal(
+    tick(120_000).some((e) => e.type === "DialAddresses"),
+    false,
+    "crawled less than 2 minutes ago",
+  );
+  const late = tick(28 * 60 * 60 * 1000);
+  const stops = late.filter((e) => e.type === "StopPeer") as Extract<PexEffect, { type: "StopPeer" }>[];
+  assert.deepEqual(
+    stops.map((s) => s.id),
+    [id(7)],
+    "the persistent peer stays",
+  );
+});

@@ -2,7 +2,7 @@
 // dialling reaches max_num_outbound_peers, biased to new addresses while we have few peers; while
 // the book is short, lift expired bans, ask one random peer for addresses, and dial a seed when
 // nothing else was picked. A seed crawls instead: it asks every address it has not asked in the
-// last 2 minutes, and forgets crawls older than a day.
+// last 2 minutes, forgets crawls older than a day, and hangs up on peers connected for 28 h.
 import { getSelection, needsMoreAddresses, pickAddress, reinstateExpiredBans } from "../../addrbook/book.js";
 import type { NetAddress } from "../../net-address.js";
 import { randomFrom } from "../../switch/random.js";
@@ -15,6 +15,8 @@ import type { PexResult } from "./result.js";
 type Tick = Extract<PexInput, { type: "PexEnsurePeersTicked" }>;
 
 export const CRAWL_INTERVAL_MS = 2 * 60 * 1000;
+/** a seed hangs up on non-persistent peers connected this long (v0.34's node.go sets 28 h) */
+export const SEED_DISCONNECT_WAIT_MS = 28 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function onEnsurePeersTicked(state: PexState, input: Tick): PexResult {
@@ -73,6 +75,10 @@ function crawl(state: PexState, input: Tick): PexResult {
   const crawled = new Map(state.crawled);
   for (const [id, at] of crawled) if (input.time - at > DAY_MS) crawled.delete(id);
   let next: PexState = { ...state, crawled };
+  for (const peer of state.peers.values()) {
+    if (!peer.persistent && input.time - peer.addedAt >= SEED_DISCONNECT_WAIT_MS)
+      effects.push({ type: "StopPeer", id: peer.id, reason: "seed mode: connected for 28h", error: false });
+  }
   if (next.book.addrs.size === 0) {
     const seeds = next.config.seeds.filter((s) => !connected.has(s.id));
     if (seeds.length > 0)
