@@ -59,8 +59,18 @@ test("1,000 connections at once are bounded, stalled ones are cut, a real peer s
     1000,
     "every socket closed: refused at once, or cut at its handshake deadline",
   );
-  // only the 5 slots (max_num_inbound_peers + 0 unconditional) got a handshake; the rest were closed unread
-  assert.ok(handshaken.size >= 1 && handshaken.size <= 5, `${handshaken.size} sockets handshaken`);
+  // at no moment more than the 5 slots (max_num_inbound_peers + 0 unconditional) held a handshake;
+  // the rest were closed unread (under load, a slot freed at its deadline may serve a later socket)
+  const events = [...handshaken.values()].flatMap((h) => [
+    [h.firstByte, 1],
+    [h.closed!, -1],
+  ]);
+  events.sort((x, y) => x[0]! - y[0]! || x[1]! - y[1]!);
+  let open = 0;
+  let most = 0;
+  for (const [, d] of events) most = Math.max(most, (open += d!));
+  assert.ok(handshaken.size >= 1 && most <= 5, `${most} handshakes at once (${handshaken.size} in all)`);
+  assert.ok(handshaken.size < 100, `${handshaken.size} sockets handshaken: the flood was not bounded`);
   for (const h of handshaken.values()) {
     const held = h.closed! - h.firstByte;
     assert.ok(held >= 1_800, `a silent handshake was held ${held} ms, until the 2 s deadline`);
