@@ -103,8 +103,21 @@ export function dialString(a: NetAddress): string {
 
 // ---- IP bytes -------------------------------------------------------------------------------
 
-/** 16 bytes of an IP literal (IPv4 as IPv4-mapped IPv6), or undefined when it is not one. */
+// Parsing an IP is most of the cost of judging an address, and the book judges each one several
+// times (validity, routability, group key): parsed forms are remembered (bounded; a pure memo).
+const PARSED_LIMIT = 4096;
+const parsed = new Map<string, Uint8Array | undefined>();
+
+/** 16 bytes of an IP literal (IPv4 as IPv4-mapped IPv6), or undefined when it is not one. Do not mutate. */
 export function ipBytes(ip: string): Uint8Array | undefined {
+  if (parsed.has(ip)) return parsed.get(ip);
+  const bytes = parseIpBytes(ip);
+  if (parsed.size >= PARSED_LIMIT) parsed.clear();
+  parsed.set(ip, bytes);
+  return bytes;
+}
+
+function parseIpBytes(ip: string): Uint8Array | undefined {
   const kind = isIP(ip);
   if (kind === 4) return mapped(ip.split(".").map(Number));
   if (kind !== 6) return undefined;
