@@ -43,6 +43,7 @@ import type { BroadcastEffect, PeerBroadcaster } from "./effects/broadcasts.js";
 import { pexEffectsHandler } from "./effects/p2p-pex.js";
 import { ConnectionTable, switchEffectsHandler, unstamped } from "./effects/p2p-switch.js";
 import { createLoop } from "./loop.js";
+import { NodeError } from "./node-errors.js";
 import { laddrParts, resolveAddresses } from "./p2p-addresses.js";
 import { createPeersView, type PeersView } from "./p2p-rpc-view.js";
 import { listenForPeers, type PeerConsensusHandOff, PeerHub, peerConsensusInputs } from "./sources/peers.js";
@@ -96,7 +97,14 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
   // The listener first: the advertised address carries the port actually bound.
   let onSocket: (socket: import("node:net").Socket) => void = (s) => s.destroy();
   const { host: lhost, port: lport } = laddrParts(p2p.laddr);
-  const listener = await listenForPeers(lhost, lport, (s) => onSocket(s));
+  const listener = await listenForPeers(lhost, lport, (s) => onSocket(s)).catch((error: Error) => {
+    throw new NodeError(
+      "NODE_START_FAILED",
+      `cannot listen for peers on p2p.laddr ${p2p.laddr}: ${error.message} (pick another port, or tcp://127.0.0.1:0 for any free one)`,
+      undefined,
+      { cause: error },
+    );
+  });
   const boundLaddr = `tcp://${lhost.includes(":") ? `[${lhost}]` : lhost}:${listener.port}`;
   const listenAddr = p2p.external_address !== "" ? p2p.external_address : boundLaddr;
   log.info("P2P listening", { address: boundLaddr, advertised: listenAddr, node_id: nodeId });
