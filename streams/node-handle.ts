@@ -20,6 +20,7 @@ import type {
 } from "../src/wire/generated/tendermint/abci/types.js";
 import type { State as ChainState } from "../src/wire/generated/tendermint/state/types.js";
 import type { Evidence } from "../src/wire/generated/tendermint/types/evidence.js";
+import type { PeersView } from "./p2p-layer.js";
 
 /**
  * One event of the node's event bus, with Tendermint's names (reference §1.5). Structurally the
@@ -61,6 +62,8 @@ export interface NodeInfoView {
   /** p2p, block and app protocol versions */
   protocolVersion: { p2p: bigint; block: bigint; app: bigint };
   txIndex: "on" | "off";
+  /** the channel ids we advertise to peers (from the peer layer) */
+  channels?: Uint8Array;
 }
 
 /** Our validator, when this node has a key (not with an external signer). */
@@ -151,6 +154,8 @@ export interface NodeHandle {
   readonly evidence: { addEvidence(evidence: Evidence): void };
   /** The app's Info answer at start (handshake). */
   readonly appInfo: ResponseInfo;
+  /** The peer layer as the RPC sees it (net_info, dial_seeds, dial_peers); absent without one. */
+  readonly peers?: PeersView;
   /** True while the node catches up (block sync); always false for a single node. */
   catchingUp(): boolean;
   /** Stops accepting inputs, finishes or abandons the current step safely, syncs the WAL, closes stores. */

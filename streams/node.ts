@@ -43,6 +43,7 @@ import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
 import { EXIT_HALTED, NodeError } from "./node-errors.js";
 import type { NodeExit, NodeHandle, NodeInfoView } from "./node-handle.js";
 import { startNodeMetrics } from "./node-metrics.js";
+import { startNodePeerLayer } from "./p2p-transport.js"; // p2p
 import { EventBus } from "./projections/event-bus.js";
 import { connectRemoteSigner, type NodeSigner } from "./remote-signer.js";
 import { codedSignError, type FoldStep, foldRestart, outstandingEffects } from "./restart-fold.js";
@@ -184,6 +185,8 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
     }
     const pool = new VerifyPool({ size: options.verifyWorkers ?? 2 });
     cleanups.push(() => pool.close());
+    const peers = await startNodePeerLayer(prepared, chain.chainId, chain.version?.consensus?.app ?? 0n); // p2p
+    cleanups.push(() => peers.stop()); // p2p
 
     const events = new EventBus();
     cleanups.push(() => events.complete());
@@ -216,7 +219,8 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
 
     // Restart fold: the new ConsensusStarted is logged first, then the height's earlier inputs
     // are folded again (not logged again), and only their unanswered requests are carried out.
-    const reducer = createConsensusReducer(createDefaultConsensusRules(), { trace: options.trace === true });
+    const rules = createDefaultConsensusRules(); // p2p: the peer hand-off verifies with the same rules
+    const reducer = createConsensusReducer(rules, { trace: options.trace === true });
     const initial = initialConsensusState({
       config: consensusConfigOf(config),
       ...(signer ? { ownAddress: signer.address } : {}),
@@ -335,7 +339,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
         halt,
         logger: log.state,
       }),
-      broadcastHandler(),
+      broadcastHandler(peers.broadcaster), // p2p
       consensusEventsHandler({ events, halt, logger: log.consensus }),
       evidence.handler(),
     ].map(withReplayed);
@@ -343,7 +347,10 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
     const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
       initialState: restored,
       reducer: options.trace ? logFiredRules(reducer, log.consensus) : reducer,
-      sources: [mempoolTxsAvailableSource(mempool.txsAvailable$)],
+      sources: [
+        mempoolTxsAvailableSource(mempool.txsAvailable$),
+        peers.consensusInput$({ state: () => latest, rules, verifier: pool, clock }), // p2p
+      ],
       stamp: (input) => ({ ...input, time: clock() }),
       toInput: (record) => record,
       append: (record) => wal.appendInput(record),
@@ -404,7 +411,8 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
       moniker: config.moniker,
       network: chainId,
       version: TENDERMINT_COMPAT_VERSION,
-      listenAddr: config.p2p.laddr,
+      listenAddr: peers.listenAddr, // p2p
+      channels: peers.nodeInfo.channels, // p2p
       rpcAddress: "",
       protocolVersion: { p2p: 8n, block: 11n, app: chain.version?.consensus?.app ?? 0n },
       txIndex: txIndexStatus(config),
@@ -450,6 +458,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
       evidence: { addEvidence: (item) => evidence.add(item, chain, verifyEd25519) },
       appInfo: shaken.appInfo,
       catchingUp: () => false,
+      peers: peers.view, // p2p
       stop: () => shutdown({ exitCode: 0, reason: "stopped" }),
       stopped,
     };

@@ -3,7 +3,7 @@
 // form the encoders of src/wire/json write (one projection, two encoders). streams/rpc-start.ts
 // loads this module: createRpcContext(node) and `encoders` (chosen by rpc.compat there).
 import type { RpcContext, RpcEvent } from "../../src/rpc/context.js";
-import { RpcError } from "../../src/rpc/errors.js";
+import { handlerError, RpcError } from "../../src/rpc/errors.js";
 import type { NodeHandle } from "../node-handle.js";
 import {
   blockAt,
@@ -43,10 +43,16 @@ export interface RpcContextOptions {
 }
 
 function noPeerDialling(route: string): never {
-  throw new RpcError(
-    "RPC_NOT_AVAILABLE",
-    `${route} is not available yet: this node has no p2p layer, peer dialling arrives with the p2p issue`,
-  );
+  throw new RpcError("RPC_NOT_AVAILABLE", `${route} is not available: this node runs without a peer layer`);
+}
+
+/** A bad address in dial_seeds/dial_peers is the caller's error, named as v0.34 names it. */
+async function dialling(run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    throw handlerError((error as Error).message);
+  }
 }
 
 export function createRpcContext(node: NodeHandle, options: RpcContextOptions = {}): RpcContext {
@@ -88,8 +94,10 @@ export function createRpcContext(node: NodeHandle, options: RpcContextOptions = 
     broadcastEvidence: (evidence) => broadcastEvidence(node, evidence),
     consensusState: () => consensusStateOf(node),
     dumpConsensusState: () => dumpConsensusStateOf(node),
-    dialSeeds: () => noPeerDialling("dial_seeds"),
-    dialPeers: () => noPeerDialling("dial_peers"),
+    dialSeeds: (seeds) =>
+      node.peers ? dialling(() => node.peers!.dialSeeds(seeds)) : noPeerDialling("dial_seeds"),
+    dialPeers: (request) =>
+      node.peers ? dialling(() => node.peers!.dialPeers(request)) : noPeerDialling("dial_peers"),
     unsafeFlushMempool: () => {
       node.mempool.flush();
       return {};

@@ -1,8 +1,10 @@
 // status and net_info over the node handle: node info, sync info from the block store's base and
-// latest metas, our validator; no p2p layer exists yet, so net_info reports no listener and no peers.
+// latest metas, our validator; net_info from the peer layer (rpc-net-info.ts), or no listener and
+// no peers for a node started without one.
 
 import type { NetInfoResult, NodeInfoResult, StatusResult } from "../../src/wire/json/index.js";
 import type { NodeHandle } from "../node-handle.js";
+import { netInfoFromPeers } from "./rpc-net-info.js";
 
 /** v0.34's channel ids (blocksync, consensus ×4, mempool, evidence, statesync ×2, pex). */
 const CHANNELS = "40202122233038606100";
@@ -15,7 +17,7 @@ export function nodeInfoOf(node: NodeHandle): NodeInfoResult {
     listenAddr: info.listenAddr,
     network: info.network,
     version: info.version,
-    channels: CHANNELS,
+    channels: info.channels ?? CHANNELS,
     moniker: info.moniker,
     other: { txIndex: info.txIndex, rpcAddress: info.rpcAddress },
   };
@@ -77,7 +79,7 @@ async function buildStatus(
   };
 }
 
-export function netInfoOf(_node: NodeHandle): NetInfoResult {
-  // Peers and a p2p listener arrive with the p2p layer; until then the truth is "none".
+export function netInfoOf(node: NodeHandle): NetInfoResult {
+  if (node.peers) return netInfoFromPeers(node.peers);
   return { listening: false, listeners: [], nPeers: 0, peers: [] };
 }

@@ -57,7 +57,11 @@ async function serve(home: string): Promise<void> {
   const { startRpcServer } = await import("../../src/rpc/index.js");
   const { loadUws } = await import("../../src/rpc/server/uws-backend.js");
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  const prepared = prepareNode({ home, overrides: {}, logDestination: { write() {} } });
+  const prepared = prepareNode({
+    home,
+    overrides: { "p2p.laddr": "tcp://127.0.0.1:0" },
+    logDestination: { write() {} },
+  });
   const node = await startNode(prepared, { rpcBackend: "uws" });
   const nodePort = Number(node.nodeInfo.rpcAddress.split(":").pop());
   const fallback = await startRpcServer(

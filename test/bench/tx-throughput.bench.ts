@@ -73,6 +73,8 @@ const nodeArgs = [
   "kvstore",
   "--rpc.laddr",
   "tcp://127.0.0.1:0",
+  "--p2p.laddr",
+  "tcp://127.0.0.1:0",
 ];
 const child: ChildProcess = spawn(process.execPath, nodeArgs, { stdio: ["ignore", "pipe", "pipe"] });
 let address = "";

@@ -30,6 +30,8 @@ test("node applies its flags over config.toml, serves on the flagged address and
       "flag-moniker",
       "--consensus.create_empty_blocks=false",
       "--p2p.pex=false",
+      "--p2p.laddr",
+      "tcp://127.0.0.1:0",
       "--rpc.laddr",
       `tcp://127.0.0.1:${port}`,
     ],

@@ -61,7 +61,10 @@ export class NodeProcess {
         ...(extraArgs.includes("--proxy_app") ? [] : ["--proxy_app", "kvstore"]),
         "--rpc.laddr",
         "tcp://127.0.0.1:0",
-        ...extraArgs,
+        // an ephemeral loopback p2p port, so parallel tests never collide; a test that needs a
+        // known port passes its own --p2p.laddr, or "--p2p.laddr=config" to keep config.toml's
+        ...(extraArgs.some((a) => a.startsWith("--p2p.laddr")) ? [] : ["--p2p.laddr", "tcp://127.0.0.1:0"]),
+        ...extraArgs.filter((a) => a !== "--p2p.laddr=config"),
       ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );

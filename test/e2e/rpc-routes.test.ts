@@ -362,9 +362,10 @@ for (const form of ["seed", "tendermint"] as const) {
       assert.equal(ev.error.code, -32603);
       assert.match(ev.error.data, /evidence/);
       const seeds = await style(form, "dial_seeds", { seeds: ["f00d@127.0.0.1:26656"] });
-      assert.match(seeds.error.data, /p2p/);
+      // the peer layer refuses an address whose node id is not 40 hex characters, naming it
+      assert.match(seeds.error.data, /dial_seeds: invalid address \(f00d@127\.0\.0\.1:26656\): node id/);
       const peers = await style(form, "dial_peers", { peers: ["f00d@127.0.0.1:26656"], persistent: false });
-      assert.match(peers.error.data, /p2p/);
+      assert.match(peers.error.data, /dial_peers: invalid address \(f00d@127\.0\.0\.1:26656\): node id/);
     }
   });
 }

@@ -27,6 +27,8 @@ export function prepare(home: string, overrides: Record<string, string | boolean
     overrides: {
       proxy_app: "kvstore",
       log_level: process.env.STREAMS_LOG ?? "none",
+      // an ephemeral loopback p2p port: tests run in parallel
+      "p2p.laddr": "tcp://127.0.0.1:0",
       ...FAST_TIMEOUTS,
       ...overrides,
     },

@@ -1,0 +1,33 @@
+// The transport the peer layer uses, from the node's config: v0.34's channels (PEX's only when
+// p2p.pex is on; the mempool channel sized by our max_tx_bytes), the MConnection settings of
+// [p2p], and upgradeConnection (src/p2p/upgrade.ts).
+
+import type { PreparedNode } from "../src/cli/prepare-node.js";
+import type { NodeConfig } from "../src/config/config-schema.js";
+import { v034ChannelDescriptors } from "../src/p2p/channels.js";
+import { DEFAULT_MCONNECTION_CONFIG } from "../src/p2p/mconnection/mconnection.js";
+import { upgradeConnection } from "../src/p2p/upgrade.js";
+import { type PeerLayer, type PeerTransport, startPeerLayer } from "./p2p-layer.js";
+
+export function peerTransportOf(config: NodeConfig): PeerTransport {
+  return {
+    upgrade: upgradeConnection,
+    channels: v034ChannelDescriptors({ pex: config.p2p.pex, maxTxBytes: config.mempool.max_tx_bytes }),
+    mconnection: {
+      ...DEFAULT_MCONNECTION_CONFIG,
+      sendRate: config.p2p.send_rate,
+      recvRate: config.p2p.recv_rate,
+      maxPacketMsgPayloadSize: config.p2p.max_packet_msg_payload_size,
+      flushThrottleMs: config.p2p.flush_throttle_timeout,
+    },
+  };
+}
+
+/** The node's peer layer over its prepared home (the one call streams/node.ts makes). */
+export function startNodePeerLayer(
+  prepared: PreparedNode,
+  chainId: string,
+  appVersion: bigint,
+): Promise<PeerLayer> {
+  return startPeerLayer(prepared, { chainId, appVersion, transport: peerTransportOf(prepared.config) });
+}

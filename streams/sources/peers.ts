@@ -1,0 +1,146 @@
+// The peers' side of the node: the table of live peer connections (filled by the switch's
+// AdmitPeer effect), every message they send as a typed stream per channel, the consensus
+// channels decoded and passed through the verification step (peer-consensus.ts) before the
+// consensus log, and the listener that turns accepted sockets into switch inputs.
+// Sending is here too: only on a channel the peer advertised (v0.34 drops the rest, and a Go
+// node closes the connection on an unknown channel).
+import { createServer, type Server, type Socket } from "node:net";
+import { EMPTY, filter, mergeMap, type Observable, of, Subject } from "rxjs";
+import type { ConsensusRules } from "../../src/consensus/rules.js";
+import type { ConsensusState } from "../../src/consensus/state.js";
+import type { BatchVerifier } from "../../src/crypto/verify-item.js";
+import type { Logger } from "../../src/logger/index.js";
+import { CHANNEL_DATA, CHANNEL_VOTE, decodeConsensusMessage } from "../../src/p2p/consensus-wire.js";
+import type { PeerConnection } from "../../src/p2p/types.js";
+import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
+import { type PeerConsensusInput, peerConsensusSource } from "./peer-consensus.js";
+
+/** One whole message from a peer on one channel. */
+export interface PeerMessage {
+  peerId: string;
+  channelId: number;
+  bytes: Uint8Array;
+}
+
+export class PeerHub {
+  private readonly connections = new Map<string, PeerConnection>();
+  private readonly incoming = new Subject<PeerMessage>();
+  /** every message of every peer, in arrival order */
+  readonly messages$: Observable<PeerMessage> = this.incoming.asObservable();
+
+  constructor(private readonly log: Logger) {}
+
+  /** The messages of one channel. */
+  channel$(channelId: number): Observable<PeerMessage> {
+    return this.messages$.pipe(filter((m) => m.channelId === channelId));
+  }
+
+  add(peerId: string, connection: PeerConnection): void {
+    this.connections.set(peerId, connection);
+    connection.onMessage((channelId, bytes) => {
+      if (this.connections.get(peerId) !== connection) return;
+      if (this.log.isEnabled("debug"))
+        this.log.debug("received", { peer: peerId, channel: hexChannel(channelId), bytes: bytes.length });
+      this.incoming.next({ peerId, channelId, bytes });
+    });
+  }
+
+  /** Forgets a peer's connection (only that one: a replacement may already be registered). */
+  remove(peerId: string, connection: PeerConnection): void {
+    if (this.connections.get(peerId) === connection) this.connections.delete(peerId);
+  }
+
+  get(peerId: string): PeerConnection | undefined {
+    return this.connections.get(peerId);
+  }
+
+  ids(): string[] {
+    return [...this.connections.keys()];
+  }
+
+  list(): PeerConnection[] {
+    return [...this.connections.values()];
+  }
+
+  /** Queues a message to one peer; false when it does not speak the channel or its queue is full. */
+  send(peerId: string, channelId: number, bytes: Uint8Array): boolean {
+    const connection = this.connections.get(peerId);
+    if (connection?.remoteNodeInfo.channels.includes(channelId) !== true) return false;
+    const queued = connection!.send(channelId, bytes);
+    if (this.log.isEnabled("debug"))
+      this.log.debug(queued ? "sent" : "send queue full, dropped", {
+        peer: peerId,
+        channel: hexChannel(channelId),
+        bytes: bytes.length,
+      });
+    return queued;
+  }
+
+  /** Sends to every peer that speaks the channel; returns how many took it. */
+  broadcast(channelId: number, bytes: Uint8Array): number {
+    let n = 0;
+    for (const id of this.connections.keys()) if (this.send(id, channelId, bytes)) n++;
+    return n;
+  }
+
+  complete(): void {
+    this.incoming.complete();
+  }
+}
+
+const hexChannel = (id: number) => `0x${id.toString(16).padStart(2, "0")}`;
+
+export interface PeerConsensusHandOff {
+  state(): ConsensusState;
+  rules: ConsensusRules;
+  verifier: BatchVerifier;
+  clock(): Timestamp;
+  /** a peer sent something bad: the switch disconnects it */
+  reject(peerId: string, reason: string): void;
+}
+
+/**
+ * Proposals, block parts and votes from peers, decoded and verified, ready for the consensus
+ * loop. Garbage disconnects its sender; other consensus variants wait for the consensus reactor.
+ */
+export function peerConsensusInputs(hub: PeerHub, deps: PeerConsensusHandOff, log: Logger) {
+  const decoded$ = hub.messages$.pipe(
+    filter((m) => m.channelId === CHANNEL_DATA || m.channelId === CHANNEL_VOTE),
+    mergeMap((m): Observable<PeerConsensusInput> => {
+      const d = decodeConsensusMessage(m.bytes, m.peerId, deps.clock());
+      if (d.kind === "invalid") {
+        deps.reject(m.peerId, d.reason);
+        return EMPTY;
+      }
+      if (d.kind === "other") return EMPTY;
+      return of(d.input as PeerConsensusInput);
+    }),
+  );
+  return peerConsensusSource(decoded$, {
+    state: deps.state,
+    rules: deps.rules,
+    verifier: deps.verifier,
+    rejected: (from, input, reason) => deps.reject(from, `bad ${input.type}: ${reason}`),
+    ignored: (from, input, reason) =>
+      log.debug("ignored a consensus message", { peer: from, type: input.type, reason }),
+  });
+}
+
+/** The listening socket on p2p.laddr; every accepted socket is handed to `onSocket`. */
+export async function listenForPeers(
+  host: string,
+  port: number,
+  onSocket: (socket: Socket) => void,
+): Promise<{ server: Server; host: string; port: number }> {
+  const server = createServer({ noDelay: true }, onSocket);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ host, port }, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("p2p listener has no TCP address");
+  return { server, host: address.address, port: address.port };
+}
