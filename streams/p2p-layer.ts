@@ -17,6 +17,7 @@ import {
 import type { PreparedNode } from "../src/cli/prepare-node.js";
 import { splitList } from "../src/config/config-codecs.js";
 import type { ConsensusInput } from "../src/consensus/input.js";
+import { NO_PEER_METRICS, type PeerMetricsSink } from "../src/metrics/index.js";
 import { addOurAddress, loadAddrBook, saveAddrBook } from "../src/p2p/addrbook/index.js";
 import { encodeBroadcast } from "../src/p2p/consensus-wire.js";
 import { type NetAddress, normaliseIp, parseAddressSpec } from "../src/p2p/net-address.js";
@@ -54,6 +55,8 @@ export const ENSURE_PEERS_PERIOD_MS = 30_000;
 export const SWITCH_TICK_MS = 100;
 /** v0.34 saves the book every 2 minutes (and at stop) */
 export const ADDRBOOK_SAVE_MS = 120_000;
+/** v0.34's metricsTickerDuration: how often each peer's send queues are sampled for the metrics */
+export const PEER_METRICS_SAMPLE_MS = 10_000;
 
 export interface PeerTransport {
   upgrade: UpgradeConnection;
@@ -68,6 +71,10 @@ export interface PeerLayerOptions {
   scheduler?: SchedulerLike;
   /** ms clock of the switch and PEX inputs (default Date.now) */
   clock?: () => number;
+  /** where the p2p metrics go (default: nowhere) */
+  metrics?: PeerMetricsSink;
+  /** how often the send queues are sampled for the metrics (default PEER_METRICS_SAMPLE_MS) */
+  metricsSampleMs?: number;
 }
 
 export interface PeerLayer {
@@ -92,7 +99,8 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
   const clock = options.clock ?? (() => Date.now());
   const seed = () => Math.floor(Math.random() * 0x1_0000_0000);
   const table = new ConnectionTable();
-  const hub = new PeerHub(log);
+  const metrics = options.metrics ?? NO_PEER_METRICS;
+  const hub = new PeerHub(log, metrics);
 
   // The listener first: the advertised address carries the port actually bound.
   let onSocket: (socket: import("node:net").Socket) => void = (s) => s.destroy();
@@ -301,6 +309,12 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
   );
   running.add(switchLoop.start());
   running.add(pexLoop.start());
+  if (metrics !== NO_PEER_METRICS)
+    running.add(
+      interval(options.metricsSampleMs ?? PEER_METRICS_SAMPLE_MS, scheduler).subscribe(() =>
+        hub.samplePendingSends(),
+      ),
+    );
 
   onSocket = (socket) => {
     const connId = table.nextInboundId();

@@ -4,6 +4,7 @@
 
 import type { PreparedNode } from "../src/cli/prepare-node.js";
 import type { NodeConfig } from "../src/config/config-schema.js";
+import type { PeerMetricsSink } from "../src/metrics/index.js";
 import { v034ChannelDescriptors } from "../src/p2p/channels.js";
 import { DEFAULT_MCONNECTION_CONFIG } from "../src/p2p/mconnection/mconnection.js";
 import { upgradeConnection } from "../src/p2p/upgrade.js";
@@ -23,11 +24,22 @@ export function peerTransportOf(config: NodeConfig): PeerTransport {
   };
 }
 
+export interface NodePeerLayerOptions {
+  /** the node's p2p metrics (metrics.peers when instrumentation.prometheus is on); default none */
+  metrics?: PeerMetricsSink | undefined;
+}
+
 /** The node's peer layer over its prepared home (the one call streams/node.ts makes). */
 export function startNodePeerLayer(
   prepared: PreparedNode,
   chainId: string,
   appVersion: bigint,
+  options: NodePeerLayerOptions = {},
 ): Promise<PeerLayer> {
-  return startPeerLayer(prepared, { chainId, appVersion, transport: peerTransportOf(prepared.config) });
+  return startPeerLayer(prepared, {
+    chainId,
+    appVersion,
+    transport: peerTransportOf(prepared.config),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+  });
 }

@@ -4,6 +4,11 @@
 // (taps on the loops' folds and effects), never from inside a reducer.
 export { commitFigures, prevoteDelays } from "./commit-figures.js";
 export { MetricsError } from "./errors.js";
+export {
+  LATE_PEER_METRICS_MAX_ENTRIES,
+  type LatePeerMetrics,
+  latePeerMetricsSink,
+} from "./late-peer-metrics.js";
 export { type MetricsServerHandle, startMetricsServer } from "./metrics-server.js";
 export { createNodeMetrics, type NodeMetrics } from "./node-metrics.js";
 export { NO_PEER_METRICS, type PeerMetricsSink } from "./p2p-metrics.js";

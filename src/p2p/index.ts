@@ -8,6 +8,7 @@ export { P2pError, type P2pErrorCode } from "./errors.js";
 export { DEFAULT_MCONNECTION_CONFIG, MConnection, type PacketTransport } from "./mconnection/mconnection.js";
 export { maxPacketBodySize } from "./mconnection/packet.js";
 export { MerlinTranscript } from "./merlin/transcript.js";
+export { mempoolTxCount, messageTypeLabel, UNKNOWN_MESSAGE_TYPE } from "./message-type.js";
 export { nodeIdFromPublicKey, nodeIdProblem } from "./node-id.js";
 export {
   BLOCK_PROTOCOL_VERSION,

@@ -10,7 +10,10 @@ import type { ConsensusRules } from "../../src/consensus/rules.js";
 import type { ConsensusState } from "../../src/consensus/state.js";
 import type { BatchVerifier } from "../../src/crypto/verify-item.js";
 import type { Logger } from "../../src/logger/index.js";
+import { NO_PEER_METRICS, type PeerMetricsSink } from "../../src/metrics/index.js";
+import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
 import { CHANNEL_DATA, CHANNEL_VOTE, decodeConsensusMessage } from "../../src/p2p/consensus-wire.js";
+import { mempoolTxCount, messageTypeLabel } from "../../src/p2p/message-type.js";
 import type { PeerConnection } from "../../src/p2p/types.js";
 import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
 import { type PeerConsensusInput, peerConsensusSource } from "./peer-consensus.js";
@@ -28,7 +31,11 @@ export class PeerHub {
   /** every message of every peer, in arrival order */
   readonly messages$: Observable<PeerMessage> = this.incoming.asObservable();
 
-  constructor(private readonly log: Logger) {}
+  /** `metrics` hears of every peer added or removed and every whole message in or out. */
+  constructor(
+    private readonly log: Logger,
+    private readonly metrics: PeerMetricsSink = NO_PEER_METRICS,
+  ) {}
 
   /** The messages of one channel. */
   channel$(channelId: number): Observable<PeerMessage> {
@@ -37,8 +44,10 @@ export class PeerHub {
 
   add(peerId: string, connection: PeerConnection): void {
     this.connections.set(peerId, connection);
+    this.metrics.peersChanged(this.connections.size);
     connection.onMessage((channelId, bytes) => {
       if (this.connections.get(peerId) !== connection) return;
+      this.countReceived(peerId, channelId, bytes);
       if (this.log.isEnabled("debug"))
         this.log.debug("received", { peer: peerId, channel: hexChannel(channelId), bytes: bytes.length });
       this.incoming.next({ peerId, channelId, bytes });
@@ -47,7 +56,22 @@ export class PeerHub {
 
   /** Forgets a peer's connection (only that one: a replacement may already be registered). */
   remove(peerId: string, connection: PeerConnection): void {
-    if (this.connections.get(peerId) === connection) this.connections.delete(peerId);
+    if (this.connections.get(peerId) !== connection) return;
+    this.connections.delete(peerId);
+    this.metrics.peerRemoved(peerId);
+    this.metrics.peersChanged(this.connections.size);
+  }
+
+  /**
+   * Reports each peer's queued, not yet written messages (v0.34's peer_pending_send_bytes sums
+   * its channels' send queue sizes, i.e. messages, every 10 s): called on a timer, never per send.
+   */
+  samplePendingSends(): void {
+    for (const [peerId, connection] of this.connections) {
+      let queued = 0;
+      for (const channel of connection.status().channels) queued += channel.sendQueueSize;
+      this.metrics.pendingSendBytes(peerId, queued);
+    }
   }
 
   get(peerId: string): PeerConnection | undefined {
@@ -64,9 +88,32 @@ export class PeerHub {
 
   /** Queues a message to one peer; false when it does not speak the channel or its queue is full. */
   send(peerId: string, channelId: number, bytes: Uint8Array): boolean {
+    return this.sendTyped(peerId, channelId, bytes, undefined);
+  }
+
+  /** Sends to every peer that speaks the channel; returns how many took it. */
+  broadcast(channelId: number, bytes: Uint8Array): number {
+    // One message, one type: read it once, not once per peer.
+    const messageType = messageTypeLabel(channelId, bytes);
+    let n = 0;
+    for (const id of this.connections.keys()) if (this.sendTyped(id, channelId, bytes, messageType)) n++;
+    return n;
+  }
+
+  private sendTyped(
+    peerId: string,
+    channelId: number,
+    bytes: Uint8Array,
+    messageType: string | undefined,
+  ): boolean {
     const connection = this.connections.get(peerId);
     if (connection?.remoteNodeInfo.channels.includes(channelId) !== true) return false;
     const queued = connection!.send(channelId, bytes);
+    // v0.34 counts a message sent once the connection has queued it.
+    if (queued) {
+      this.metrics.bytesSent(peerId, channelId, bytes.length);
+      this.metrics.messageSent(messageType ?? messageTypeLabel(channelId, bytes), bytes.length);
+    }
     if (this.log.isEnabled("debug"))
       this.log.debug(queued ? "sent" : "send queue full, dropped", {
         peer: peerId,
@@ -76,11 +123,13 @@ export class PeerHub {
     return queued;
   }
 
-  /** Sends to every peer that speaks the channel; returns how many took it. */
-  broadcast(channelId: number, bytes: Uint8Array): number {
-    let n = 0;
-    for (const id of this.connections.keys()) if (this.send(id, channelId, bytes)) n++;
-    return n;
+  private countReceived(peerId: string, channelId: number, bytes: Uint8Array): void {
+    this.metrics.bytesReceived(peerId, channelId, bytes.length);
+    this.metrics.messageReceived(messageTypeLabel(channelId, bytes), bytes.length);
+    if (channelId === CHANNEL_MEMPOOL) {
+      const txs = mempoolTxCount(bytes);
+      if (txs > 0) this.metrics.txsReceived(peerId, txs);
+    }
   }
 
   complete(): void {
