@@ -63,13 +63,11 @@ export function messageTypeLabel(channelId: number, message: Uint8Array): string
   if (channelId === CHANNEL_EVIDENCE) return "types_EvidenceList";
   const labels = VARIANT_LABELS.get(channelId);
   if (labels === undefined || message.length === 0) return UNKNOWN_MESSAGE_TYPE;
-  try {
-    const { field } = new ProtoReader(message, "reactor message").tag();
-    return labels[field - 1] ?? UNKNOWN_MESSAGE_TYPE;
-  } catch (error) {
-    if (error instanceof ProtoDecodeError) return UNKNOWN_MESSAGE_TYPE;
-    throw error;
-  }
+  // Every variant's field number is below 16, so its key is the first byte alone; a key of more
+  // than one byte is a field we do not know.
+  const key = message[0]!;
+  if (key >= 0x80) return UNKNOWN_MESSAGE_TYPE;
+  return labels[(key >> 3) - 1] ?? UNKNOWN_MESSAGE_TYPE;
 }
 
 /**

@@ -140,6 +140,7 @@ test("two real peer layers move the p2p gauge, byte and message counters, and tx
   while (Date.now() < deadline && a.hub.get(idB) !== undefined) await new Promise((r) => setTimeout(r, 20));
   text = await metrics.registry.metrics();
   assert.equal(series(text, "tm_p2p_peers", ""), 0);
+  assert.equal(series(text, "tm_p2p_peer_receive_bytes_total", peerLabel), 18, "counters outlive the peer");
   assert.equal(series(text, "tm_p2p_num_txs", `peer_id="${idB}"`), undefined);
   assert.equal(series(text, "tm_p2p_peer_pending_send_bytes", `peer_id="${idB}"`), undefined);
   assert.ok(
