@@ -14,6 +14,7 @@ import { createDefaultConsensusRules } from "../src/consensus/default-rules.js";
 import type { ConsensusEffect } from "../src/consensus/effect.js";
 import type { ConsensusInput } from "../src/consensus/input.js";
 import { createConsensusReducer } from "../src/consensus/reducer.js";
+import type { ConsensusRules } from "../src/consensus/rules.js";
 import { type ConsensusState, initialConsensusState } from "../src/consensus/state.js";
 import { verifyEd25519 } from "../src/crypto/ed25519-verify.js";
 import { VerifyPool } from "../src/crypto/verify-pool.js";
@@ -36,7 +37,7 @@ import { EvidencePoolHolder } from "./effects/evidence.js";
 import { reapingHandler } from "./effects/reaping.js";
 import { signingHandler } from "./effects/signing.js";
 import { timeoutHandler } from "./effects/timeouts.js";
-import { createLoop, type Step } from "./loop.js";
+import { createLoop, describeMessage, type Step } from "./loop.js";
 import { createMempoolNode } from "./mempool-node.js";
 import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
 import { EXIT_HALTED, NodeError } from "./node-errors.js";
@@ -68,6 +69,11 @@ export interface StartNodeOptions {
    * evidence or a restart still needs.
    */
   kvstoreRetainBlocks?: bigint;
+  /**
+   * The pure rules the consensus reducer is made with (default: src/consensus's). Tests inject
+   * rules that break an invariant to prove the node halts safely on its own exception.
+   */
+  consensusRules?: ConsensusRules;
 }
 
 /** The proposer-priority advance the state store needs to load a validator set saved earlier. */
@@ -180,6 +186,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
       connection: mempoolLock.connection,
       events$: events.events$,
       logger: log.mempool,
+      onFault: (fault) => halt(`the mempool halted on an internal error: ${fault.reason}`),
     });
 
     // Recent block times and validator sets for the evidence pool (kept in memory, bounded).
@@ -201,7 +208,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
 
     // Restart fold: the new ConsensusStarted is logged first, then the height's earlier inputs
     // are folded again (not logged again), and only their unanswered requests are carried out.
-    const reducer = createConsensusReducer(createDefaultConsensusRules());
+    const reducer = createConsensusReducer(options.consensusRules ?? createDefaultConsensusRules());
     const initial = initialConsensusState({
       config: consensusConfigOf(config),
       ...(signer ? { ownAddress: signer.address } : {}),
@@ -217,10 +224,27 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
     };
     wal.appendInput(started);
     const restartSteps: FoldStep[] = [];
-    const restored = foldRestart(reducer, initial, started, earlier, (step) => {
-      restartSteps.push(step);
-      options.onConsensusStep?.(step);
-    });
+    let restored: ConsensusState;
+    let refolding: ConsensusInput = started;
+    const tracked: typeof reducer = (state, input) => {
+      refolding = input;
+      return reducer(state, input);
+    };
+    try {
+      restored = foldRestart(tracked, initial, started, earlier, (step) => {
+        restartSteps.push(step);
+        options.onConsensusStep?.(step);
+      });
+    } catch (error) {
+      // The log's inputs are ours: a throw re-folding them is the same broken invariant that
+      // halted the last run (its input is the last record), so the start stops with the reason.
+      throw new NodeError(
+        "NODE_HALTED",
+        `consensus cannot restart: the reducer threw re-folding ${describeMessage(refolding)} from the consensus log: ${(error as Error).message}`,
+        undefined,
+        { cause: error },
+      );
+    }
     const pending = outstandingEffects(restartSteps);
     if (earlier.length > 0) {
       log.consensus.info("replayed the unfinished height from the consensus log", {
@@ -333,6 +357,9 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
       toInput: (record) => record,
       append: (record) => wal.appendInput(record),
       handlers,
+      // Our own exception in the reducer or a handler: consensus stops folding at once (nothing
+      // more is signed) and the node halts with the message naming the input.
+      onFault: (fault) => halt(`consensus halted on an internal error: ${fault.reason}`),
     });
     let latest = restored;
     const consensusState$ = loop.state$;

@@ -183,6 +183,7 @@ export class SimNode {
       append: (record) => {
         this.log.push({ input: record });
       },
+      onFault: (fault) => this.deps.observer.error(this.index, fault.error),
       handlers: [
         (effect$) => this.timeouts(merge(effect$, replayed$)),
         (effect$) => this.effects(merge(effect$, replayed$)),
