@@ -50,6 +50,11 @@ export interface LoopOptions<S, I, E, R> {
   append?: (record: R) => void;
   /** Effect handlers: each takes the effect stream and returns the inputs it learns. */
   handlers: ((effect$: Observable<E>, state$: Observable<S>) => Observable<I>)[];
+  /**
+   * Effects handed to the handlers right after start, before any input is folded: the requests a
+   * restart found unanswered in the log (restart-fold.ts outstandingEffects).
+   */
+  resumeEffects?: readonly E[];
   /** Called once when a reducer or a handler throws; the loop has stopped folding by then. */
   onFault: (fault: LoopFault) => void;
 }
@@ -164,6 +169,12 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S
         );
       });
       running.add(transitions.connect());
+      for (const effect of options.resumeEffects ?? []) {
+        if (faulted) break;
+        emitting = { effect, seq: -1 };
+        effect$.next(effect);
+      }
+      emitting = undefined;
       return running;
     },
   };

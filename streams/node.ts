@@ -4,7 +4,7 @@
 //   double_sign_check_height → verify pool → mempool loop → consensus loop → RPC server.
 // Returns a NodeHandle; stop() ends it cleanly, a halt ends it with an exit code and a reason.
 import { dirname, join } from "node:path";
-import { asyncScheduler, merge, type Observable, type SchedulerLike, Subject, type Subscription } from "rxjs";
+import { asyncScheduler, type SchedulerLike, type Subscription } from "rxjs";
 import type { AbciClient } from "../src/abci/client/abci-client.js";
 import { createAbciClient } from "../src/abci/client/create-client.js";
 import { haltOnAbciFailure } from "../src/abci/halt-on-failure.js";
@@ -19,6 +19,7 @@ import { type ConsensusState, initialConsensusState } from "../src/consensus/sta
 import { verifyEd25519 } from "../src/crypto/ed25519-verify.js";
 import { VerifyPool } from "../src/crypto/verify-pool.js";
 import type { Logger } from "../src/logger/index.js";
+import { reapMaxBytesMaxGas } from "../src/mempool/reap.js";
 import { checkRecentSignatures } from "../src/privval/double-sign-check.js";
 import { FileSigner } from "../src/privval/file-signer.js";
 import { stateFromGenesis } from "../src/state/genesis-state.js";
@@ -29,21 +30,18 @@ import { Wal } from "../src/wal/wal.js";
 import type { Timestamp } from "../src/wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../src/wire/generated/tendermint/state/types.js";
 import type { Validator } from "../src/wire/generated/tendermint/types/validator.js";
-import { blockCommitHandler, MempoolCommitLock } from "./effects/block-commit.js";
-import { blockValidationHandler } from "./effects/block-validation.js";
-import { broadcastHandler } from "./effects/broadcasts.js";
-import { consensusEventsHandler } from "./effects/consensus-events.js";
+import { type BlockCommitDeps, commitOne, MempoolCommitLock } from "./effects/block-commit.js";
+import { storedEvidenceHistory } from "./effects/block-validation.js";
+import { NO_PEERS } from "./effects/broadcasts.js";
+import { consensusHandlers } from "./effects/consensus-handlers.js";
 import { EvidencePoolHolder } from "./effects/evidence.js";
-import { reapingHandler } from "./effects/reaping.js";
-import { signingHandler } from "./effects/signing.js";
-import { timeoutHandler } from "./effects/timeouts.js";
 import { createLoop, describeMessage, type Step } from "./loop.js";
 import { createMempoolNode } from "./mempool-node.js";
 import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
 import { EXIT_HALTED, NodeError } from "./node-errors.js";
 import type { NodeExit, NodeHandle, NodeInfoView } from "./node-handle.js";
 import { EventBus } from "./projections/event-bus.js";
-import { codedSignError, type FoldStep, foldRestart, outstandingEffects } from "./restart-fold.js";
+import { type FoldStep, foldRestart, outstandingEffects } from "./restart-fold.js";
 import { startNodeRpc } from "./rpc-start.js";
 import { mempoolTxsAvailableSource } from "./sources/mempool-txs-available.js";
 import { type Clock, monotonicClock } from "./sources/stamp-time.js";
@@ -287,70 +285,74 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
       return p;
     };
 
-    const replayed$ = new Subject<ConsensusEffect>();
-    const withReplayed =
-      (handler: (effect$: Observable<ConsensusEffect>) => Observable<ConsensusInput>) =>
-      (effect$: Observable<ConsensusEffect>) =>
-        handler(merge(effect$, replayed$));
     const chainId = chain.chainId;
-    const handlers = [
-      timeoutHandler(scheduler),
+    const commitDeps: BlockCommitDeps = {
+      consensus: client.consensus,
+      stores: { blockStore: stores.blockStore, stateStore: stores.stateStore, indexer: stores.indexer },
+      chainState: () => chain,
+      setChainState: (s) => {
+        chain = s;
+        remember(s);
+      },
+      events,
+      endHeight: (h) => track(wal.endHeight(h)),
+      blockCommitted: (block, deliverTxs) => mempool.blockCommitted(block, deliverTxs),
+      mempoolLock,
+      keepRecentHeights: BigInt(config.consensus.double_sign_check_height),
+      evidenceUpdated: (s, block) => evidence.afterBlock(s, block),
+      halt,
+      logger: log.state,
+    };
+    const handlers = consensusHandlers({
+      scheduler,
       ...(signer
-        ? [
-            signingHandler({
-              // Failures carry a code (restart-fold.ts: I/O is retried at a restart, a refusal is not).
+        ? {
+            signing: {
               signer: {
-                signVote: (id, vote) =>
-                  track(signer.signVote(id, vote)).catch((e) => Promise.reject(codedSignError(e))),
-                signProposal: (id, proposal) =>
-                  track(signer.signProposal(id, proposal)).catch((e) => Promise.reject(codedSignError(e))),
+                signVote: (id, vote) => track(signer.signVote(id, vote)),
+                signProposal: (id, proposal) => track(signer.signProposal(id, proposal)),
               },
               chainId,
-              syncLog: () => wal.syncBeforeSigning().catch((e) => Promise.reject(codedSignError(e))),
+              syncLog: () => wal.syncBeforeSigning(),
               logger: log.privval,
-            }),
-          ]
-        : []),
-      reapingHandler({ mempoolState: () => mempool.state(), evidencePool: () => evidence.state() }),
-      blockValidationHandler({
+            },
+          }
+        : {}),
+      reaping: {
+        reapTxs: (maxBytes, maxGas) => reapMaxBytesMaxGas(mempool.state(), maxBytes, maxGas).map((t) => t.tx),
+        evidencePool: () => evidence.state(),
+      },
+      validation: {
         chainState: () => chain,
-        verifier: pool,
-        // A block's evidence is checked against the stores at its height and the pool's committed list.
-        evidence: {
-          pool: () => evidence.state(),
-          blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
-          validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
+        ports: {
+          checkSignatures: (items) => pool.verifyBatch(items),
+          evidencePool: () => evidence.state(),
+          // A block's evidence is checked against the stores at its height.
+          evidenceHistory: (heights) =>
+            storedEvidenceHistory(
+              {
+                blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
+                validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
+              },
+              heights,
+            ),
+          verifyEvidenceVote: verifyEd25519,
         },
-      }),
-      blockCommitHandler({
-        consensus: client.consensus,
-        track,
-        stores: {
-          blockStore: stores.blockStore,
-          stateStore: stores.stateStore,
-          indexer: stores.indexer,
-        },
-        chainState: () => chain,
-        setChainState: (s) => {
-          chain = s;
-          remember(s);
-        },
-        events,
-        endHeight: (h) => track(wal.endHeight(h)),
-        blockCommitted: (block, deliverTxs) => mempool.blockCommitted(block, deliverTxs),
-        mempoolLock,
-        keepRecentHeights: BigInt(config.consensus.double_sign_check_height),
-        evidenceUpdated: (s, block) => evidence.afterBlock(s, block),
+      },
+      execution: { execute: (e) => track(commitOne(commitDeps, e)), halt },
+      peers: NO_PEERS,
+      events: {
+        publish: (name, data) => events.publishConsensus(name, data),
         halt,
-        logger: log.state,
-      }),
-      broadcastHandler(),
-      consensusEventsHandler({ events, halt, logger: log.consensus }),
-      evidence.handler(),
-    ].map(withReplayed);
+        peerMisbehaved: (peer, reason) => log.consensus.info("peer misbehaved", { peer, reason }),
+      },
+      evidence,
+    });
 
     const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
       initialState: restored,
+      // Requests of the restored height still unanswered, and the latest timeout.
+      resumeEffects: pending,
       reducer,
       sources: [mempoolTxsAvailableSource(mempool.txsAvailable$)],
       stamp: (input) => ({ ...input, time: clock() }),
@@ -390,8 +392,6 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
     }, 100);
     flushTimer.unref();
     cleanups.push(() => clearInterval(flushTimer));
-    // Requests of the restored height still unanswered, and the latest timeout.
-    for (const effect of pending) replayed$.next(effect);
     log.consensus.info("consensus started", {
       height: latest.height,
       round: latest.round,
