@@ -11,7 +11,7 @@
 import type { ConsensusConnection, MempoolConnection } from "../../src/abci/client/abci-client.js";
 import type { CommitBlock } from "../../src/consensus/effect.js";
 import { isEvidenceExpired } from "../../src/consensus/evidence-pool.js";
-import { addressOf, sha256 } from "../../src/crypto/hash.js";
+import { addressOf } from "../../src/crypto/hash.js";
 import type { Logger } from "../../src/logger/index.js";
 import { executeBlock } from "../../src/state/execute-block.js";
 import type { BlockStore } from "../../src/store/block-store.js";
@@ -35,9 +35,10 @@ import { blockExecutionHandler } from "./block-execution.js";
 export interface BlockCommitDeps {
   consensus: ConsensusConnection;
   stores: { blockStore: BlockStore; stateStore: StateStore; indexer: HeightIndexer };
-  /** The chain state the next block executes against; updated here after each block. */
+  /** The chain state the next block executes against (the node's chain-state projection). */
   chainState(): ChainState;
-  setChainState(state: ChainState): void;
+  /** Told the state after each block, before BlockExecuted is folded (tests without a loop). */
+  setChainState?(state: ChainState): void;
   events: EventBus;
   /** Wal.endHeight: appends the end-of-height marker and syncs. */
   endHeight(height: bigint): Promise<void>;
@@ -161,7 +162,7 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
     state: executed.state,
     abciResponses: executed.responses,
   });
-  deps.setChainState(executed.state);
+  deps.setChainState?.(executed.state);
   deps.events.publishBlock(
     block,
     executed.events,
@@ -249,9 +250,4 @@ async function pruneBelow(deps: BlockCommitDeps, state: ChainState, appRetain: b
       err: error instanceof Error ? error.message : String(error),
     });
   }
-}
-
-/** Upper-case hex sha256 of each tx of a block (the mempool's keys). */
-export function txHashesOf(block: Block): string[] {
-  return block.data.txs.map((tx) => upperHex(sha256(tx)));
 }
