@@ -7,7 +7,11 @@ export type NodeErrorCode =
   | "NODE_STOPPED"
   | "NODE_TX_COMMIT_TIMEOUT"
   | "NODE_NO_RPC_ADDRESS"
-  | "NODE_START_FAILED";
+  | "NODE_START_FAILED"
+  /** The home lacks a file the node needs (run `rxbft init`). */
+  | "NODE_NOT_INITIALISED"
+  /** A flag's value is wrong in a way its parser cannot see (--genesis_hash). */
+  | "NODE_FLAG_INVALID";
 
 export class NodeError extends Error {
   override readonly name = "NodeError";

@@ -1,4 +1,4 @@
-// Assembles a node from a prepared home (config, genesis, keys, lock: src/cli/prepare-node.ts).
+// Assembles a node from a prepared home (config, genesis, keys, lock: boot/prepare-home.ts).
 // The boot steps, each in its own file under boot/: stores + reconcile → app + handshake →
 // consensus log (torn tail repaired and reported) → signer with double_sign_check_height →
 // restart fold of the unfinished height. Then the verify pool, the mempool loop, the consensus
@@ -8,7 +8,6 @@
 // halt ends it with an exit code and a reason.
 import { dirname } from "node:path";
 import { asyncScheduler, type SchedulerLike } from "rxjs";
-import type { PreparedNode } from "../src/cli/prepare-node.js";
 import { createDefaultConsensusRules } from "../src/consensus/default-rules.js";
 import type { ConsensusEffect } from "../src/consensus/effect.js";
 import type { ConsensusInput, ConsensusStarted } from "../src/consensus/input.js";
@@ -21,6 +20,7 @@ import { reapMaxBytesMaxGas } from "../src/mempool/reap.js";
 import { TENDERMINT_COMPAT_VERSION } from "../src/version.js";
 import { connectApp, handshakeApp } from "./boot/app.js";
 import { flushPeriodically, openConsensusLog } from "./boot/consensus-log.js";
+import type { PreparedNode } from "./boot/prepare-home.js";
 import { restoreConsensus } from "./boot/restart.js";
 import { openSigner } from "./boot/signer.js";
 import { openNodeStores } from "./boot/stores.js";

@@ -9,11 +9,11 @@
 // A crash anywhere is repaired at the next start by reconcile + handshake (stores and app) and the
 // restart rule of the log (restart-fold.ts). Any failure halts: nothing more is signed.
 import type { ConsensusConnection, MempoolConnection } from "../../src/abci/client/abci-client.js";
+import { executeBlock } from "../../src/abci/execute-block.js";
 import type { CommitBlock } from "../../src/consensus/effect.js";
 import { isEvidenceExpired } from "../../src/consensus/evidence-pool.js";
 import { addressOf } from "../../src/crypto/hash.js";
 import type { Logger } from "../../src/logger/index.js";
-import { executeBlock } from "../../src/state/execute-block.js";
 import type { BlockStore } from "../../src/store/block-store.js";
 import type { HeightIndexer } from "../../src/store/indexer/event-indexer.js";
 import { persistExecutedHeight } from "../../src/store/persist-height.js";

@@ -1,7 +1,7 @@
 // status and net_info over the node handle: node info, sync info from the block store's base and
 // latest metas, our validator; no p2p layer exists yet, so net_info reports no listener and no peers.
 
-import type { NetInfoResult, NodeInfoResult, StatusResult } from "../../src/wire/json/index.js";
+import type { NetInfoResult, NodeInfoResult, StatusResult } from "../../src/rpc/json/index.js";
 import type { NodeHandle } from "../node-handle.js";
 
 /** v0.34's channel ids (blocksync, consensus ×4, mempool, evidence, statesync ×2, pex). */

@@ -24,7 +24,7 @@ function runWithBrokenRules(home: string, throwAt: number): Promise<{ code: numb
   const script = join(dirname(home), "run-broken.mjs");
   writeFileSync(
     script,
-    `import { prepareNode } from ${module("src/cli/prepare-node.js")};
+    `import { prepareNode } from ${module("streams/boot/prepare-home.js")};
 import { runNode } from ${module("streams/run-node.js")};
 import { createDefaultConsensusRules } from ${module("src/consensus/default-rules.js")};
 const rules = createDefaultConsensusRules();

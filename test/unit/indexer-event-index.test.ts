@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { sha256 } from "../../src/crypto/hash.js";
-import { parseQuery } from "../../src/rpc/query/parser.js";
+import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
 import type { IndexedTx } from "../../src/store/indexer/height-index-input.js";
 import { NULL_BLOCK_INDEX, NULL_TX_INDEX } from "../../src/store/indexer/null-indexer.js";

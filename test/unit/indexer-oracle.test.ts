@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, it } from "node:test";
 import fc from "fast-check";
-import { parseQuery } from "../../src/rpc/query/parser.js";
+import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
 import { BLOCK_DOCUMENT, compileDocumentMatcher, TX_DOCUMENT } from "../../src/store/indexer/event-match.js";
 import type { IndexedTx } from "../../src/store/indexer/height-index-input.js";

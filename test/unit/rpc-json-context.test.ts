@@ -3,8 +3,8 @@
 // encoders then write (checked through the tendermint encoder where the shape matters).
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { tendermintJsonEncoder } from "../../src/rpc/json/index.js";
 import { evidenceItemHash } from "../../src/wire/hashes.js";
-import { tendermintJsonEncoder } from "../../src/wire/json/index.js";
 import type { NodeHandle } from "../../streams/node-handle.js";
 import { createRpcContext } from "../../streams/projections/rpc-context.js";
 import { evidenceFromJson } from "../../streams/projections/rpc-evidence.js";

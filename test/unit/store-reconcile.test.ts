@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { sha256 } from "../../src/crypto/hash.js";
-import { parseQuery } from "../../src/rpc/query/parser.js";
+import { parseQuery } from "../../src/query/parser.js";
 import { clearStores, openStores, persistExecutedHeight, type Stores } from "../../src/store/index.js";
 import type { ValidatorSet } from "../../src/wire/generated/tendermint/types/validator.js";
 import { makeExecutedHeight, makeState } from "../fixtures/store/chain-fixture.js";

@@ -4,8 +4,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { initHome } from "../../src/cli/init-home.js";
-import { type PreparedNode, prepareNode } from "../../src/cli/prepare-node.js";
 import { createLogger } from "../../src/logger/index.js";
+import { type PreparedNode, prepareNode } from "../../streams/boot/prepare-home.js";
 
 export const FAST_TIMEOUTS = {
   "consensus.timeout_commit": "50ms",

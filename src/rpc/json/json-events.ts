@@ -3,7 +3,6 @@
 // Tx event's result drops zero fields), Go's untagged field names `TxResult` and `Vote`, and
 // validator updates as types.Validator JSON.
 
-import type { TxResult } from "../generated/tendermint/abci/types.js";
 import {
   abciConsensusParamsJson,
   deliverTxJson,
@@ -12,13 +11,14 @@ import {
   eventJsonPlain,
   eventListJson,
   validatorUpdateJson,
-} from "./json-abci.js";
-import { blockIdJson, blockJson, evidenceJson, headerJson, voteJson } from "./json-block.js";
-import type { JsonForm } from "./json-form.js";
-import { base64, hexUpper, int64 } from "./json-primitives.js";
-import { plainJson } from "./json-results.js";
-import type { JsonValue } from "./json-text.js";
-import { validatorJson } from "./json-validator.js";
+} from "../../rpc/json/json-abci.js";
+import { blockIdJson, blockJson, evidenceJson, headerJson, voteJson } from "../../rpc/json/json-block.js";
+import type { JsonForm } from "../../rpc/json/json-form.js";
+import { base64, hexUpper, int64 } from "../../rpc/json/json-primitives.js";
+import { plainJson } from "../../rpc/json/json-results.js";
+import type { JsonValue } from "../../rpc/json/json-text.js";
+import { validatorJson } from "../../rpc/json/json-validator.js";
+import type { TxResult } from "../../wire/generated/tendermint/abci/types.js";
 
 type Data = Record<string, unknown>;
 

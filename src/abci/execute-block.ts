@@ -3,8 +3,10 @@
 // validator or params update stops the block before Commit); the ABCI responses saved; Commit,
 // whose data is the app hash of the next header. Nothing is half applied: any failure before
 // Commit leaves the app able to re-run the block, and the caller gets no new state.
-import type { AbciLogger, ConsensusConnection } from "../abci/client/abci-client.js";
-import { silentLogger } from "../abci/client/abci-client.js";
+
+import { beginBlockRequest } from "../state/begin-block-request.js";
+import { StateError } from "../state/errors.js";
+import { nextState, withAppHash } from "../state/next-state.js";
 import type {
   Event,
   ResponseCommit,
@@ -16,9 +18,8 @@ import type { ABCIResponses, State } from "../wire/generated/tendermint/state/ty
 import type { Block } from "../wire/generated/tendermint/types/block.js";
 import type { BlockID } from "../wire/generated/tendermint/types/types.js";
 import type { Validator } from "../wire/generated/tendermint/types/validator.js";
-import { beginBlockRequest } from "./begin-block-request.js";
-import { StateError } from "./errors.js";
-import { nextState, withAppHash } from "./next-state.js";
+import type { AbciLogger, ConsensusConnection } from "./client/abci-client.js";
+import { silentLogger } from "./client/abci-client.js";
 
 /** DeliverTx requests in flight at once: one write and one flush per window on a socket. */
 export const DELIVER_TX_WINDOW = 8192;

@@ -2,17 +2,17 @@
 // result per route (result-types.ts), written by the "seed" or the "tendermint" encoder.
 // Importers outside src/wire adapt JsonFormEncoder to the server's ResultEncoder.
 
-import { eventValueJson } from "./json-events.js";
-import type { JsonForm } from "./json-form.js";
-import { routeResultJson } from "./json-results.js";
-import { jsonString, jsonText } from "./json-text.js";
+import { eventValueJson } from "../../rpc/json/json-events.js";
+import type { JsonForm } from "../../rpc/json/json-form.js";
+import { routeResultJson } from "../../rpc/json/json-results.js";
+import { jsonString, jsonText } from "../../rpc/json/json-text.js";
 
-export { eventValueJson } from "./json-events.js";
-export type { JsonForm } from "./json-form.js";
-export { nodeInfoJson, plainJson, routeResultJson } from "./json-results.js";
-export { voteBitArrayString, voteString } from "./json-round-state.js";
-export { compactJson, JsonRaw, type JsonValue, jsonString, jsonText } from "./json-text.js";
-export type * from "./result-types.js";
+export { eventValueJson } from "../../rpc/json/json-events.js";
+export type { JsonForm } from "../../rpc/json/json-form.js";
+export { nodeInfoJson, plainJson, routeResultJson } from "../../rpc/json/json-results.js";
+export { voteBitArrayString, voteString } from "../../rpc/json/json-round-state.js";
+export { compactJson, JsonRaw, type JsonValue, jsonString, jsonText } from "../../rpc/json/json-text.js";
+export type * from "../../rpc/json/result-types.js";
 
 export interface JsonFormEncoder {
   readonly form: JsonForm;

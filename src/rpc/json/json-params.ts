@@ -3,10 +3,10 @@
 // `block {max_bytes, max_gas, time_iota_ms}`, `evidence {max_age}` with v0.34's evidence fields
 // beside it, `validator {pub_key_types}`, all strings.
 
-import type { ConsensusParams } from "../generated/tendermint/types/params.js";
-import type { JsonForm } from "./json-form.js";
-import { int64 } from "./json-primitives.js";
-import type { JsonValue } from "./json-text.js";
+import type { JsonForm } from "../../rpc/json/json-form.js";
+import { int64 } from "../../rpc/json/json-primitives.js";
+import type { JsonValue } from "../../rpc/json/json-text.js";
+import type { ConsensusParams } from "../../wire/generated/tendermint/types/params.js";
 
 function durationNanos(d: { seconds: bigint; nanos: number } | undefined): bigint {
   return d === undefined ? 0n : d.seconds * 1_000_000_000n + BigInt(d.nanos);

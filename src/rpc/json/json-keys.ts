@@ -2,10 +2,10 @@
 // written, and the protobuf oneof form `{"Sum":{…}}` where Go writes a crypto.PublicKey message
 // through the plain codec (ABCI validator_updates in the tendermint form).
 
-import type { PublicKey } from "../generated/tendermint/crypto/keys.js";
-import { type JsonForm, keyTypePrefix } from "./json-form.js";
-import { base64 } from "./json-primitives.js";
-import type { JsonValue } from "./json-text.js";
+import { type JsonForm, keyTypePrefix } from "../../rpc/json/json-form.js";
+import { base64 } from "../../rpc/json/json-primitives.js";
+import type { JsonValue } from "../../rpc/json/json-text.js";
+import type { PublicKey } from "../../wire/generated/tendermint/crypto/keys.js";
 
 /** A raw ed25519 key (32 bytes) or the protobuf PublicKey oneof. */
 export type PubKeyInput = Uint8Array | PublicKey;

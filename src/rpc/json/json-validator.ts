@@ -1,10 +1,10 @@
 // A validator as v0.34 writes types.Validator: address, pub_key, voting_power, proposer_priority.
 
-import type { Validator } from "../generated/tendermint/types/validator.js";
-import type { JsonForm } from "./json-form.js";
-import { type PubKeyInput, pubKeyJson } from "./json-keys.js";
-import { hexUpper, int64 } from "./json-primitives.js";
-import type { JsonValue } from "./json-text.js";
+import type { JsonForm } from "../../rpc/json/json-form.js";
+import { type PubKeyInput, pubKeyJson } from "../../rpc/json/json-keys.js";
+import { hexUpper, int64 } from "../../rpc/json/json-primitives.js";
+import type { JsonValue } from "../../rpc/json/json-text.js";
+import type { Validator } from "../../wire/generated/tendermint/types/validator.js";
 
 export interface ValidatorInput {
   address: Uint8Array | string;

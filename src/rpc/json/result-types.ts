@@ -3,6 +3,8 @@
 // already-hex text), int64 as bigint, times as Timestamp, protobuf-generated messages as they
 // are. Both result forms are written from these same values.
 
+import type { ValidatorKeys } from "../../rpc/json/json-block.js";
+import type { PubKeyInput } from "../../rpc/json/json-keys.js";
 import type { GenesisDoc } from "../../types/genesis.js";
 import type { Timestamp } from "../../types/time.js";
 import type {
@@ -14,9 +16,9 @@ import type {
   ResponseQuery,
   TxResult,
   ValidatorUpdate,
-} from "../generated/tendermint/abci/types.js";
-import type { Block } from "../generated/tendermint/types/block.js";
-import type { ConsensusParams } from "../generated/tendermint/types/params.js";
+} from "../../wire/generated/tendermint/abci/types.js";
+import type { Block } from "../../wire/generated/tendermint/types/block.js";
+import type { ConsensusParams } from "../../wire/generated/tendermint/types/params.js";
 import type {
   BlockID,
   BlockMeta,
@@ -24,10 +26,8 @@ import type {
   Header,
   TxProof,
   Vote,
-} from "../generated/tendermint/types/types.js";
-import type { Validator } from "../generated/tendermint/types/validator.js";
-import type { ValidatorKeys } from "./json-block.js";
-import type { PubKeyInput } from "./json-keys.js";
+} from "../../wire/generated/tendermint/types/types.js";
+import type { Validator } from "../../wire/generated/tendermint/types/validator.js";
 
 /** Bytes, or text that is already upper-case hex. */
 export type HexInput = Uint8Array | string;

@@ -3,12 +3,17 @@
 // rpc-forms.md lists them (a block's data, evidence and last_commit, block_size as a number,
 // header.version.app always present).
 
-import type { Block } from "../generated/tendermint/types/block.js";
+import type { JsonForm } from "../../rpc/json/json-form.js";
+import { pubKeyJson } from "../../rpc/json/json-keys.js";
+import { base64, base64OrNull, hexUpper, int32, int64, rfc3339 } from "../../rpc/json/json-primitives.js";
+import type { JsonValue } from "../../rpc/json/json-text.js";
+import { validatorJson } from "../../rpc/json/json-validator.js";
+import type { Block } from "../../wire/generated/tendermint/types/block.js";
 import type {
   DuplicateVoteEvidence,
   Evidence,
   LightClientAttackEvidence,
-} from "../generated/tendermint/types/evidence.js";
+} from "../../wire/generated/tendermint/types/evidence.js";
 import type {
   BlockID,
   BlockMeta,
@@ -16,13 +21,8 @@ import type {
   CommitSig,
   Header,
   Vote,
-} from "../generated/tendermint/types/types.js";
-import type { Validator } from "../generated/tendermint/types/validator.js";
-import type { JsonForm } from "./json-form.js";
-import { pubKeyJson } from "./json-keys.js";
-import { base64, base64OrNull, hexUpper, int32, int64, rfc3339 } from "./json-primitives.js";
-import type { JsonValue } from "./json-text.js";
-import { validatorJson } from "./json-validator.js";
+} from "../../wire/generated/tendermint/types/types.js";
+import type { Validator } from "../../wire/generated/tendermint/types/validator.js";
 
 const BLOCK_ID_FLAG_COMMIT = 2;
 const PRECOMMIT_TYPE = 2;

@@ -2,7 +2,6 @@
 // seed form's differences). Results come in domain form (result-types.ts); an unknown route or
 // a value that is not an object falls back to plain JSON (bigint as text, bytes as base64).
 
-import { genesisToRpcForm } from "../../types/genesis-rpc-form.js";
 import {
   abciConsensusParamsJson,
   checkTxJson,
@@ -12,15 +11,15 @@ import {
   queryJson,
   seedTxResultJson,
   validatorUpdateJson,
-} from "./json-abci.js";
-import { blockIdJson, blockJson, blockMetaJson, commitJson, headerJson } from "./json-block.js";
-import type { JsonForm } from "./json-form.js";
-import { pubKeyJson } from "./json-keys.js";
-import { consensusParamsJson } from "./json-params.js";
-import { base64, hexUpper, int64, rfc3339 } from "./json-primitives.js";
-import { consensusStateJson, dumpConsensusStateJson } from "./json-round-state.js";
-import { compactJson, JsonRaw, type JsonValue } from "./json-text.js";
-import { validatorJson } from "./json-validator.js";
+} from "../../rpc/json/json-abci.js";
+import { blockIdJson, blockJson, blockMetaJson, commitJson, headerJson } from "../../rpc/json/json-block.js";
+import type { JsonForm } from "../../rpc/json/json-form.js";
+import { pubKeyJson } from "../../rpc/json/json-keys.js";
+import { consensusParamsJson } from "../../rpc/json/json-params.js";
+import { base64, hexUpper, int64, rfc3339 } from "../../rpc/json/json-primitives.js";
+import { consensusStateJson, dumpConsensusStateJson } from "../../rpc/json/json-round-state.js";
+import { compactJson, JsonRaw, type JsonValue } from "../../rpc/json/json-text.js";
+import { validatorJson } from "../../rpc/json/json-validator.js";
 import type {
   AbciInfoResult,
   AbciQueryResult,
@@ -44,7 +43,8 @@ import type {
   TxSearchResultView,
   UnconfirmedTxsResult,
   ValidatorsResult,
-} from "./result-types.js";
+} from "../../rpc/json/result-types.js";
+import { genesisToRpcForm } from "../../types/genesis-rpc-form.js";
 
 type Encode = (result: never, form: JsonForm) => JsonValue;
 

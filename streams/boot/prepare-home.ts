@@ -1,25 +1,28 @@
-// Everything `rxbft node` does before consensus starts: load config.toml with the flags over it,
+// Boot step 0, everything `rxbft node` does before consensus starts: load config.toml with the flags over it,
 // set up logging, read and check genesis and the keys, and take the home lock. What it returns
 // is all the node needs to run (run-node.ts).
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { type FlagOverrides, loadConfig } from "../config/config-loader.js";
-import type { NodeConfig } from "../config/config-schema.js";
-import { ensureHomeDirs, type NodePaths, nodePaths } from "../config/home.js";
-import { acquireHomeLock, type HomeLock } from "../config/home-lock.js";
-import { createLogger, type LogDestination, type Logger } from "../logger/index.js";
-import { type GenesisDoc, parseGenesisFile } from "../types/genesis.js";
+import { type FlagOverrides, loadConfig } from "../../src/config/config-loader.js";
+import type { NodeConfig } from "../../src/config/config-schema.js";
+import { ensureHomeDirs, type NodePaths, nodePaths } from "../../src/config/home.js";
+import { acquireHomeLock, type HomeLock } from "../../src/config/home-lock.js";
+import { createLogger, type LogDestination, type Logger } from "../../src/logger/index.js";
+import { type GenesisDoc, parseGenesisFile } from "../../src/types/genesis.js";
 import {
   generateNodeKey,
   type NodeKey,
   nodeIdOf,
   readNodeKey,
   writeNodeKey,
-} from "../types/key-file-node-key.js";
-import { type PrivValidatorKey, readPrivValidatorKey } from "../types/key-file-priv-validator.js";
-import { type PrivValidatorState, readPrivValidatorState } from "../types/key-file-priv-validator-state.js";
-import { CliError } from "./errors.js";
+} from "../../src/types/key-file-node-key.js";
+import { type PrivValidatorKey, readPrivValidatorKey } from "../../src/types/key-file-priv-validator.js";
+import {
+  type PrivValidatorState,
+  readPrivValidatorState,
+} from "../../src/types/key-file-priv-validator-state.js";
+import { NodeError } from "../node-errors.js";
 
 export interface PrepareNodeOptions {
   home: string;
@@ -61,8 +64,8 @@ export function prepareNode(options: PrepareNodeOptions): PreparedNode {
   ensureHomeDirs(home, paths.dataDir);
 
   if (!existsSync(paths.genesisFile)) {
-    throw new CliError(
-      "CLI_NOT_INITIALISED",
+    throw new NodeError(
+      "NODE_NOT_INITIALISED",
       `${paths.genesisFile}: no genesis file; run \`rxbft init\` (or copy the network's genesis.json there)`,
     );
   }
@@ -73,16 +76,16 @@ export function prepareNode(options: PrepareNodeOptions): PreparedNode {
   let privValidatorState: PrivValidatorState | undefined;
   if (config.priv_validator_laddr === "") {
     if (!existsSync(paths.privValidatorKeyFile)) {
-      throw new CliError(
-        "CLI_NOT_INITIALISED",
+      throw new NodeError(
+        "NODE_NOT_INITIALISED",
         `${paths.privValidatorKeyFile}: no validator key; run \`rxbft init\``,
       );
     }
     privValidatorKey = readPrivValidatorKey(paths.privValidatorKeyFile);
     if (!existsSync(paths.privValidatorStateFile)) {
       // Starting over at height 0 beside an existing key could sign twice: never invent this file.
-      throw new CliError(
-        "CLI_NOT_INITIALISED",
+      throw new NodeError(
+        "NODE_NOT_INITIALISED",
         `${paths.privValidatorStateFile}: the validator's signing state is missing; restore it (for a throw-away chain: rxbft unsafe_reset_all)`,
       );
     }
@@ -117,15 +120,15 @@ export function prepareNode(options: PrepareNodeOptions): PreparedNode {
 
 function checkGenesisHash(file: string, expectedHex: string): void {
   if (!/^[0-9a-fA-F]{64}$/.test(expectedHex)) {
-    throw new CliError(
-      "CLI_FLAG_INVALID",
+    throw new NodeError(
+      "NODE_FLAG_INVALID",
       `flag --genesis_hash: expected 64 hex digits (a sha256), got ${JSON.stringify(expectedHex)}`,
     );
   }
   const actual = createHash("sha256").update(readFileSync(file)).digest("hex");
   if (actual !== expectedHex.toLowerCase()) {
-    throw new CliError(
-      "CLI_FLAG_INVALID",
+    throw new NodeError(
+      "NODE_FLAG_INVALID",
       `${file}: expected sha256 ${expectedHex.toUpperCase()} (--genesis_hash), got ${actual.toUpperCase()}`,
     );
   }

@@ -6,6 +6,10 @@
 //   (begin_block_events …), ResponseInfo, validator updates, and the Tx event's result;
 // - the seed form: every field, code as a decimal string, bytes as base64 text.
 
+import type { JsonForm } from "../../rpc/json/json-form.js";
+import { protoPubKeyJson, pubKeyJson } from "../../rpc/json/json-keys.js";
+import { base64, base64OrNull, bytesOf, hexUpper, int64 } from "../../rpc/json/json-primitives.js";
+import type { JsonValue } from "../../rpc/json/json-text.js";
 import type {
   ConsensusParams as AbciConsensusParams,
   ResponseCheckTx,
@@ -13,12 +17,8 @@ import type {
   ResponseInfo,
   ResponseQuery,
   ValidatorUpdate,
-} from "../generated/tendermint/abci/types.js";
-import { ProofOps } from "../generated/tendermint/crypto/proof.js";
-import type { JsonForm } from "./json-form.js";
-import { protoPubKeyJson, pubKeyJson } from "./json-keys.js";
-import { base64, base64OrNull, bytesOf, hexUpper, int64 } from "./json-primitives.js";
-import type { JsonValue } from "./json-text.js";
+} from "../../wire/generated/tendermint/abci/types.js";
+import { ProofOps } from "../../wire/generated/tendermint/crypto/proof.js";
 
 type Bytes = Uint8Array | string;
 /** Attribute keys and values are bytes in v0.34; text is accepted and taken as UTF-8. */

@@ -2,19 +2,19 @@
 // Vote.String() ("Vote{0:AB12CD34EF56 5/00/SIGNED_MSG_TYPE_PREVOTE(Prevote) … @ time}", absent
 // ones "nil-Vote") and vote bit arrays as "BA{n:x_} voted/total = frac".
 
-import type { Timestamp } from "../../types/time.js";
-import type { Vote } from "../generated/tendermint/types/types.js";
-import { blockIdJson, blockJson } from "./json-block.js";
-import type { JsonForm } from "./json-form.js";
-import { hexUpper, int64, rfc3339 } from "./json-primitives.js";
-import type { JsonValue } from "./json-text.js";
-import { validatorJson } from "./json-validator.js";
+import { blockIdJson, blockJson } from "../../rpc/json/json-block.js";
+import type { JsonForm } from "../../rpc/json/json-form.js";
+import { hexUpper, int64, rfc3339 } from "../../rpc/json/json-primitives.js";
+import type { JsonValue } from "../../rpc/json/json-text.js";
+import { validatorJson } from "../../rpc/json/json-validator.js";
 import type {
   ConsensusStateResult,
   DumpConsensusStateResult,
   RoundStateFull,
   RoundVotesView,
-} from "./result-types.js";
+} from "../../rpc/json/result-types.js";
+import type { Timestamp } from "../../types/time.js";
+import type { Vote } from "../../wire/generated/tendermint/types/types.js";
 
 const TYPE_NAMES: Record<number, [string, string]> = {
   1: ["SIGNED_MSG_TYPE_PREVOTE", "Prevote"],
