@@ -18,7 +18,7 @@ import { openStores } from "../../src/store/open-stores.js";
 import { persistExecutedHeight } from "../../src/store/persist-height.js";
 import { ValidatorSet } from "../../src/types/validator-set.js";
 import { startNode } from "../../streams/node.js";
-import { freshHome, prepare } from "../unit/streams-node-helpers.js";
+import { freshHome, prepare } from "../integration/streams-node-helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const BLOCKS = 300;

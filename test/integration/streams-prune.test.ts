@@ -12,7 +12,7 @@ import { filter } from "rxjs/operators";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import { safeRetainHeight } from "../../streams/effects/block-commit.js";
 import { startNode } from "../../streams/node.js";
-import { at, genesisChain } from "./consensus-harness.js";
+import { at, genesisChain } from "../unit/consensus-harness.js";
 import { freshHome, prepare } from "./streams-node-helpers.js";
 
 const home = freshHome("rxbft-prune-");
