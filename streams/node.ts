@@ -331,7 +331,7 @@ async function assemble(
   };
 
   if (options.rpc ?? true) {
-    const server = await startNodeRpc(handle, prepared.home, paths.genesisFile, log.rpc, options.rpcBackend);
+    const server = await startNodeRpc(handle, prepared.home, log.rpc, options.rpcBackend);
     if (server) {
       nodeInfo.rpcAddress = server.address;
       // A halt during the start (one re-applied from the log) has already cleaned up: close the

@@ -1,5 +1,7 @@
 // Starts the RPC server over the node's handle, with the node's RPC context (every route, in the
-// two result forms of rpc.compat). The server logs where it listens.
+// two result forms of rpc.compat). genesis_chunked chunks the document as /genesis writes it in
+// the node's form (as v0.34 chunks its own serialisation), never the file's bytes, so the two
+// routes always agree. The server logs where it listens.
 import type { Logger } from "../src/logger/index.js";
 import { type RpcServerHandle, startRpcServer } from "../src/rpc/server/start.js";
 import { RXBFT_VERSION } from "../src/version.js";
@@ -11,12 +13,11 @@ import { createRpcContext, encoders } from "./projections/rpc-context.js";
 export async function startNodeRpc(
   node: NodeHandle,
   home: string,
-  genesisFile: string,
   log: Logger,
   backend?: "auto" | "uws" | "node",
 ): Promise<RpcServerHandle | undefined> {
   if (node.config.rpc.laddr === "") return undefined;
-  const context = createRpcContext(node, { genesisFile });
+  const context = createRpcContext(node);
   return startRpcServer(rpcOptionsOf(node.config, home), context, {
     logger: log,
     encoders,

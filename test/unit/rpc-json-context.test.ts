@@ -257,6 +257,39 @@ test("genesis_chunked without a file chunks the document's compact JSON in the n
   }
 });
 
+test("genesis_chunked decodes to the very document /genesis returns, in both forms", async () => {
+  const { genesisFromJson } = await import("../../src/types/genesis.js");
+  const { genesisDocSource } = await import("../../streams/projections/rpc-genesis.js");
+  const { routeResultJson, jsonText } = await import("../../src/rpc/json/index.js");
+  const key = Buffer.from(filled(32, 8)).toString("base64");
+  // Tendermint's genesis as a file holds evidence.max_age_num_blocks; the seed form writes max_age.
+  const doc = genesisFromJson(
+    JSON.stringify({
+      genesis_time: "2020-01-01T00:00:00Z",
+      chain_id: "same-doc",
+      consensus_params: {
+        block: { max_bytes: "22020096", max_gas: "-1", time_iota_ms: "1000" },
+        evidence: { max_age_num_blocks: "100000", max_age_duration: "172800000000000", max_bytes: "1048576" },
+        validator: { pub_key_types: ["ed25519"] },
+      },
+      validators: [{ pub_key: { type: "tendermint/PubKeyEd25519", value: key }, power: "10", name: "" }],
+    }),
+    "test genesis",
+  );
+  const node = fakeNode({ genesis: doc });
+  for (const form of ["seed", "tendermint"] as const) {
+    const chunk = await genesisChunk(genesisDocSource(node, form), 0);
+    const route = routeResultJson("genesis", { genesis: doc }, form) as {
+      genesis: Parameters<typeof jsonText>[0];
+    };
+    assert.deepEqual(
+      JSON.parse(Buffer.from(chunk.data).toString()),
+      JSON.parse(jsonText(route.genesis)),
+      form,
+    );
+  }
+});
+
 test("status: one result object per state (heights, sync, power), so its JSON is written once", async () => {
   const { encoders } = await import("../../streams/projections/rpc-encoders.js");
   let height = 3n;
