@@ -1,5 +1,6 @@
 // Errors of the node assembly: typed with string codes, each naming what is wrong and where, so
 // `rxbft node` ends with a sentence an operator can act on rather than a stack trace.
+import { CodedError } from "../src/coded-error.js";
 export type NodeErrorCode =
   | "NODE_WAL_AHEAD_OF_STORE"
   | "NODE_BLOCK_COMMIT_FAILED"
@@ -13,16 +14,15 @@ export type NodeErrorCode =
   /** A flag's value is wrong in a way its parser cannot see (--genesis_hash). */
   | "NODE_FLAG_INVALID";
 
-export class NodeError extends Error {
-  override readonly name = "NodeError";
+export class NodeError extends CodedError<NodeErrorCode> {
   constructor(
-    readonly code: NodeErrorCode,
+    code: NodeErrorCode,
     message: string,
     /** For NODE_TX_COMMIT_TIMEOUT: the tx hash (upper-case hex) the caller can look up later. */
     readonly txHash?: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }
 

@@ -1,5 +1,6 @@
 // Errors of the event query language. Syntax errors name the position (0-based, in UTF-16
 // code units of the text) and what the grammar expected there.
+import { CodedError } from "../coded-error.js";
 
 export type QueryErrorCode =
   /** the text does not follow the grammar of reference §3.1 */
@@ -13,8 +14,7 @@ export type QueryErrorCode =
   /** an AST handed to the printer cannot be written in the language */
   | "QUERY_UNPRINTABLE";
 
-export class QueryError extends Error {
-  readonly code: QueryErrorCode;
+export class QueryError extends CodedError<QueryErrorCode> {
   /** Offset in the query text where the problem is, when there is one. */
   readonly position: number | undefined;
   /** What the grammar expected at `position`, when the error is a syntax error. */
@@ -25,9 +25,7 @@ export class QueryError extends Error {
     message: string,
     details: { position?: number; expected?: string; cause?: unknown } = {},
   ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = "QueryError";
-    this.code = code;
+    super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.position = details.position;
     this.expected = details.expected;
   }

@@ -2,6 +2,7 @@
 // rules are pure functions of src/consensus/evidence-pool.ts); after each block the pool turns
 // buffered conflicts into evidence and drops what the block committed or what expired.
 import { EMPTY, filter, mergeMap, type Observable } from "rxjs";
+import { CodedError } from "../../src/coded-error.js";
 import type { ConsensusEffect, ReportConflictingVotes } from "../../src/consensus/effect.js";
 import {
   addConflictingVotes,
@@ -20,11 +21,9 @@ import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
 
 /** Evidence refused by the pool's checks; `message` says why. */
-export class EvidenceRejectedError extends Error {
-  readonly code = "EVIDENCE_REJECTED";
+export class EvidenceRejectedError extends CodedError<"EVIDENCE_REJECTED"> {
   constructor(reason: string) {
-    super(reason);
-    this.name = "EvidenceRejectedError";
+    super("EVIDENCE_REJECTED", reason);
   }
 }
 

@@ -14,6 +14,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 /** Layers, lowest first: each module's number. A module missing here fails the test (add it). */
 const LAYERS: Readonly<Record<string, number>> = {
   "src/version.ts": 0,
+  "src/coded-error.ts": 0,
   "src/wire/generated": 0,
   "src/crypto": 1,
   "src/wire": 2,
