@@ -8,7 +8,7 @@
 // the node's source step (verifyConsensusInput) in front of its log. What survives a crash is
 // what a node keeps on disk: its log (every stamped input, with end-of-height markers), its stored
 // blocks and seen commits, the chain state, the recent blocks and the signer's last-sign state. A
-// restart goes through the node's restart rule (streams/restart-fold.ts): a new ConsensusStarted,
+// restart goes through the node's restart step (streams/boot/restart.ts): a new ConsensusStarted,
 // the unfinished height's inputs folded again, and only their unanswered requests carried out.
 
 import { sign } from "node:crypto";
@@ -42,11 +42,11 @@ import type {
   Proposal,
   Vote,
 } from "../../src/wire/generated/tendermint/types/types.js";
+import { restoreConsensus } from "../../streams/boot/restart.js";
 import { type ConsensusHandlerDeps, consensusHandlers } from "../../streams/effects/consensus-handlers.js";
 import { EvidencePoolHolder } from "../../streams/effects/evidence.js";
 import { createLoop, type Loop } from "../../streams/loop.js";
 import { RecentBlocks } from "../../streams/projections/recent-blocks.js";
-import { type FoldStep, foldRestart, outstandingEffects } from "../../streams/restart-fold.js";
 import type { Prng } from "./prng.js";
 import { executeSimBlock, GENESIS_TIME, SIM_CHAIN_ID, type SimKey } from "./sim-chain.js";
 import type { PeerMessage } from "./sim-network.js";
@@ -217,12 +217,17 @@ export class SimNode {
       if ("input" in record) earlier.push(record.input);
     }
     this.log.push({ input: started });
-    const steps: FoldStep[] = [];
-    const restored = foldRestart(this.reducer, this.initial, started, earlier, (step) => steps.push(step));
-    this.state = restored;
+    const restored = restoreConsensus({
+      reducer: this.reducer,
+      initial: this.initial,
+      started,
+      earlier,
+      log: SILENT,
+    });
+    this.state = restored.state;
 
     const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
-      initialState: restored,
+      initialState: restored.state,
       reducer: this.reducer,
       sources: [],
       stamp: (input) => ({ ...input, time: virtualTime(this.now) }) as ConsensusInput,
@@ -231,7 +236,7 @@ export class SimNode {
         this.log.push({ input: record });
       },
       handlers: consensusHandlers(this.handlerDeps()),
-      resumeEffects: outstandingEffects(steps),
+      resumeEffects: restored.pending,
       onFault: (fault) =>
         this.deps.observer.error(this.index, new Error(fault.reason, { cause: fault.error })),
     });
@@ -249,7 +254,7 @@ export class SimNode {
       }),
     );
     this.running.add(loop.start());
-    this.txsArriveFor(restored.height);
+    this.txsArriveFor(restored.state.height);
   }
 
   /**
