@@ -3,6 +3,11 @@
 // Inputs from effect handlers come back through `feedback`, queued (never re-entrant), so a
 // transition and all its effects are complete before the next input is folded. Replaying
 // the logged inputs through the same reducer yields the same transitions.
+//
+// An exception of our own (a reducer or an effect handler throwing: a broken invariant, never bad
+// outside data) is a fault: the loop stops folding at once (later inputs are neither logged nor
+// folded, so nothing more is signed) and reports one message naming the input or effect it was
+// on, through `onFault`. The owner halts the node with that message (DESIGN §9).
 import {
   connectable,
   merge,
@@ -13,7 +18,7 @@ import {
   Subject,
   type Subscription,
 } from "rxjs";
-import { map, scan, share, tap } from "rxjs/operators";
+import { filter, map, scan, share, tap } from "rxjs/operators";
 
 /** A pure reducer's answer to one input. */
 export interface Transition<S, E> {
@@ -45,7 +50,33 @@ export interface LoopOptions<S, I, E, R> {
   append?: (record: R) => void;
   /** Effect handlers: each takes the effect stream and returns the inputs it learns. */
   handlers: ((effect$: Observable<E>, state$: Observable<S>) => Observable<I>)[];
+  /**
+   * Effects handed to the handlers right after start, before any input is folded: the requests a
+   * restart found unanswered in the log (restart-fold.ts outstandingEffects).
+   */
+  resumeEffects?: readonly E[];
+  /** Called once when a reducer or a handler throws; the loop has stopped folding by then. */
+  onFault: (fault: LoopFault) => void;
 }
+
+/** A reducer or an effect handler threw: what it was doing, and the error. */
+export interface LoopFault {
+  readonly reason: string;
+  readonly error: unknown;
+}
+
+/** A short name of an input or effect for a fault message: its type and, when present, height/round. */
+export function describeMessage(message: unknown): string {
+  if (typeof message !== "object" || message === null) return String(message);
+  const m = message as { type?: unknown; height?: unknown; round?: unknown };
+  const where =
+    typeof m.height === "bigint" || typeof m.height === "number"
+      ? ` at height ${m.height}${typeof m.round === "number" ? ` round ${m.round}` : ""}`
+      : "";
+  return `${typeof m.type === "string" ? m.type : "an untyped message"}${where}`;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export interface Loop<S, I, E> {
   /** Latest state (replays the current value to late subscribers). */
@@ -65,6 +96,14 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S
   const state$ = new ReplaySubject<S>(1);
   state$.next(options.initialState);
   let seq = 0;
+  let faulted = false;
+  // The effect being handed to the handlers right now: a handler failing synchronously failed on it.
+  let emitting: { effect: E; seq: number } | undefined;
+  const fault = (reason: string, error: unknown) => {
+    if (faulted) return;
+    faulted = true;
+    options.onFault({ reason, error });
+  };
 
   const seed: Step<S, I, E> = {
     seq: -1,
@@ -76,13 +115,22 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S
   const folded$ = merge(...options.sources, feedback).pipe(
     // Trampolines inputs that arrive while a fold or its effects are still running.
     observeOn(queueScheduler),
+    // After a fault nothing more enters the log or the fold.
+    filter(() => !faulted),
     map((input) => options.stamp(input, seq++)),
     tap((record) => options.append?.(record)),
     scan((previous: Step<S, I, E>, record: R, index: number): Step<S, I, E> => {
       const input = options.toInput(record);
-      const { state, effects } = options.reducer(previous.state, input);
-      return { seq: index, input, before: previous.state, state, effects };
+      if (faulted) return { ...previous, effects: [] };
+      try {
+        const { state, effects } = options.reducer(previous.state, input);
+        return { seq: index, input, before: previous.state, state, effects };
+      } catch (error) {
+        fault(`the reducer threw on input #${index} (${describeMessage(input)}): ${messageOf(error)}`, error);
+        return { ...previous, effects: [] };
+      }
     }, seed),
+    filter(() => !faulted),
     tap((step) => state$.next(step.state)),
   );
   const transitions = connectable(folded$, {
@@ -100,14 +148,33 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S
     start() {
       // Effects are re-emitted in fold order; handlers subscribe before the loop connects.
       const running = transitions.subscribe((step) => {
-        for (const effect of step.effects) effect$.next(effect);
+        for (const effect of step.effects) {
+          if (faulted) return;
+          emitting = { effect, seq: step.seq };
+          effect$.next(effect);
+        }
+        emitting = undefined;
       });
-      for (const handler of options.handlers) {
+      options.handlers.forEach((handler, index) => {
         running.add(
-          handler(effect$.asObservable(), state$.asObservable()).subscribe((input) => feedback.next(input)),
+          handler(effect$.asObservable(), state$.asObservable()).subscribe({
+            next: (input) => feedback.next(input),
+            error: (error: unknown) => {
+              const on = emitting
+                ? ` on effect ${describeMessage(emitting.effect)} of input #${emitting.seq}`
+                : " (outside a fold, on work it had started)";
+              fault(`effect handler ${handler.name || index} threw${on}: ${messageOf(error)}`, error);
+            },
+          }),
         );
-      }
+      });
       running.add(transitions.connect());
+      for (const effect of options.resumeEffects ?? []) {
+        if (faulted) break;
+        emitting = { effect, seq: -1 };
+        effect$.next(effect);
+      }
+      emitting = undefined;
       return running;
     },
   };

@@ -15,7 +15,7 @@ import {
 } from "../src/wire/generated/tendermint/abci/types.js";
 import type { Block } from "../src/wire/generated/tendermint/types/block.js";
 import { mempoolAbciHandler } from "./effects/mempool-abci.js";
-import { createLoop } from "./loop.js";
+import { createLoop, type LoopFault } from "./loop.js";
 import type { NodeEvent, NodeMempool, SubmitResult } from "./node-handle.js";
 import { txHashHex } from "./projections/event-bus.js";
 import { TxCommitWaiter } from "./projections/tx-commit-waiter.js";
@@ -28,6 +28,8 @@ export interface MempoolNodeOptions {
   events$: Observable<NodeEvent>;
   logger: Logger;
   now?: () => number;
+  /** Our own exception in the mempool's reducer or handler: the node halts with this reason. */
+  onFault(fault: LoopFault): void;
 }
 
 export interface MempoolNode extends NodeMempool {
@@ -58,6 +60,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     sources: [],
     stamp: (input) => ({ ...input, time: now() }),
     toInput: (record) => record,
+    onFault: (fault) => options.onFault(fault),
     handlers: [
       mempoolAbciHandler({
         mempool: options.connection,

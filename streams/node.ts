@@ -1,59 +1,53 @@
-// Assembles a node from a prepared home (config, genesis, keys, lock: src/cli/prepare-node.ts):
-//   stores + reconcile → ABCI client + handshake → consensus log open (torn tail repaired and
-//   reported) → the restart fold of the unfinished height (restart-fold.ts) → signer with
-//   double_sign_check_height → verify pool → mempool loop → consensus loop → RPC server.
-// Returns a NodeHandle; stop() ends it cleanly, a halt ends it with an exit code and a reason.
-import { dirname, join } from "node:path";
-import { asyncScheduler, merge, type Observable, type SchedulerLike, Subject, type Subscription } from "rxjs";
-import type { AbciClient } from "../src/abci/client/abci-client.js";
-import { createAbciClient } from "../src/abci/client/create-client.js";
-import { haltOnAbciFailure } from "../src/abci/halt-on-failure.js";
-import { handshake } from "../src/abci/handshake.js";
-import type { PreparedNode } from "../src/cli/prepare-node.js";
+// Assembles a node from a prepared home (config, genesis, keys, lock: boot/prepare-home.ts).
+// The boot steps, each in its own file under boot/: stores + reconcile → app + handshake →
+// consensus log (torn tail repaired and reported) → signer with double_sign_check_height →
+// restart fold of the unfinished height. Then the verify pool, the mempool loop, the consensus
+// loop with the one effect-handler table (effects/consensus-handlers.ts) over the node's ports,
+// the projections (chain state, recent blocks, events) and the RPC server. The lifecycle (halt,
+// work under way, shutdown) is node-lifecycle.ts. Returns a NodeHandle; stop() ends it cleanly, a
+// halt ends it with an exit code and a reason.
+import { dirname } from "node:path";
+import { asyncScheduler, type SchedulerLike } from "rxjs";
 import { createDefaultConsensusRules } from "../src/consensus/default-rules.js";
 import type { ConsensusEffect } from "../src/consensus/effect.js";
-import type { ConsensusInput } from "../src/consensus/input.js";
+import type { ConsensusInput, ConsensusStarted } from "../src/consensus/input.js";
 import { createConsensusReducer } from "../src/consensus/reducer.js";
+import type { ConsensusRules } from "../src/consensus/rules.js";
 import { type ConsensusState, initialConsensusState } from "../src/consensus/state.js";
 import { verifyEd25519 } from "../src/crypto/ed25519-verify.js";
 import { VerifyPool } from "../src/crypto/verify-pool.js";
-import type { Logger } from "../src/logger/index.js";
-import { checkRecentSignatures } from "../src/privval/double-sign-check.js";
-import { FileSigner } from "../src/privval/file-signer.js";
-import { stateFromGenesis } from "../src/state/genesis-state.js";
-import { openStores, type Stores } from "../src/store/open-stores.js";
-import { ValidatorSet } from "../src/types/validator-set.js";
+import { reapMaxBytesMaxGas } from "../src/mempool/reap.js";
+import { latePeerMetricsSink } from "../src/metrics/index.js";
 import { TENDERMINT_COMPAT_VERSION } from "../src/version.js";
-import { Wal } from "../src/wal/wal.js";
-import type { Timestamp } from "../src/wire/generated/google/protobuf/timestamp.js";
-import type { State as ChainState } from "../src/wire/generated/tendermint/state/types.js";
-import type { Validator } from "../src/wire/generated/tendermint/types/validator.js";
-import { blockCommitHandler, MempoolCommitLock } from "./effects/block-commit.js";
-import { blockValidationHandler } from "./effects/block-validation.js";
-import { broadcastHandler } from "./effects/broadcasts.js";
-import { consensusEventsHandler } from "./effects/consensus-events.js";
+import { connectApp, handshakeApp } from "./boot/app.js";
+import { flushPeriodically, openConsensusLog } from "./boot/consensus-log.js";
+import type { PreparedNode } from "./boot/prepare-home.js";
+import { restoreConsensus } from "./boot/restart.js";
+import { openSigner } from "./boot/signer.js";
+import { openNodeStores } from "./boot/stores.js";
+import { type BlockCommitDeps, commitOne, MempoolCommitLock } from "./effects/block-commit.js";
+import { storedEvidenceHistory } from "./effects/block-validation.js";
+import { consensusHandlers } from "./effects/consensus-handlers.js";
 import { EvidencePoolHolder } from "./effects/evidence.js";
-import { reapingHandler } from "./effects/reaping.js";
-import { signingHandler } from "./effects/signing.js";
-import { timeoutHandler } from "./effects/timeouts.js";
+import { createLoop } from "./loop.js";
 import { indexerStoreOptions, txIndexStatus } from "./indexer-options.js";
-import { createLoop, type Step } from "./loop.js";
 import { createMempoolNode } from "./mempool-node.js";
 import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
-import { EXIT_HALTED, NodeError } from "./node-errors.js";
-import type { NodeExit, NodeHandle, NodeInfoView } from "./node-handle.js";
-import { startNodeMetrics } from "./node-metrics.js";
-import { startNodePeerLayer } from "./p2p-transport.js"; // p2p
+import type { NodeHandle, NodeInfoView } from "./node-handle.js";
+import { NodeLifecycle } from "./node-lifecycle.js";
+import { ChainStateProjection } from "./projections/chain-state.js";
 import { EventBus } from "./projections/event-bus.js";
-import { connectRemoteSigner, type NodeSigner } from "./remote-signer.js";
-import { codedSignError, type FoldStep, foldRestart, outstandingEffects } from "./restart-fold.js";
+import { RecentBlocks } from "./projections/recent-blocks.js";
+import type { FoldStep } from "./restart-fold.js";
+import { startNodeMetrics } from "./node-metrics.js";
+import { startNodePeerLayer } from "./p2p-transport.js";
 import { startNodeRpc } from "./rpc-start.js";
 import { logFiredRules } from "./rule-trace.js";
 import { mempoolTxsAvailableSource } from "./sources/mempool-txs-available.js";
 import { type Clock, monotonicClock } from "./sources/stamp-time.js";
 
 export interface StartNodeOptions {
-  /** Timers of consensus (default asyncScheduler); a virtual-time scheduler in simulations. */
+  /** Timers of consensus and the log's flush period (default asyncScheduler). */
   scheduler?: SchedulerLike;
   /** The log's clock (default: wall time, never going backwards). */
   clock?: Clock;
@@ -73,20 +67,35 @@ export interface StartNodeOptions {
    * evidence or a restart still needs.
    */
   kvstoreRetainBlocks?: bigint;
+  /**
+   * The pure rules the consensus reducer is made with (default: src/consensus's). Tests inject
+   * rules that break an invariant to prove the node halts safely on its own exception.
+   */
+  consensusRules?: ConsensusRules;
   /** --trace: log each upon-rule that fires, with its paper line, at debug level (rule-trace.ts). */
   trace?: boolean;
 }
 
-/** The proposer-priority advance the state store needs to load a validator set saved earlier. */
-const advanceProposerPriority = (
-  set: Parameters<typeof ValidatorSet.fromProto>[0],
-  times: bigint,
-): Parameters<typeof ValidatorSet.fromProto>[0] =>
-  ValidatorSet.fromProto(set).incrementProposerPriority(Number(times)).toProto();
+/** Heights of block times and validator sets kept in memory for evidence checks. */
+const RECENT_BLOCKS_KEPT = 1000n;
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex").toUpperCase();
 
 export async function startNode(prepared: PreparedNode, options: StartNodeOptions = {}): Promise<NodeHandle> {
+  const life = new NodeLifecycle(prepared.logger.child("node"));
+  try {
+    return await assemble(prepared, options, life);
+  } catch (error) {
+    await life.cleanUp();
+    throw error;
+  }
+}
+
+async function assemble(
+  prepared: PreparedNode,
+  options: StartNodeOptions,
+  life: NodeLifecycle,
+): Promise<NodeHandle> {
   const { config, genesis, paths, logger } = prepared;
   const log = {
     node: logger.child("node"),
@@ -101,413 +110,278 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
   };
   const clock = options.clock ?? monotonicClock();
   const scheduler = options.scheduler ?? asyncScheduler;
-  const cleanups: (() => Promise<unknown> | unknown)[] = [];
-  const cleanUp = async () => {
-    for (const c of cleanups.reverse()) {
-      try {
-        await c();
-      } catch (error) {
-        log.node.error("error while stopping", { err: (error as Error).message });
-      }
-    }
-    cleanups.length = 0;
+  const { halt, track } = life;
+
+  const { stores, report } = await openNodeStores(
+    paths.dataDir,
+    indexerStoreOptions(config, genesis.chainId, logger),
+    log.store,
+  );
+  life.onCleanup(() => stores.close());
+  const client = await connectApp({
+    proxyApp: config.proxy_app,
+    dataDir: paths.dataDir,
+    ...(options.kvstoreRetainBlocks ? { kvstoreRetainBlocks: options.kvstoreRetainBlocks } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    logger: log.abci,
+    halt,
+  });
+  life.onCleanup(() => client.close());
+  const shaken = await handshakeApp(client, genesis, stores, report, log);
+  const height = shaken.state.lastBlockHeight;
+  const { wal, earlier } = await openConsensusLog(dirname(paths.walFile), height, log.wal);
+  life.onCleanup(() => wal.close());
+  const signer = await openSigner({
+    key: prepared.privValidatorKey,
+    stateFile: paths.privValidatorStateFile,
+    config,
+    blockStore: stores.blockStore,
+    chain: shaken.state,
+    logger: log.privval,
+    onCleanup: (close) => life.onCleanup(close),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const pool = new VerifyPool({ size: options.verifyWorkers ?? 2 });
+  life.onCleanup(() => pool.close());
+  // The peer layer; with prometheus on, its metrics are kept until the registry exists below.
+  const peerMetrics = config.instrumentation.prometheus ? latePeerMetricsSink() : undefined;
+  const peers = await startNodePeerLayer(
+    prepared,
+    shaken.state.chainId,
+    shaken.state.version?.consensus?.app ?? 0n,
+    { ...(peerMetrics ? { metrics: peerMetrics.sink } : {}), onFault: halt },
+  );
+  life.onCleanup(() => peers.stop());
+
+  // Projections the handlers and the RPC read: the chain state and recent blocks follow BlockExecuted.
+  const recent = new RecentBlocks(RECENT_BLOCKS_KEPT);
+  const chain = new ChainStateProjection(shaken.state, recent);
+  const events = new EventBus();
+  life.onCleanup(() => events.complete());
+  const evidence = new EvidencePoolHolder(recent, log.consensus);
+  // Admissions go through the lock held around the app's Commit (block-commit.ts).
+  const mempoolLock = new MempoolCommitLock(client.mempool);
+  const mempool = createMempoolNode({
+    config: mempoolConfigOf(config),
+    height,
+    connection: mempoolLock.connection,
+    events$: events.events$,
+    logger: log.mempool,
+    onFault: (fault) => halt(`the mempool halted on an internal error: ${fault.reason}`),
+  });
+
+  // The peer hand-off verifies peer messages with the same rules the reducer folds them with.
+  const rules = options.consensusRules ?? createDefaultConsensusRules();
+  const reducer = createConsensusReducer(rules, { trace: options.trace === true });
+  const lastCommit = height > 0n ? await stores.blockStore.loadSeenCommit(height) : undefined;
+  const lastMeta = height > 0n ? await stores.blockStore.loadBlockMeta(height) : undefined;
+  const started: ConsensusStarted = {
+    type: "ConsensusStarted",
+    time: clock(),
+    chainState: shaken.state,
+    lastCommit,
+    lastBlockAppHash: lastMeta?.header?.appHash ?? new Uint8Array(0),
   };
-
-  try {
-    return await assemble();
-  } catch (error) {
-    await cleanUp();
-    throw error;
-  }
-
-  async function assemble(): Promise<NodeHandle> {
-    // Stores, reconciled: a crash between block, state and index writes is repaired here.
-    const stores: Stores = await openStores(paths.dataDir, {
-      ...indexerStoreOptions(config, genesis.chainId, logger), // psql indexer (issue 16)
-      advanceProposerPriority,
-    });
-    cleanups.push(() => stores.close());
-    const report = await stores.reconcile();
-    for (const finding of report.findings) log.store.info(finding);
-
-    // The app: in-process example or socket; any connection dying halts the node.
-    // A socket app is dialled until it is up (as Tendermint waits for its app), or the start is aborted.
-    const client: AbciClient = await createAbciClient(config.proxy_app, {
-      kvstoreDir: join(paths.dataDir, "kvstore.db"),
-      ...(options.kvstoreRetainBlocks ? { retainBlocks: options.kvstoreRetainBlocks } : {}),
-      logger: log.abci,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    cleanups.push(() => client.close());
-    let haltNode: (reason: string, exitCode: number) => void = () => {};
-    haltOnAbciFailure(client, log.abci, (h) => haltNode(h.message, h.exitCode));
-
-    const startState = stores.stateStore.load() ?? stateFromGenesis(genesis);
-    const shaken = await handshake(
-      { client, genesis, blockStore: stores.blockStore, stateStore: stores.stateStore, logger: log.abci },
-      startState,
-    );
-    let chain: ChainState = shaken.state;
-    if (stores.stateStore.load() === undefined) await stores.stateStore.save(chain);
-    // A block the handshake executed (saved before a crash, never executed) is indexed now, not
-    // at the next restart: the stores are reconciled again once the handshake replayed anything.
-    if (report.replayHeight !== undefined || shaken.replayedBlocks > 0) {
-      for (const finding of (await stores.reconcile()).findings) log.store.info(finding);
-    }
-    const height = chain.lastBlockHeight;
-
-    // The consensus log: a torn tail is cut and reported; corruption elsewhere stops the start.
-    const wal = await Wal.open(dirname(paths.walFile));
-    cleanups.push(() => wal.close());
-    if (wal.repair) log.wal.warn(wal.repair.message);
-    const earlier = await unfinishedHeightInputs(wal, height, log.wal);
-
-    // The signer, after checking that no other process signed recent commits with our key.
-    let signer: NodeSigner | undefined;
-    if (prepared.privValidatorKey) {
-      signer = FileSigner.fromStateFile(prepared.privValidatorKey.privateKey, paths.privValidatorStateFile);
-      await checkRecentSignatures(
-        signer.address,
-        config.consensus.double_sign_check_height,
-        (h) => stores.blockStore.loadBlockCommit(h),
-        stores.blockStore.height(),
-        { signedUpTo: (signer as FileSigner).lastSignState.height },
-      );
-    } else if (config.priv_validator_laddr !== "") {
-      // Remote signer (priv_validator_laddr): the node waits here for it to dial in.
-      signer = await connectRemoteSigner(
-        config.priv_validator_laddr,
-        chain,
-        log.privval,
-        cleanups,
-        options.signal,
-      );
-    }
-    const pool = new VerifyPool({ size: options.verifyWorkers ?? 2 });
-    cleanups.push(() => pool.close());
-    const peers = await startNodePeerLayer(prepared, chain.chainId, chain.version?.consensus?.app ?? 0n); // p2p
-    cleanups.push(() => peers.stop()); // p2p
-
-    const events = new EventBus();
-    cleanups.push(() => events.complete());
-    // Admissions go through the lock held around the app's Commit (block-commit.ts).
-    const mempoolLock = new MempoolCommitLock(client.mempool);
-    const mempool = createMempoolNode({
-      config: mempoolConfigOf(config),
-      height,
-      connection: mempoolLock.connection,
-      events$: events.events$,
-      logger: log.mempool,
-    });
-
-    // Recent block times and validator sets for the evidence pool (kept in memory, bounded).
-    const recent = new Map<bigint, { time: Timestamp; validators: readonly Validator[] }>();
-    const remember = (s: ChainState) => {
-      recent.set(s.lastBlockHeight, {
-        time: s.lastBlockTime!,
-        validators: s.lastValidators?.validators ?? [],
-      });
-      for (const h of recent.keys()) if (h + 1000n < s.lastBlockHeight) recent.delete(h);
-    };
-    const evidence = new EvidencePoolHolder(
-      {
-        blockTimeAt: (h) => recent.get(h)?.time,
-        validatorsAt: (h) => recent.get(h)?.validators,
-      },
-      log.consensus,
-    );
-
-    // Restart fold: the new ConsensusStarted is logged first, then the height's earlier inputs
-    // are folded again (not logged again), and only their unanswered requests are carried out.
-    const rules = createDefaultConsensusRules(); // p2p: the peer hand-off verifies with the same rules
-    const reducer = createConsensusReducer(rules, { trace: options.trace === true });
-    const initial = initialConsensusState({
+  wal.appendInput(started);
+  const restored = restoreConsensus({
+    reducer,
+    initial: initialConsensusState({
       config: consensusConfigOf(config),
       ...(signer ? { ownAddress: signer.address } : {}),
-    });
-    const lastCommit = height > 0n ? await stores.blockStore.loadSeenCommit(height) : undefined;
-    const lastMeta = height > 0n ? await stores.blockStore.loadBlockMeta(height) : undefined;
-    const started: ConsensusInput = {
-      type: "ConsensusStarted",
-      time: clock(),
-      chainState: chain,
-      lastCommit,
-      lastBlockAppHash: lastMeta?.header?.appHash ?? new Uint8Array(0),
-    };
-    wal.appendInput(started);
-    const restartSteps: FoldStep[] = [];
-    const restored = foldRestart(reducer, initial, started, earlier, (step) => {
-      restartSteps.push(step);
-      options.onConsensusStep?.(step);
-    });
-    const pending = outstandingEffects(restartSteps);
-    if (earlier.length > 0) {
-      log.consensus.info("replayed the unfinished height from the consensus log", {
-        height: restored.height,
-        round: restored.round,
-        inputs: restartSteps.length - 1,
-        outstanding: pending.map((e) => e.type).join(",") || "none",
-      });
-    }
+    }),
+    started,
+    earlier,
+    ...(options.onConsensusStep ? { onStep: options.onConsensusStep } : {}),
+    log: log.consensus,
+  });
 
-    // Halting: no further signatures (the loop is unsubscribed), the log synced, a clear reason.
-    let resolveStopped!: (exit: NodeExit) => void;
-    const stopped = new Promise<NodeExit>((resolve) => {
-      resolveStopped = resolve;
-    });
-    let stopping: Promise<NodeExit> | undefined;
-    let running: Subscription | undefined;
-    const inFlight = new Set<Promise<unknown>>();
-    const shutdown = (exit: NodeExit): Promise<NodeExit> => {
-      if (stopping) return stopping;
-      stopping = (async () => {
-        running?.unsubscribe();
-        if (exit.exitCode !== 0)
-          log.node.error("node halted", { reason: exit.reason, exitCode: exit.exitCode });
-        else log.node.info("stopping node");
-        // The step under way finishes (a half-written height is repaired at start anyway).
-        await Promise.allSettled([...inFlight]);
-        await cleanUp();
-        log.node.info("node stopped", { exitCode: exit.exitCode });
-        resolveStopped(exit);
-        return exit;
-      })();
-      return stopping;
-    };
-    haltNode = (reason, exitCode) => void shutdown({ exitCode, reason });
-    const halt = (reason: string) => haltNode(reason, EXIT_HALTED);
-    const track = <T>(p: Promise<T>): Promise<T> => {
-      inFlight.add(p);
-      void p.finally(() => inFlight.delete(p)).catch(() => {});
-      return p;
-    };
-
-    const replayed$ = new Subject<ConsensusEffect>();
-    const withReplayed =
-      (handler: (effect$: Observable<ConsensusEffect>) => Observable<ConsensusInput>) =>
-      (effect$: Observable<ConsensusEffect>) =>
-        handler(merge(effect$, replayed$));
-    const chainId = chain.chainId;
-    const handlers = [
-      timeoutHandler(scheduler),
-      ...(signer
-        ? [
-            signingHandler({
-              // Failures carry a code (restart-fold.ts: I/O is retried at a restart, a refusal is not).
-              signer: {
-                signVote: (id, vote) =>
-                  track(signer.signVote(id, vote)).catch((e) => Promise.reject(codedSignError(e))),
-                signProposal: (id, proposal) =>
-                  track(signer.signProposal(id, proposal)).catch((e) => Promise.reject(codedSignError(e))),
-              },
-              chainId,
-              syncLog: () => wal.syncBeforeSigning().catch((e) => Promise.reject(codedSignError(e))),
-              logger: log.privval,
-            }),
-          ]
-        : []),
-      reapingHandler({ mempoolState: () => mempool.state(), evidencePool: () => evidence.state() }),
-      blockValidationHandler({
-        chainState: () => chain,
-        verifier: pool,
-        // A block's evidence is checked against the stores at its height and the pool's committed list.
-        evidence: {
-          pool: () => evidence.state(),
-          blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
-          validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
-        },
-      }),
-      blockCommitHandler({
-        consensus: client.consensus,
-        track,
-        stores: {
-          blockStore: stores.blockStore,
-          stateStore: stores.stateStore,
-          indexer: stores.indexer,
-        },
-        chainState: () => chain,
-        setChainState: (s) => {
-          chain = s;
-          remember(s);
-        },
-        events,
-        endHeight: (h) => track(wal.endHeight(h)),
-        blockCommitted: (block, deliverTxs) => mempool.blockCommitted(block, deliverTxs),
-        mempoolLock,
-        keepRecentHeights: BigInt(config.consensus.double_sign_check_height),
-        evidenceUpdated: (s, block) => evidence.afterBlock(s, block),
-        halt,
-        logger: log.state,
-      }),
-      broadcastHandler(peers.broadcaster), // p2p
-      consensusEventsHandler({ events, halt, logger: log.consensus }),
-      evidence.handler(),
-    ].map(withReplayed);
-
-    const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
-      initialState: restored,
-      reducer: options.trace ? logFiredRules(reducer, log.consensus) : reducer,
-      sources: [
-        mempoolTxsAvailableSource(mempool.txsAvailable$),
-        peers.consensusInput$({ state: () => latest, rules, verifier: pool, clock }), // p2p
-      ],
-      stamp: (input) => ({ ...input, time: clock() }),
-      toInput: (record) => record,
-      append: (record) => wal.appendInput(record),
-      handlers,
-    });
-    // Metrics (node-metrics.ts): projections of both loops, served when prometheus = true.
-    const metrics = config.instrumentation.prometheus
-      ? await startNodeMetrics({
-          config,
-          chainId: chain.chainId,
-          consensusFold$: loop.transition$,
-          mempool,
-          wal,
-          blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
-          logger: logger.child("metrics"),
-        })
-      : undefined;
-    if (metrics) cleanups.push(() => metrics.stop());
-    let latest = restored;
-    const consensusState$ = loop.state$;
-
-    running = loop.state$.subscribe((s) => {
-      latest = s;
-    });
-    if (options.onConsensusStep) {
-      const onStep = options.onConsensusStep;
-      running.add(
-        loop.transition$.subscribe((s: Step<ConsensusState, ConsensusInput, ConsensusEffect>) =>
-          onStep({ input: s.input, state: s.state, effects: s.effects, refolded: false }),
-        ),
-      );
-    }
-    running.add(
-      loop.transition$.subscribe((s) => {
-        if (s.input.type === "VoteSigned" || s.input.type === "ProposalSigned") {
-          log.consensus.debug("signed", { type: s.input.type, height: latest.height, round: latest.round });
+  const chainId = shaken.state.chainId;
+  const commitDeps: BlockCommitDeps = {
+    consensus: client.consensus,
+    stores: { blockStore: stores.blockStore, stateStore: stores.stateStore, indexer: stores.indexer },
+    chainState: () => chain.current,
+    events,
+    endHeight: (h) => track(wal.endHeight(h)),
+    blockCommitted: (block, deliverTxs) => mempool.blockCommitted(block, deliverTxs),
+    mempoolLock,
+    keepRecentHeights: BigInt(config.consensus.double_sign_check_height),
+    evidenceUpdated: (s, block) => evidence.afterBlock(s, block),
+    halt,
+    logger: log.state,
+  };
+  const handlers = consensusHandlers({
+    scheduler,
+    ...(signer
+      ? {
+          signing: {
+            signer: {
+              signVote: (id, vote) => track(Promise.resolve(signer.signVote(id, vote))),
+              signProposal: (id, proposal) => track(Promise.resolve(signer.signProposal(id, proposal))),
+            },
+            chainId,
+            syncLog: () => wal.syncBeforeSigning(),
+            logger: log.privval,
+          },
         }
-      }),
-    );
-    running.add(mempool.start());
-    running.add(loop.start());
-    // Buffered log records reach the file often (a kill -9 keeps them; a power cut may not).
-    const flushTimer = setInterval(() => {
-      wal.flush().catch(() => {});
-    }, 100);
-    flushTimer.unref();
-    cleanups.push(() => clearInterval(flushTimer));
-    // Requests of the restored height still unanswered, and the latest timeout.
-    for (const effect of pending) replayed$.next(effect);
-    log.consensus.info("consensus started", {
-      height: latest.height,
-      round: latest.round,
-      validator: signer ? hex(signer.address) : "none",
-    });
+      : {}),
+    reaping: {
+      reapTxs: (maxBytes, maxGas) => reapMaxBytesMaxGas(mempool.state(), maxBytes, maxGas).map((t) => t.tx),
+      evidencePool: () => evidence.state(),
+    },
+    validation: {
+      chainState: () => chain.current,
+      ports: {
+        checkSignatures: (items) => pool.verifyBatch(items),
+        evidencePool: () => evidence.state(),
+        // A block's evidence is checked against the stores at its height.
+        evidenceHistory: (heights) =>
+          storedEvidenceHistory(
+            {
+              blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
+              validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
+            },
+            heights,
+          ),
+        verifyEvidenceVote: verifyEd25519,
+      },
+    },
+    execution: { execute: (e) => track(commitOne(commitDeps, e)), halt },
+    peers: peers.broadcaster,
+    events: {
+      publish: (name, data) => events.publishConsensus(name, data),
+      halt,
+      peerMisbehaved: (peer, reason) => log.consensus.info("peer misbehaved", { peer, reason }),
+    },
+    evidence,
+  });
 
-    const nodeInfo: NodeInfoView = {
-      nodeId: prepared.nodeId,
-      moniker: config.moniker,
-      network: chainId,
-      version: TENDERMINT_COMPAT_VERSION,
-      listenAddr: peers.listenAddr, // p2p
-      channels: peers.nodeInfo.channels, // p2p
-      rpcAddress: "",
-      protocolVersion: { p2p: 8n, block: 11n, app: chain.version?.consensus?.app ?? 0n },
-      txIndex: txIndexStatus(config),
-    };
-    const validatorInfo = signer
+  const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
+    initialState: restored.state,
+    reducer: options.trace ? logFiredRules(reducer, log.consensus) : reducer,
+    sources: [
+      mempoolTxsAvailableSource(mempool.txsAvailable$),
+      peers.consensusInput$({ state: () => latest, rules, verifier: pool, clock }),
+    ],
+    stamp: (input) => ({ ...input, time: clock() }),
+    toInput: (record) => record,
+    append: (record) => wal.appendInput(record),
+    handlers,
+    resumeEffects: restored.pending,
+    // Our own exception in the reducer or a handler: consensus stops folding at once (nothing
+    // more is signed) and the node halts with the message naming the input.
+    onFault: (fault) => halt(`consensus halted on an internal error: ${fault.reason}`),
+  });
+  let latest = restored.state;
+  // Metrics (node-metrics.ts): projections of both loops, served when prometheus = true.
+  const metrics = config.instrumentation.prometheus
+    ? await startNodeMetrics({
+        config,
+        chainId: shaken.state.chainId,
+        consensusFold$: loop.transition$,
+        mempool,
+        wal,
+        blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
+        logger: logger.child("metrics"),
+      })
+    : undefined;
+  if (metrics) {
+    life.onCleanup(() => metrics.stop());
+    peerMetrics?.attach(metrics.metrics.peers);
+  }
+  const running = loop.state$.subscribe((s) => {
+    latest = s;
+  });
+  life.run(running);
+  running.add(chain.follow(loop.transition$));
+  if (options.onConsensusStep) {
+    const onStep = options.onConsensusStep;
+    running.add(
+      loop.transition$.subscribe((s) =>
+        onStep({ input: s.input, state: s.state, effects: s.effects, refolded: false }),
+      ),
+    );
+  }
+  running.add(
+    loop.transition$.subscribe((s) => {
+      if (s.input.type === "VoteSigned" || s.input.type === "ProposalSigned")
+        log.consensus.debug("signed", { type: s.input.type, height: latest.height, round: latest.round });
+    }),
+  );
+  running.add(mempool.start());
+  running.add(loop.start());
+  const flushing = flushPeriodically(wal, scheduler);
+  life.onCleanup(() => flushing.unsubscribe());
+  log.consensus.info("consensus started", {
+    height: latest.height,
+    round: latest.round,
+    validator: signer ? hex(signer.address) : "none",
+  });
+
+  const nodeInfo: NodeInfoView = {
+    nodeId: prepared.nodeId,
+    moniker: config.moniker,
+    network: chainId,
+    version: TENDERMINT_COMPAT_VERSION,
+    listenAddr: peers.listenAddr,
+    channels: peers.nodeInfo.channels,
+    rpcAddress: "",
+    protocolVersion: { p2p: 8n, block: 11n, app: shaken.state.version?.consensus?.app ?? 0n },
+    txIndex: txIndexStatus(config),
+  };
+  const handle: NodeHandle = {
+    config,
+    genesis,
+    nodeInfo,
+    validator: signer
       ? {
           address: signer.address,
           pubKey: signer.publicKey,
           votingPower: () =>
-            chain.validators?.validators.find((v) =>
+            chain.current.validators?.validators.find((v) =>
               Buffer.from(v.address).equals(Buffer.from(signer.address)),
             )?.votingPower ?? 0n,
         }
-      : undefined;
+      : undefined,
+    consensusState$: loop.state$,
+    latestConsensusState: () => latest,
+    chainState: () => chain.current,
+    events$: events.events$,
+    subscribeEvents: (listener) => {
+      const sub = events.events$.subscribe((e) => {
+        try {
+          listener(e);
+        } catch (error) {
+          log.node.error("event listener failed", { err: (error as Error).message });
+        }
+      });
+      return () => sub.unsubscribe();
+    },
+    stores: {
+      blockStore: stores.blockStore,
+      stateStore: stores.stateStore,
+      txIndexer: stores.txIndexer,
+      blockIndexer: stores.blockIndexer,
+    },
+    mempool,
+    abciQuery: client.query,
+    evidence: { addEvidence: (item) => evidence.add(item, chain.current, verifyEd25519) },
+    appInfo: shaken.appInfo,
+    peers: peers.view,
+    catchingUp: () => false,
+    stop: () => life.shutdown({ exitCode: 0, reason: "stopped" }),
+    stopped: life.stopped,
+  };
 
-    const handle: NodeHandle = {
-      config,
-      genesis,
-      nodeInfo,
-      validator: validatorInfo,
-      consensusState$,
-      latestConsensusState: () => latest,
-      chainState: () => chain,
-      events$: events.events$,
-      subscribeEvents: (listener) => {
-        const sub = events.events$.subscribe((e) => {
-          try {
-            listener(e);
-          } catch (error) {
-            log.node.error("event listener failed", { err: (error as Error).message });
-          }
-        });
-        return () => sub.unsubscribe();
-      },
-      stores: {
-        blockStore: stores.blockStore,
-        stateStore: stores.stateStore,
-        txIndexer: stores.txIndexer,
-        blockIndexer: stores.blockIndexer,
-      },
-      mempool,
-      abciQuery: client.query,
-      evidence: { addEvidence: (item) => evidence.add(item, chain, verifyEd25519) },
-      appInfo: shaken.appInfo,
-      catchingUp: () => false,
-      peers: peers.view, // p2p
-      stop: () => shutdown({ exitCode: 0, reason: "stopped" }),
-      stopped,
-    };
-
-    if (options.rpc ?? true) {
-      const server = await startNodeRpc(
-        handle,
-        prepared.home,
-        paths.genesisFile,
-        log.rpc,
-        options.rpcBackend,
-        metrics,
-      );
-      if (server) {
-        nodeInfo.rpcAddress = server.address;
-        // A halt during the start (one re-applied from the log) has already cleaned up: close the
-        // server now, or it would keep the process alive. Otherwise it stops accepting requests
-        // before anything else closes.
-        if (stopping) await server.close();
-        else cleanups.push(() => server.close());
-      }
+  if (options.rpc ?? true) {
+    const server = await startNodeRpc(handle, prepared.home, log.rpc, options.rpcBackend, metrics);
+    if (server) {
+      nodeInfo.rpcAddress = server.address;
+      // A halt during the start (one re-applied from the log) has already cleaned up: close the
+      // server now, or it would keep the process alive. Otherwise it stops accepting requests
+      // before anything else closes.
+      if (life.isStopping) await server.close();
+      else life.onCleanup(() => server.close());
     }
-    return handle;
   }
-}
-
-/**
- * The inputs logged for the height after `height` (the last committed one). When the log's last
- * end-of-height marker is older (a crash between saving the state and writing the marker, or a
- * log moved aside), the marker is written now and nothing is replayed.
- */
-async function unfinishedHeightInputs(wal: Wal, height: bigint, log: Logger): Promise<ConsensusInput[]> {
-  const marker = wal.lastEndHeight;
-  if (marker !== undefined && marker > height) {
-    throw new NodeError(
-      "NODE_WAL_AHEAD_OF_STORE",
-      `consensus log ${wal.dir} ends height ${marker} but the stores hold height ${height}: data/ was restored or damaged without its log; restore both together`,
-    );
-  }
-  if ((marker === undefined && height > 0n) || (marker !== undefined && marker < height)) {
-    log.info("writing the missing end-of-height marker", { height, previous: marker ?? "none" });
-    await wal.endHeight(height);
-    return [];
-  }
-  const inputs = (await wal.readAfterLastEndHeight()) as ConsensusInput[];
-  if (inputs.length > 0)
-    log.info("read the unfinished height from the consensus log", {
-      height: height + 1n,
-      inputs: inputs.length,
-    });
-  return inputs;
+  return handle;
 }

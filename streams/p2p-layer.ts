@@ -14,7 +14,7 @@ import {
   type Subscription,
   timer,
 } from "rxjs";
-import type { PreparedNode } from "../src/cli/prepare-node.js";
+import type { PreparedNode } from "./boot/prepare-home.js";
 import { splitList } from "../src/config/config-codecs.js";
 import type { ConsensusInput } from "../src/consensus/input.js";
 import { NO_PEER_METRICS, type PeerMetricsSink } from "../src/metrics/index.js";
@@ -75,6 +75,11 @@ export interface PeerLayerOptions {
   metrics?: PeerMetricsSink;
   /** how often the send queues are sampled for the metrics (default PEER_METRICS_SAMPLE_MS) */
   metricsSampleMs?: number;
+  /**
+   * Our own exception in the switch or PEX reducer or their handlers (a broken invariant): the
+   * node halts with this message (DESIGN §9). Default: logged as an error.
+   */
+  onFault?: (reason: string) => void;
 }
 
 export interface PeerLayer {
@@ -101,6 +106,8 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
   const table = new ConnectionTable();
   const metrics = options.metrics ?? NO_PEER_METRICS;
   const hub = new PeerHub(log, metrics);
+  const onFault =
+    options.onFault ?? ((reason: string) => log.error("the peer layer stopped on an internal error", { reason }));
 
   // The listener first: the advertised address carries the port actually bound.
   let onSocket: (socket: import("node:net").Socket) => void = (s) => s.destroy();
@@ -179,6 +186,7 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
     sources: [interval(SWITCH_TICK_MS, scheduler).pipe(map(() => unstamped({ type: "SwitchTicked" })))],
     stamp: (input) => ({ ...input, time: clock(), seed: seed() }) as SwitchInput,
     toInput: (r) => r,
+    onFault: (fault) => onFault(`the peer switch halted on an internal error: ${fault.reason}`),
     handlers: [
       switchEffectsHandler({
         table,
@@ -248,6 +256,7 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
       : [],
     stamp: (input) => ({ ...input, time: clock(), ...("seed" in input ? { seed: seed() } : {}) }) as PexInput,
     toInput: (r) => r,
+    onFault: (fault) => onFault(`peer exchange halted on an internal error: ${fault.reason}`),
     handlers: [
       pexEffectsHandler({
         hub,

@@ -2,7 +2,7 @@
 // p2p.pex is on; the mempool channel sized by our max_tx_bytes), the MConnection settings of
 // [p2p], and upgradeConnection (src/p2p/upgrade.ts).
 
-import type { PreparedNode } from "../src/cli/prepare-node.js";
+import type { PreparedNode } from "./boot/prepare-home.js";
 import type { NodeConfig } from "../src/config/config-schema.js";
 import type { PeerMetricsSink } from "../src/metrics/index.js";
 import { v034ChannelDescriptors } from "../src/p2p/channels.js";
@@ -27,6 +27,8 @@ export function peerTransportOf(config: NodeConfig): PeerTransport {
 export interface NodePeerLayerOptions {
   /** the node's p2p metrics (metrics.peers when instrumentation.prometheus is on); default none */
   metrics?: PeerMetricsSink | undefined;
+  /** our own exception in the switch or PEX: the node halts with this message */
+  onFault?: (reason: string) => void;
 }
 
 /** The node's peer layer over its prepared home (the one call streams/node.ts makes). */
@@ -41,5 +43,6 @@ export function startNodePeerLayer(
     appVersion,
     transport: peerTransportOf(prepared.config),
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.onFault ? { onFault: options.onFault } : {}),
   });
 }

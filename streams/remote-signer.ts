@@ -26,11 +26,11 @@ export async function connectRemoteSigner(
   laddr: string,
   chain: ChainState,
   logger: Logger,
-  cleanups: (() => Promise<unknown> | unknown)[],
+  onCleanup: (close: () => Promise<unknown> | unknown) => void,
   signal?: AbortSignal,
 ): Promise<NodeSigner> {
   const client = await RemoteSignerClient.listen({ laddr, chainId: chain.chainId, logger });
-  cleanups.push(() => client.close());
+  onCleanup(() => client.close());
   logger.info("waiting for the remote signer to dial in before consensus starts", {
     address: client.listenAddress,
     chain_id: chain.chainId,

@@ -1,7 +1,7 @@
 // The body of `rxbft node`: start the node from a prepared home, stop it on SIGINT/SIGTERM, and
 // resolve to the process exit code (0 after a requested stop; the halt's code otherwise). A
 // second signal while stopping exits at once (the log and the stores repair at the next start).
-import type { PreparedNode } from "../src/cli/prepare-node.js";
+import type { PreparedNode } from "./boot/prepare-home.js";
 import { type StartNodeOptions, startNode } from "./node.js";
 import type { NodeHandle } from "./node-handle.js";
 

@@ -7,7 +7,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const layers = ["unit", "golden", "property", "sim", "e2e"];
+const layers = ["unit", "integration", "golden", "property", "sim", "e2e"];
 const args = process.argv.slice(2);
 const chosen = args.length ? args : layers;
 

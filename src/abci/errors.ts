@@ -1,5 +1,6 @@
 // Errors of the ABCI module. Each carries a stable string code; connection errors also name the
 // connection (consensus, mempool, query, snapshot) so a log line says which one failed.
+import { CodedError } from "../coded-error.js";
 
 export type AbciErrorCode =
   | "ABCI_FRAME_NEGATIVE_LENGTH"
@@ -22,16 +23,13 @@ export type AbciErrorCode =
 /** Exit code the node uses when it halts because of the app (lost connection, bad hash). */
 export const ABCI_HALT_EXIT_CODE = 3;
 
-export class AbciError extends Error {
-  readonly code: AbciErrorCode;
+export class AbciError extends CodedError<AbciErrorCode> {
   /** The connection the error happened on, when there is one. */
   readonly connection: string | undefined;
   readonly exitCode = ABCI_HALT_EXIT_CODE;
 
   constructor(code: AbciErrorCode, message: string, connection?: string, options?: { cause?: unknown }) {
-    super(connection === undefined ? message : `abci ${connection} connection: ${message}`, options);
-    this.name = "AbciError";
-    this.code = code;
+    super(code, connection === undefined ? message : `abci ${connection} connection: ${message}`, options);
     this.connection = connection;
   }
 }

@@ -3,7 +3,6 @@
 // block store and state store agree before consensus starts. Any disagreement that cannot be
 // repaired stops the node with both sides' values in the message.
 
-import { commitBlockOnApp, executeBlock } from "../state/execute-block.js";
 import { applyInitChain } from "../state/genesis-state.js";
 import { blockHash } from "../types/block.js";
 import { toAbciConsensusParams } from "../types/consensus-params.js";
@@ -18,6 +17,7 @@ import type { AbciClient, AbciLogger } from "./client/abci-client.js";
 import { NODE_INFO_REQUEST, silentLogger } from "./client/abci-client.js";
 import { InProcessAbciClient } from "./client/in-process-client.js";
 import { AbciError } from "./errors.js";
+import { commitBlockOnApp, executeBlock } from "./execute-block.js";
 import { initChainValidators } from "./init-chain-validators.js";
 
 /** What the handshake reads from the block store (src/store/block-store.ts satisfies it). */

@@ -34,6 +34,16 @@ export { InProcessAbciClient } from "./client/in-process-client.js";
 export { connectSocketClient, SocketAbciClient, type SocketClientOptions } from "./client/socket-client.js";
 export { ABCI_HALT_EXIT_CODE, AbciError, type AbciErrorCode, isFatalConnectionError } from "./errors.js";
 export {
+  type BlockEvents,
+  blockEvents,
+  commitBlockOnApp,
+  DELIVER_TX_WINDOW,
+  type ExecuteBlockDeps,
+  type ExecutedBlock,
+  executeBlock,
+  runBlockOnApp,
+} from "./execute-block.js";
+export {
   encodeLengthPrefix,
   FrameDecoder,
   frameMessage,

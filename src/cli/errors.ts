@@ -1,4 +1,5 @@
 // Errors of the command-line layer: what a command refuses to do, and why.
+import { CodedError } from "../coded-error.js";
 
 export type CliErrorCode =
   /** a file the command would create already exists. */
@@ -10,12 +11,8 @@ export type CliErrorCode =
   /** running the node is not available in this build yet. */
   | "CLI_NODE_UNAVAILABLE";
 
-export class CliError extends Error {
-  readonly code: CliErrorCode;
-
+export class CliError extends CodedError<CliErrorCode> {
   constructor(code: CliErrorCode, message: string) {
-    super(message);
-    this.name = "CliError";
-    this.code = code;
+    super(code, message);
   }
 }

@@ -1,6 +1,6 @@
 // The logic behind the oclif commands (src/commands holds only thin classes): the base command
-// and its error policy, init, testnet, unsafe_reset_all, and preparing and running a node.
-// `runNode` (run-node.ts) is the seam where the node itself plugs in.
+// and its error policy, init, testnet, unsafe_reset_all. Preparing and running a node is
+// streams/boot/prepare-home.ts and streams/run-node.ts.
 export { RxbftCommand } from "./base-command.js";
 export { CliError, type CliErrorCode } from "./errors.js";
 export {
@@ -11,10 +11,8 @@ export {
   initHome,
   singleValidatorGenesis,
 } from "./init-home.js";
-export { type PreparedNode, type PrepareNodeOptions, prepareNode } from "./prepare-node.js";
 export { randomChainId } from "./random-chain-id.js";
 export { type ResetOptions, unsafeResetAll } from "./reset-home.js";
-export { type RunNode, runNode } from "./run-node.js";
 export {
   createTestnet,
   MAX_TESTNET_NODES,

@@ -83,7 +83,7 @@ log, the signer, the mempool and the RPC server. Ctrl-C stops it cleanly.`;
     const { flags } = await this.parse(Node, goBooleanArgs(this.argv, Node.flags));
     const [{ resolveHome }, { prepareNode }, { runNode }] = await Promise.all([
       import("../config/home.js"),
-      import("../cli/prepare-node.js"),
+      import("../../streams/boot/prepare-home.js"),
       import("../../streams/run-node.js"),
     ]);
     const overrides: Record<string, string | boolean | undefined> = {};

@@ -1,5 +1,6 @@
 // Errors of the config module: the node home, config.toml, flags and the home lock.
 // Each carries a string code so the CLI and, later, the RPC can map it without parsing text.
+import { CodedError } from "../coded-error.js";
 
 export type ConfigErrorCode =
   /** config.toml (or a flag) holds a value of the wrong type or out of range. */
@@ -13,12 +14,8 @@ export type ConfigErrorCode =
   /** a Go duration string could not be parsed. */
   | "DURATION_INVALID";
 
-export class ConfigError extends Error {
-  readonly code: ConfigErrorCode;
-
+export class ConfigError extends CodedError<ConfigErrorCode> {
   constructor(code: ConfigErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "ConfigError";
-    this.code = code;
+    super(code, message, options);
   }
 }

@@ -1,5 +1,6 @@
 // Errors of the consensus module. The reducer never throws on outside data (bad peer data is an
 // ignored input); these are for broken invariants of our own and for bad configuration.
+import { CodedError } from "../coded-error.js";
 
 export type ConsensusErrorCode =
   | "CONSENSUS_BAD_CONFIG"
@@ -7,12 +8,8 @@ export type ConsensusErrorCode =
   | "CONSENSUS_INVARIANT"
   | "CONSENSUS_BAD_BLOCK";
 
-export class ConsensusError extends Error {
-  readonly code: ConsensusErrorCode;
-
+export class ConsensusError extends CodedError<ConsensusErrorCode> {
   constructor(code: ConsensusErrorCode, message: string) {
-    super(message);
-    this.name = "ConsensusError";
-    this.code = code;
+    super(code, message);
   }
 }

@@ -1,4 +1,5 @@
 // Errors of the crypto module, each with a stable string code.
+import { CodedError } from "../coded-error.js";
 
 export type CryptoErrorCode =
   | "CRYPTO_POOL_CLOSED"
@@ -6,12 +7,8 @@ export type CryptoErrorCode =
   | "CRYPTO_UNSUPPORTED_KEY_TYPE"
   | "CRYPTO_INVALID_KEY";
 
-export class CryptoError extends Error {
-  constructor(
-    readonly code: CryptoErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "CryptoError";
+export class CryptoError extends CodedError<CryptoErrorCode> {
+  constructor(code: CryptoErrorCode, message: string) {
+    super(code, message);
   }
 }

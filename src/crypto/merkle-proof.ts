@@ -1,5 +1,6 @@
 // Checking a merkle inclusion proof (crypto/merkle/proof.go semantics): the proof's leaf hash must
 // be the leaf's, and folding the aunts with the same split rule must give the expected root.
+import { CodedError } from "../coded-error.js";
 import type { Proof } from "../wire/generated/tendermint/crypto/proof.js";
 import { HASH_SIZE } from "./hash.js";
 import { innerHash, leafHash, splitPoint } from "./merkle.js";
@@ -9,13 +10,9 @@ export const MAX_AUNTS = 100;
 
 export type MerkleProofErrorCode = "MERKLE_PROOF_MALFORMED" | "MERKLE_PROOF_MISMATCH";
 
-export class MerkleProofError extends Error {
-  readonly code: MerkleProofErrorCode;
-
+export class MerkleProofError extends CodedError<MerkleProofErrorCode> {
   constructor(code: MerkleProofErrorCode, message: string) {
-    super(message);
-    this.name = "MerkleProofError";
-    this.code = code;
+    super(code, message);
   }
 }
 

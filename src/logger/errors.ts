@@ -1,13 +1,10 @@
 // Errors of the logger module.
+import { CodedError } from "../coded-error.js";
 
 export type LoggerErrorCode = "LOG_LEVEL_INVALID" | "LOG_FORMAT_INVALID";
 
-export class LoggerError extends Error {
-  readonly code: LoggerErrorCode;
-
+export class LoggerError extends CodedError<LoggerErrorCode> {
   constructor(code: LoggerErrorCode, message: string) {
-    super(message);
-    this.name = "LoggerError";
-    this.code = code;
+    super(code, message);
   }
 }

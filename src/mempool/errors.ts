@@ -1,4 +1,5 @@
 // Why a transaction was refused, with Tendermint v0.34's messages (clients match on them).
+import { CodedError } from "../coded-error.js";
 export type MempoolErrorCode =
   | "MEMPOOL_TX_IN_CACHE"
   | "MEMPOOL_TX_TOO_LARGE"
@@ -42,12 +43,8 @@ export const txEmpty = (): MempoolRefusal => ({
   detail: "a transaction must have at least one byte",
 });
 
-export class MempoolError extends Error {
+export class MempoolError extends CodedError<MempoolErrorCode> {
   constructor(readonly refusal: MempoolRefusal) {
-    super(refusal.detail ? `${refusal.message} (${refusal.detail})` : refusal.message);
-    this.name = "MempoolError";
-  }
-  get code(): MempoolErrorCode {
-    return this.refusal.code;
+    super(refusal.code, refusal.detail ? `${refusal.message} (${refusal.detail})` : refusal.message);
   }
 }

@@ -1,4 +1,5 @@
 // Errors of the file signer. A refusal names what was asked and what was signed before.
+import { CodedError } from "../coded-error.js";
 
 export type PrivvalErrorCode =
   /** A request below the last signed height/round/step. */
@@ -16,13 +17,8 @@ export type PrivvalErrorCode =
   /** double_sign_check_height found our signature in a recent commit: another signer may hold our key. */
   | "PRIVVAL_RECENT_SIGNATURE";
 
-export class PrivvalError extends Error {
-  override readonly name = "PrivvalError";
-  constructor(
-    readonly code: PrivvalErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+export class PrivvalError extends CodedError<PrivvalErrorCode> {
+  constructor(code: PrivvalErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }

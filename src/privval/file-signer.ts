@@ -1,38 +1,34 @@
-// The file signer (a FilePV): signs our votes and proposals with the validator key, never two
-// different messages for the same height/round/step, and stores what it signed durably before the
-// signature leaves it. The store's write is asynchronous (the event loop runs on while the disk
-// syncs); requests are taken one at a time, so the next one is not even checked before the
-// previous one's state is on disk.
+// The validator's signer: signs our votes and proposals with the validator key by the rules of
+// decide-sign.ts, never two different messages for the same height/round/step, and stores what it
+// signed before the signature leaves it. The store is a port: priv_validator_state.json written
+// through async fs in the node (fileSignStateStore), memory in a simulation (memorySignStateStore,
+// which answers synchronously, so the simulation's signer answers within one step of virtual
+// time). Requests are taken one at a time: the next one is not even checked before the previous
+// one's state is stored. A store that fails latches the signer: it refuses everything until
+// restarted, since the disk may hold the old state or the new one.
 
 import { type KeyObject, sign } from "node:crypto";
 import { keyPairFromPrivateKey, privateKeyObjectFromSeed, SEED_SIZE } from "../crypto/ed25519-keys.js";
 import { addressOf } from "../crypto/hash.js";
-import type { PrivValidatorState, SignStep } from "../types/key-file-priv-validator-state.js";
-import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
+import type { PrivValidatorState } from "../types/key-file-priv-validator-state.js";
+import { andThen, isPromise, type MaybePromise } from "../types/maybe-async.js";
 import type { Proposal, Vote } from "../wire/generated/tendermint/types/types.js";
-import { proposalSignBytes, voteSignBytes } from "../wire/sign-bytes.js";
+import { decideSign, type SignRequest, signedMessage } from "./decide-sign.js";
 import { PrivvalError } from "./errors.js";
-import { checkHrs } from "./hrs-check.js";
 import {
   type FileSignStateStoreOptions,
   fileSignStateStore,
   type SignStateStore,
 } from "./sign-state-store.js";
-import { STEP_PROPOSE, stepName, voteStep } from "./sign-step.js";
-import { storedTimestampIfOnlyTimeDiffers } from "./timestamp-only-diff.js";
-
-interface Signed {
-  signature: Uint8Array;
-  /** Set when the request differed from the stored message only in its timestamp. */
-  timestamp: Timestamp | undefined;
-}
+import { stepName } from "./sign-step.js";
 
 export class FileSigner {
   readonly publicKey: Uint8Array;
   readonly address: Uint8Array;
   private readonly key: KeyObject;
   private state: PrivValidatorState;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** The request under way while a store's save is pending. */
+  private queue: Promise<unknown> | undefined;
   private halted: PrivvalError | undefined;
 
   /**
@@ -71,94 +67,65 @@ export class FileSigner {
   /**
    * Signs a prevote or precommit. Returns the vote with its signature; when the same vote was
    * signed before with another timestamp, the stored signature and timestamp come back instead.
+   * Always a promise (the node's callers await it); `sign` answers synchronously when it can.
    */
   async signVote(chainId: string, vote: Vote): Promise<Vote> {
-    checkPosition("vote", vote.height, vote.round);
-    const step = voteStep(vote.type);
-    const signed = await this.signOnce("vote", vote.height, vote.round, step, voteSignBytes(chainId, vote));
-    return signed.timestamp
-      ? { ...vote, timestamp: signed.timestamp, signature: signed.signature }
-      : { ...vote, signature: signed.signature };
+    return this.sign({ kind: "vote", chainId, vote }) as MaybePromise<Vote>;
   }
 
   /** Signs a proposal, with the same rules as votes at step 1 (propose). */
   async signProposal(chainId: string, proposal: Proposal): Promise<Proposal> {
-    checkPosition("proposal", proposal.height, proposal.round);
-    if (proposal.polRound < -1) {
-      throw new PrivvalError(
-        "PRIVVAL_BAD_REQUEST",
-        `cannot sign a proposal with POL round ${proposal.polRound}`,
+    return this.sign({ kind: "proposal", chainId, proposal }) as MaybePromise<Proposal>;
+  }
+
+  /**
+   * Signs a request: now when the store saves synchronously (and nothing is queued), else once the
+   * new state is stored. A refusal throws (or rejects with) a PrivvalError.
+   */
+  sign(request: SignRequest): MaybePromise<Vote | Proposal> {
+    const result = this.queue
+      ? this.queue.then(() => this.decideAndSign(request))
+      : this.decideAndSign(request);
+    if (isPromise(result)) {
+      const settled: Promise<unknown> = result.then(
+        () => this.dequeue(settled),
+        () => this.dequeue(settled),
       );
+      this.queue = settled;
     }
-    const signBytes = proposalSignBytes(chainId, proposal);
-    const signed = await this.signOnce("proposal", proposal.height, proposal.round, STEP_PROPOSE, signBytes);
-    return signed.timestamp
-      ? { ...proposal, timestamp: signed.timestamp, signature: signed.signature }
-      : { ...proposal, signature: signed.signature };
+    return result;
   }
 
-  /** One request at a time: the check, the signature and the durable save are never interleaved. */
-  private signOnce(
-    kind: "vote" | "proposal",
-    height: bigint,
-    round: number,
-    step: SignStep,
-    signBytes: Uint8Array,
-  ): Promise<Signed> {
-    const run = this.queue.then(() => this.decideAndSign(kind, height, round, step, signBytes));
-    this.queue = run.catch(() => {});
-    return run;
+  private dequeue(done: Promise<unknown>): void {
+    if (this.queue === done) this.queue = undefined;
   }
 
-  private async decideAndSign(
-    kind: "vote" | "proposal",
-    height: bigint,
-    round: number,
-    step: SignStep,
-    signBytes: Uint8Array,
-  ): Promise<Signed> {
+  private decideAndSign(request: SignRequest): MaybePromise<Vote | Proposal> {
     if (this.halted) throw this.halted;
-    const last = this.state;
-    if (checkHrs(last, height, round, step) === "same") {
-      const storedBytes = last.signBytes!;
-      const storedSignature = last.signature!;
-      if (Buffer.from(storedBytes).equals(Buffer.from(signBytes))) {
-        return { signature: storedSignature, timestamp: undefined };
-      }
-      const timestamp = storedTimestampIfOnlyTimeDiffers(kind, storedBytes, signBytes);
-      if (timestamp !== undefined) return { signature: storedSignature, timestamp };
-      throw new PrivvalError(
-        "PRIVVAL_CONFLICTING_DATA",
-        `conflicting data: refusing to sign a different ${kind} at ${height}/${round}/${stepName(step)}; ` +
-          `signed ${hex(storedBytes)}, asked ${hex(signBytes)}`,
-      );
-    }
-    const signature = new Uint8Array(sign(null, signBytes, this.key));
-    const next: PrivValidatorState = { height, round, step, signature, signBytes };
-    try {
-      // The signature stays here until the save has resolved: the state is durable first.
-      await this.store.save(next);
-    } catch (error) {
-      // The file may now hold the old state or the new one: signing on could double-sign.
+    const decision = decideSign(this.state, request);
+    if (decision.kind === "reuse") return signedMessage(request, decision.signature, decision.timestamp);
+    const signature = new Uint8Array(sign(null, decision.signBytes, this.key));
+    const next: PrivValidatorState = { ...decision.next, signature };
+    const latch = (error: unknown): never => {
       this.halted = new PrivvalError(
         "PRIVVAL_STATE_WRITE_FAILED",
-        `signer state could not be saved at ${height}/${round}/${stepName(step)}; the signer stops ` +
+        `signer state could not be saved at ${next.height}/${next.round}/${stepName(next.step)}; the signer stops ` +
           `signing until restarted: ${(error as Error).message}`,
         { cause: error },
       );
       throw this.halted;
+    };
+    let saved: MaybePromise<void>;
+    try {
+      // The signature stays here until the save has returned: the state is durable first.
+      saved = this.store.save(next);
+    } catch (error) {
+      return latch(error);
     }
-    this.state = next;
-    return { signature, timestamp: undefined };
+    const stored = isPromise(saved) ? saved.catch(latch) : saved;
+    return andThen(stored, () => {
+      this.state = next;
+      return signedMessage(request, signature, undefined);
+    });
   }
-}
-
-function checkPosition(kind: string, height: bigint, round: number): void {
-  if (height < 0n || !Number.isInteger(round) || round < 0 || round > 2 ** 31 - 1) {
-    throw new PrivvalError("PRIVVAL_BAD_REQUEST", `cannot sign a ${kind} at height ${height} round ${round}`);
-  }
-}
-
-function hex(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString("hex").toUpperCase();
 }

@@ -7,7 +7,7 @@
 // returned in domain form (protobuf-generated interfaces, bigint, Uint8Array) with the keys of
 // reference §1.4 in camelCase, and turned into JSON by the ResultEncoder (src/rpc/encoder.ts).
 
-import type { Query } from "./query/index.js";
+import type { Query } from "../query/index.js";
 
 /** One event as the event bus publishes it (reference §1.5). */
 export interface RpcEvent {

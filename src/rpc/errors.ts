@@ -2,6 +2,7 @@
 // (reference §2.1). Every RpcError carries the JSON-RPC code it is answered with; errors of
 // other modules thrown by a route become "Internal error" with their message as `data`, as
 // Tendermint writes a handler's error.
+import { CodedError } from "../coded-error.js";
 
 export type RpcErrorCode =
   /** the body is not JSON, or not a request object or array of them (-32700) */
@@ -55,13 +56,9 @@ const CODE_OF: Record<RpcErrorCode, number> = {
   RPC_LISTEN_FAILED: JSONRPC_CODE.internalError,
 };
 
-export class RpcError extends Error {
-  readonly code: RpcErrorCode;
-
+export class RpcError extends CodedError<RpcErrorCode> {
   constructor(code: RpcErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "RpcError";
-    this.code = code;
+    super(code, message, options);
   }
 
   /** The JSON-RPC code this error is answered with. */

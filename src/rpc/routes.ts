@@ -2,11 +2,11 @@
 // with their types, cacheability, and handlers that validate arguments with Tendermint's
 // rules and messages before asking the node (RpcContext). Unsafe routes: unsafe-routes.ts.
 
+import { parseQuery, QueryError } from "../query/index.js";
 import { heightsOf, latestUncommittedHeight, need } from "./context-access.js";
 import { RawJson } from "./encoder.js";
 import { handlerError } from "./errors.js";
 import { filterMinMax, resolveHeight, validatePerPage } from "./paging.js";
-import { parseQuery, QueryError } from "./query/index.js";
 import { type Route, type RouteEnv, route } from "./route-spec.js";
 
 /** `{}`: the result of health, subscribe, unsubscribe and unsubscribe_all. */

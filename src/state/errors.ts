@@ -1,6 +1,7 @@
 // Errors of block execution and the next-state rules. Most come from the app's answers (bad
 // validator or params updates): those name the height, what the app sent and what was wrong.
 // All of them stop the block before Commit, so no block is ever half applied.
+import { CodedError } from "../coded-error.js";
 
 export type StateErrorCode =
   | "STATE_WRONG_BLOCK"
@@ -9,14 +10,11 @@ export type StateErrorCode =
   | "STATE_INVALID_PARAMS_UPDATE"
   | "STATE_RESPONSE_COUNT_MISMATCH";
 
-export class StateError extends Error {
-  readonly code: StateErrorCode;
+export class StateError extends CodedError<StateErrorCode> {
   readonly height: bigint | undefined;
 
   constructor(code: StateErrorCode, message: string, height?: bigint, options?: { cause?: unknown }) {
-    super(height === undefined ? message : `height ${height}: ${message}`, options);
-    this.name = "StateError";
-    this.code = code;
+    super(code, height === undefined ? message : `height ${height}: ${message}`, options);
     this.height = height;
   }
 }

@@ -1,19 +1,11 @@
 // The state module owns the rules that take the chain state from one block to the next: the
 // genesis state and InitChain's effect on it, the BeginBlock request of a block, the next state
 // after a block (validator updates at H+2, params at H+1, last results hash, app hash), and the
-// executor that sequences a block's ABCI calls on the consensus connection.
+// validity of a proposed block. Pure: the executor that runs a block's ABCI calls on the app is
+// src/abci/execute-block.ts.
+
 export { beginBlockRequest, byzantineValidators, lastCommitInfo } from "./begin-block-request.js";
 export { StateError, type StateErrorCode } from "./errors.js";
-export {
-  type BlockEvents,
-  blockEvents,
-  commitBlockOnApp,
-  DELIVER_TX_WINDOW,
-  type ExecuteBlockDeps,
-  type ExecutedBlock,
-  executeBlock,
-  runBlockOnApp,
-} from "./execute-block.js";
 export {
   applyInitChain,
   genesisValidatorUpdates,
@@ -21,4 +13,9 @@ export {
   stateFromGenesis,
 } from "./genesis-state.js";
 export { type BlockResults, nextState, withAppHash } from "./next-state.js";
+export {
+  type ProposalBlockPorts,
+  proposalBlockProblem,
+  proposalHeaderProblem,
+} from "./validate-proposal-block.js";
 export { toValidatorChanges, validateValidatorUpdates } from "./validator-updates.js";

@@ -1,5 +1,6 @@
 // Errors of the storage layer. Every code names one way storage can fail; messages say what
 // and where (which store, which height or key), so an operator can act on them.
+import { CodedError } from "../coded-error.js";
 
 export type StoreErrorCode =
   /** A database could not be opened (missing directory, lock held by another process). */
@@ -27,13 +28,8 @@ export type StoreErrorCode =
   /** The psql indexer's PostgreSQL cannot be reached: searches fail until it is back. */
   | "INDEX_UNAVAILABLE";
 
-export class StoreError extends Error {
-  override readonly name = "StoreError";
-  constructor(
-    readonly code: StoreErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+export class StoreError extends CodedError<StoreErrorCode> {
+  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }

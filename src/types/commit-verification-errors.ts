@@ -1,6 +1,7 @@
 // Errors of verifying a commit against a validator set. Commits come from peers (blocks, block
 // sync, light blocks), so every error says what is wrong, with the signature index at fault or
 // the power figures.
+import { CodedError } from "../coded-error.js";
 
 export type CommitVerificationErrorCode =
   /** the commit has a different number of signatures than the set has members. */
@@ -22,8 +23,7 @@ export type CommitVerificationErrorCode =
   /** the valid signatures for the block hold no more than the needed power. */
   | "COMMIT_INSUFFICIENT_POWER";
 
-export class CommitVerificationError extends Error {
-  readonly code: CommitVerificationErrorCode;
+export class CommitVerificationError extends CodedError<CommitVerificationErrorCode> {
   /** Index of the offending signature, for the per-signature codes. */
   readonly index: number | undefined;
   /** Power signed for the block (COMMIT_INSUFFICIENT_POWER). */
@@ -36,9 +36,7 @@ export class CommitVerificationError extends Error {
     message: string,
     details: { index?: number; got?: bigint; needed?: bigint } = {},
   ) {
-    super(message);
-    this.name = "CommitVerificationError";
-    this.code = code;
+    super(code, message);
     this.index = details.index;
     this.got = details.got;
     this.needed = details.needed;

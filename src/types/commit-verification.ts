@@ -21,6 +21,7 @@ import {
 } from "../wire/generated/tendermint/types/types.js";
 import { voteSignBytes } from "../wire/sign-bytes.js";
 import { CommitVerificationError } from "./commit-verification-errors.js";
+import { andThen, type MaybePromise } from "./maybe-async.js";
 import { INT64_MAX } from "./proposer-priority.js";
 import type { Validator, ValidatorSet } from "./validator-set.js";
 
@@ -327,6 +328,25 @@ export async function verifyCommitLightTrusting(
   options: CommitVerificationOptions = {},
 ): Promise<void> {
   await runPlan(planTrusting(chainId, validatorSet, commit, trustLevel), commit, options.verifier);
+}
+
+/**
+ * verifyCommit with the signatures checked by `check`, which answers now (a simulation's memoised
+ * verifier) or later (the node's worker pool): the same plan and walk either way, so the answer is
+ * the node's. Throws (or rejects with) CommitVerificationError.
+ */
+export function verifyCommitThrough(
+  chainId: string,
+  validatorSet: ValidatorSet,
+  blockId: BlockID,
+  height: bigint,
+  commit: Commit,
+  check: (items: readonly VerifyItem[]) => MaybePromise<boolean[]>,
+): MaybePromise<void> {
+  checkShape(validatorSet, blockId, height, commit);
+  const plan = planFull(chainId, validatorSet, commit);
+  const items = plan.checks.flatMap((c) => ("item" in c ? [c.item] : []));
+  return andThen(check(items), (answers) => conclude(plan, commit, answers));
 }
 
 /** verifyCommit on the calling thread; throws CommitVerificationError. */

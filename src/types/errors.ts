@@ -1,5 +1,6 @@
 // Errors of the types module: values that break a rule of the data model. Every error caused by
 // outside input names the field (a path such as `vote.blockId.hash`) and what was expected.
+import { CodedError } from "../coded-error.js";
 
 export type TypesErrorCode =
   | "TYPES_INVALID_TIME"
@@ -13,15 +14,12 @@ export type TypesErrorCode =
   | "TYPES_BLOCK_TOO_LARGE"
   | "TYPES_INVALID_PARAMS";
 
-export class TypesError extends Error {
-  readonly code: TypesErrorCode;
+export class TypesError extends CodedError<TypesErrorCode> {
   /** The offending field's path, when one field is at fault. */
   readonly field: string | undefined;
 
   constructor(code: TypesErrorCode, message: string, field?: string) {
-    super(message);
-    this.name = "TypesError";
-    this.code = code;
+    super(code, message);
     this.field = field;
   }
 }

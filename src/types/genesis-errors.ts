@@ -1,5 +1,6 @@
 // Errors of reading genesis.json. Every message names the file, the JSON path and what was
 // expected, because the reader is a user fixing a hand-edited file.
+import { CodedError } from "../coded-error.js";
 
 export type GenesisErrorCode =
   /** the file could not be read (missing, unreadable, too large). */
@@ -9,8 +10,7 @@ export type GenesisErrorCode =
   /** a field has the wrong type, is out of range or breaks a rule of the genesis document. */
   | "GENESIS_INVALID";
 
-export class GenesisError extends Error {
-  readonly code: GenesisErrorCode;
+export class GenesisError extends CodedError<GenesisErrorCode> {
   /** The file (or source name) the error is about. */
   readonly file: string;
   /** JSON path of the offending field, "" for the whole document. */
@@ -23,9 +23,7 @@ export class GenesisError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
-    this.name = "GenesisError";
-    this.code = code;
+    super(code, message, options);
     this.file = file;
     this.path = path;
   }

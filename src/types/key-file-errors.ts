@@ -1,5 +1,6 @@
 // Errors of the key files: priv_validator_key.json, priv_validator_state.json, node_key.json.
 // Messages name the file, the JSON path and what was expected; they never echo a private key.
+import { CodedError } from "../coded-error.js";
 
 export type KeyFileErrorCode =
   /** the file could not be read or written (missing, permissions, too large). */
@@ -11,8 +12,7 @@ export type KeyFileErrorCode =
   /** refusing to overwrite an existing key file. */
   | "KEY_FILE_EXISTS";
 
-export class KeyFileError extends Error {
-  readonly code: KeyFileErrorCode;
+export class KeyFileError extends CodedError<KeyFileErrorCode> {
   readonly file: string;
   /** JSON path of the offending field, "" for the whole file. */
   readonly path: string;
@@ -24,9 +24,7 @@ export class KeyFileError extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
-    this.name = "KeyFileError";
-    this.code = code;
+    super(code, message, options);
     this.file = file;
     this.path = path;
   }

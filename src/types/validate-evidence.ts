@@ -10,10 +10,10 @@ import type {
 } from "../wire/generated/tendermint/types/evidence.js";
 import { headerHash, validatorSetHash } from "../wire/hashes.js";
 import { bytesEqual, compareBytes } from "./bytes.js";
-import { validateHeader } from "./validate-block.js";
 import { validateBlockId } from "./validate-block-id.js";
 import { validateCommit } from "./validate-commit.js";
 import { checkAddress, checkHeight, checkTimestamp, fieldError } from "./validate-fields.js";
+import { validateHeader } from "./validate-header.js";
 import { validatePublicKey } from "./validate-public-key.js";
 import { validateVote } from "./validate-vote.js";
 

@@ -1,5 +1,6 @@
 // Errors of building and updating validator sets. Changes come from the application (EndBlock,
 // InitChain) or from stored/peer data, so every message names the change or validator at fault.
+import { CodedError } from "../coded-error.js";
 
 export type ValidatorSetErrorCode =
   /** two changes (or two validators) share an address. */
@@ -21,15 +22,12 @@ export type ValidatorSetErrorCode =
   /** a call that breaks the API's contract (non-positive times, an empty set). */
   | "VALSET_INVALID_ARGUMENT";
 
-export class ValidatorSetError extends Error {
-  readonly code: ValidatorSetErrorCode;
+export class ValidatorSetError extends CodedError<ValidatorSetErrorCode> {
   /** Position of the offending change or validator in the caller's list, when one is at fault. */
   readonly index: number | undefined;
 
   constructor(code: ValidatorSetErrorCode, message: string, index?: number) {
-    super(message);
-    this.name = "ValidatorSetError";
-    this.code = code;
+    super(code, message);
     this.index = index;
   }
 }

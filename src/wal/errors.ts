@@ -1,4 +1,5 @@
 // Errors of the consensus log. Every error caused by what is on disk names the file and offset.
+import { CodedError } from "../coded-error.js";
 
 export type WalErrorCode =
   /** A bad record with good records after it, or a bad record in a segment that is not the last. */
@@ -18,13 +19,12 @@ export type WalErrorCode =
   /** Options out of range. */
   | "WAL_BAD_OPTIONS";
 
-export class WalError extends Error {
-  override readonly name = "WalError";
+export class WalError extends CodedError<WalErrorCode> {
   constructor(
-    readonly code: WalErrorCode,
+    code: WalErrorCode,
     message: string,
     readonly details: { file?: string; offset?: number; cause?: unknown } = {},
   ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
   }
 }

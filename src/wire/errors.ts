@@ -1,4 +1,5 @@
 // Errors of the wire module: malformed or out-of-range bytes and values at the protobuf boundary.
+import { CodedError } from "../coded-error.js";
 
 export type WireErrorCode =
   | "WIRE_VARINT_RANGE"
@@ -7,12 +8,8 @@ export type WireErrorCode =
   | "WIRE_MESSAGE_TOO_LARGE"
   | "WIRE_UNKNOWN_EVIDENCE";
 
-export class WireError extends Error {
-  readonly code: WireErrorCode;
-
+export class WireError extends CodedError<WireErrorCode> {
   constructor(code: WireErrorCode, message: string) {
-    super(message);
-    this.name = "WireError";
-    this.code = code;
+    super(code, message);
   }
 }

@@ -8,15 +8,12 @@
 //   finds it indexed and no longer pending) → WAL end-of-height marker → BlockExecuted.
 // A crash anywhere is repaired at the next start by reconcile + handshake (stores and app) and the
 // restart rule of the log (restart-fold.ts). Any failure halts: nothing more is signed.
-import { concatMap, defer, EMPTY, filter, type Observable } from "rxjs";
-import { catchError } from "rxjs/operators";
 import type { ConsensusConnection, MempoolConnection } from "../../src/abci/client/abci-client.js";
-import type { CommitBlock, ConsensusEffect } from "../../src/consensus/effect.js";
+import { executeBlock } from "../../src/abci/execute-block.js";
+import type { CommitBlock } from "../../src/consensus/effect.js";
 import { isEvidenceExpired } from "../../src/consensus/evidence-pool.js";
-import type { ConsensusInput } from "../../src/consensus/input.js";
-import { addressOf, sha256 } from "../../src/crypto/hash.js";
+import { addressOf } from "../../src/crypto/hash.js";
 import type { Logger } from "../../src/logger/index.js";
-import { executeBlock } from "../../src/state/execute-block.js";
 import type { BlockStore } from "../../src/store/block-store.js";
 import type { HeightIndexer } from "../../src/store/indexer/event-indexer.js";
 import { persistExecutedHeight } from "../../src/store/persist-height.js";
@@ -33,14 +30,15 @@ import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";
 import type { EventBus } from "../projections/event-bus.js";
 import { upperHex } from "../projections/event-bus.js";
-import { UNSTAMPED } from "../sources/stamp-time.js";
+import { blockExecutionHandler } from "./block-execution.js";
 
 export interface BlockCommitDeps {
   consensus: ConsensusConnection;
   stores: { blockStore: BlockStore; stateStore: StateStore; indexer: HeightIndexer };
-  /** The chain state the next block executes against; updated here after each block. */
+  /** The chain state the next block executes against (the node's chain-state projection). */
   chainState(): ChainState;
-  setChainState(state: ChainState): void;
+  /** Told the state after each block, before BlockExecuted is folded (tests without a loop). */
+  setChainState?(state: ChainState): void;
   events: EventBus;
   /** Wal.endHeight: appends the end-of-height marker and syncs. */
   endHeight(height: bigint): Promise<void>;
@@ -122,22 +120,14 @@ function validatorsOfUpdates(responses: ABCIResponses): Validator[] {
 }
 
 export function blockCommitHandler(deps: BlockCommitDeps) {
-  return (effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> =>
-    effect$.pipe(
-      filter((e): e is CommitBlock => e.type === "CommitBlock"),
-      concatMap((e) =>
-        defer(() => (deps.track ? deps.track(commitOne(deps, e)) : commitOne(deps, e))).pipe(
-          catchError((error: unknown) => {
-            const reason = `committing block ${e.height} (${upperHex(e.blockId.hash)}) failed: ${error instanceof Error ? error.message : String(error)}`;
-            deps.halt(reason, error);
-            return EMPTY;
-          }),
-        ),
-      ),
-    );
+  return blockExecutionHandler({
+    execute: (e) => (deps.track ? deps.track(commitOne(deps, e)) : commitOne(deps, e)),
+    halt: (reason, error) => deps.halt(reason, error),
+  });
 }
 
-async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<ConsensusInput> {
+/** The ABCI and store I/O of one decided block; the chain state after it. */
+export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<ChainState> {
   const { block, blockId } = e;
   const before = deps.chainState();
   const started = Date.now();
@@ -172,7 +162,7 @@ async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<Consens
     state: executed.state,
     abciResponses: executed.responses,
   });
-  deps.setChainState(executed.state);
+  deps.setChainState?.(executed.state);
   deps.events.publishBlock(
     block,
     executed.events,
@@ -191,7 +181,7 @@ async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<Consens
     appHash: upperHex(executed.state.appHash),
     ms: Date.now() - started,
   });
-  return { type: "BlockExecuted", time: UNSTAMPED, height: e.height, chainState: executed.state };
+  return executed.state;
 }
 
 /**
@@ -260,9 +250,4 @@ async function pruneBelow(deps: BlockCommitDeps, state: ChainState, appRetain: b
       err: error instanceof Error ? error.message : String(error),
     });
   }
-}
-
-/** Upper-case hex sha256 of each tx of a block (the mempool's keys). */
-export function txHashesOf(block: Block): string[] {
-  return block.data.txs.map((tx) => upperHex(sha256(tx)));
 }

@@ -18,8 +18,8 @@ export interface PeerBroadcaster {
 export const NO_PEERS: PeerBroadcaster = { broadcast() {} };
 
 export function broadcastHandler(peers: PeerBroadcaster = NO_PEERS) {
-  return (effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> =>
-    effect$.pipe(
+  return function broadcasts(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
+    return effect$.pipe(
       filter(
         (e): e is BroadcastEffect =>
           e.type === "BroadcastVote" || e.type === "BroadcastProposal" || e.type === "BroadcastBlockPart",
@@ -29,4 +29,5 @@ export function broadcastHandler(peers: PeerBroadcaster = NO_PEERS) {
         return EMPTY;
       }),
     );
+  };
 }

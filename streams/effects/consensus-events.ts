@@ -1,26 +1,24 @@
-// PublishEvent → the event bus (NewRoundStep, Vote, Polka, …); Halt and PeerMisbehaved → the node.
-// Nothing comes back as an input.
+// PublishEvent → the event bus (NewRoundStep, Vote, Polka, …); Halt and PeerMisbehaved → the
+// runner (the node halts and logs; the simulation records). Nothing comes back as an input.
 import { EMPTY, mergeMap, type Observable } from "rxjs";
-import type { ConsensusEffect } from "../../src/consensus/effect.js";
+import type { ConsensusEffect, PublishEvent } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
-import type { Logger } from "../../src/logger/index.js";
-import type { EventBus } from "../projections/event-bus.js";
 
 export interface ConsensusEventsDeps {
-  events: EventBus;
+  publish(name: PublishEvent["name"], data: PublishEvent["data"]): void;
   halt(reason: string): void;
-  logger: Logger;
+  peerMisbehaved(peer: string, reason: string): void;
 }
 
 export function consensusEventsHandler(deps: ConsensusEventsDeps) {
-  return (effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> =>
-    effect$.pipe(
+  return function consensusEvents(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
+    return effect$.pipe(
       mergeMap((e) => {
-        if (e.type === "PublishEvent") deps.events.publishConsensus(e.name, e.data);
+        if (e.type === "PublishEvent") deps.publish(e.name, e.data);
         else if (e.type === "Halt") deps.halt(e.reason);
-        else if (e.type === "PeerMisbehaved")
-          deps.logger.info("peer misbehaved", { peer: e.peer, reason: e.reason });
+        else if (e.type === "PeerMisbehaved") deps.peerMisbehaved(e.peer, e.reason);
         return EMPTY;
       }),
     );
+  };
 }

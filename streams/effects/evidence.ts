@@ -1,7 +1,8 @@
-// ReportConflictingVotes → the evidence pool (held here: the pool's rules are pure functions of
-// src/consensus/evidence-pool.ts; this is the only place its state lives). After each block the
-// pool turns buffered conflicts into evidence and drops what the block committed or what expired.
+// ReportConflictingVotes → the evidence pool. The pool's state is held by EvidencePoolHolder (the
+// rules are pure functions of src/consensus/evidence-pool.ts); after each block the pool turns
+// buffered conflicts into evidence and drops what the block committed or what expired.
 import { EMPTY, filter, mergeMap, type Observable } from "rxjs";
+import { CodedError } from "../../src/coded-error.js";
 import type { ConsensusEffect, ReportConflictingVotes } from "../../src/consensus/effect.js";
 import {
   addConflictingVotes,
@@ -20,15 +21,30 @@ import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
 
 /** Evidence refused by the pool's checks; `message` says why. */
-export class EvidenceRejectedError extends Error {
-  readonly code = "EVIDENCE_REJECTED";
+export class EvidenceRejectedError extends CodedError<"EVIDENCE_REJECTED"> {
   constructor(reason: string) {
-    super(reason);
-    this.name = "EvidenceRejectedError";
+    super("EVIDENCE_REJECTED", reason);
   }
 }
 
-export class EvidencePoolHolder {
+/** Where conflicting votes go (the node's and the simulation's EvidencePoolHolder). */
+export interface EvidenceReportDeps {
+  report(e: ReportConflictingVotes): void;
+}
+
+export function evidenceReportHandler(deps: EvidenceReportDeps) {
+  return function evidenceReports(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
+    return effect$.pipe(
+      filter((e): e is ReportConflictingVotes => e.type === "ReportConflictingVotes"),
+      mergeMap((e) => {
+        deps.report(e);
+        return EMPTY;
+      }),
+    );
+  };
+}
+
+export class EvidencePoolHolder implements EvidenceReportDeps {
   private pool: EvidencePoolState = EMPTY_EVIDENCE_POOL;
   constructor(
     private readonly history: EvidenceHistory,
@@ -63,16 +79,5 @@ export class EvidencePoolHolder {
 
   afterBlock(chain: ChainState, block: Block): void {
     this.pool = updateEvidencePool(this.pool, chain, block.evidence?.evidence ?? [], this.history);
-  }
-
-  handler() {
-    return (effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> =>
-      effect$.pipe(
-        filter((e): e is ReportConflictingVotes => e.type === "ReportConflictingVotes"),
-        mergeMap((e) => {
-          this.report(e);
-          return EMPTY;
-        }),
-      );
   }
 }

@@ -1,24 +1,23 @@
 // ReapProposalBlock → ProposalBlockReaped: pending evidence first (within max evidence bytes),
-// then the mempool's txs in arrival order within what the block's data may hold and max gas.
-// Reads of the latest mempool and evidence-pool states; the answer is logged, so replay needs
-// neither pool.
+// then the mempool's txs within what the block's data may hold and max gas (the mempool port:
+// src/mempool's reap over the node's mempool state; a stand-in in the simulation). Reads of the
+// latest pool states; the answer is logged, so replay needs neither pool.
 import { filter, map, type Observable } from "rxjs";
 import type { ConsensusEffect, ReapProposalBlock } from "../../src/consensus/effect.js";
 import { type EvidencePoolState, pendingEvidence } from "../../src/consensus/evidence-pool.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
-import { reapMaxBytesMaxGas } from "../../src/mempool/reap.js";
-import type { MempoolState } from "../../src/mempool/state.js";
 import { maxDataBytes } from "../../src/types/block-limits.js";
 import { UNSTAMPED } from "../sources/stamp-time.js";
 
 export interface ReapingDeps {
-  mempoolState(): MempoolState;
+  /** The mempool's txs in arrival order, within `maxBytes` of data and `maxGas` (-1: no limit). */
+  reapTxs(maxBytes: number, maxGas: bigint): readonly Uint8Array[];
   evidencePool(): EvidencePoolState;
 }
 
 export function reapingHandler(deps: ReapingDeps) {
-  return (effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> =>
-    effect$.pipe(
+  return function reaping(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
+    return effect$.pipe(
       filter((e): e is ReapProposalBlock => e.type === "ReapProposalBlock"),
       map((e): ConsensusInput => {
         const { evidence, bytes } = pendingEvidence(deps.evidencePool(), e.maxEvidenceBytes);
@@ -28,15 +27,16 @@ export function reapingHandler(deps: ReapingDeps) {
         } catch {
           // Params too small for any tx: propose an empty block (the reducer checks the size).
         }
-        const txs = dataBytes > 0 ? reapMaxBytesMaxGas(deps.mempoolState(), dataBytes, e.maxGas) : [];
+        const txs = dataBytes > 0 ? deps.reapTxs(dataBytes, e.maxGas) : [];
         return {
           type: "ProposalBlockReaped",
           time: UNSTAMPED,
           height: e.height,
           round: e.round,
-          txs: txs.map((t) => t.tx),
+          txs: [...txs],
           evidence,
         };
       }),
     );
+  };
 }

@@ -6,8 +6,8 @@ import type { ConsensusInput } from "../../src/consensus/input.js";
 import { UNSTAMPED } from "../sources/stamp-time.js";
 
 export function timeoutHandler(scheduler: SchedulerLike) {
-  return (effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> =>
-    effect$.pipe(
+  return function timeouts(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
+    return effect$.pipe(
       filter((e): e is ScheduleTimeout => e.type === "ScheduleTimeout"),
       switchMap((e) =>
         timer(Math.max(0, e.durationMs), scheduler).pipe(
@@ -23,4 +23,5 @@ export function timeoutHandler(scheduler: SchedulerLike) {
         ),
       ),
     );
+  };
 }

@@ -3,9 +3,9 @@
 // subscriptions, the tx-commit waiter and tests read it.
 import * as crypto from "node:crypto";
 import { Subject } from "rxjs";
+import type { BlockEvents } from "../../src/abci/execute-block.js";
 import type { ConsensusEventData, ConsensusEventName } from "../../src/consensus/effect.js";
 import { sha256 } from "../../src/crypto/hash.js";
-import type { BlockEvents } from "../../src/state/execute-block.js";
 import type {
   Event,
   ResponseBeginBlock,

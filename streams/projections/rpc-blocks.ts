@@ -3,8 +3,6 @@
 // by the routes (src/rpc/routes.ts); what the stores lack is reported with v0.34's wording.
 
 import { handlerError } from "../../src/rpc/errors.js";
-import { validatePage } from "../../src/rpc/paging.js";
-import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type {
   BlockchainResult,
   BlockResult,
@@ -13,7 +11,9 @@ import type {
   CommitResult,
   ConsensusParamsResult,
   ValidatorsResult,
-} from "../../src/wire/json/index.js";
+} from "../../src/rpc/json/index.js";
+import { validatePage } from "../../src/rpc/paging.js";
+import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { NodeHandle } from "../node-handle.js";
 import type { BlockSearchRequest } from "./rpc-search.js";
 

@@ -3,14 +3,14 @@
 // Go's vote strings with their bit arrays, the proposer).
 import type { ConsensusState } from "../../src/consensus/state.js";
 import type { HeightVotes } from "../../src/consensus/vote-keeper/height-votes.js";
-import type { Vote } from "../../src/wire/generated/tendermint/types/types.js";
-import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";
 import {
   type ConsensusStateResult,
   type DumpConsensusStateResult,
   type RoundVotesView,
   voteBitArrayString,
-} from "../../src/wire/json/index.js";
+} from "../../src/rpc/json/index.js";
+import type { Vote } from "../../src/wire/generated/tendermint/types/types.js";
+import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";
 import type { NodeHandle } from "../node-handle.js";
 
 const EMPTY = new Uint8Array(0);

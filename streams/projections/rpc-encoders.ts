@@ -1,8 +1,8 @@
 // The server's ResultEncoders for rpc.compat = "seed" and "tendermint": the JSON encoders of
 // src/wire/json, plus the server's RawJson results (already JSON) passed through unchanged.
 import { RawJson, type ResultEncoder } from "../../src/rpc/encoder.js";
+import { createJsonEncoder, eventDataTypeName, type JsonFormEncoder } from "../../src/rpc/json/index.js";
 import type { RpcCompat } from "../../src/rpc/options.js";
-import { createJsonEncoder, eventDataTypeName, type JsonFormEncoder } from "../../src/wire/json/index.js";
 
 /** Routes whose context may hand back the same (immutable) result object while it holds. */
 const REUSED_RESULTS = new Set(["status"]);

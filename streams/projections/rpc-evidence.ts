@@ -3,12 +3,12 @@
 // read into the protobuf Evidence, checked, and handed to the node's evidence pool when the node
 // exposes one (NodeHandle has no pool member yet: then a clear error, never a silent drop).
 import { handlerError } from "../../src/rpc/errors.js";
+import type { BroadcastEvidenceResult } from "../../src/rpc/json/index.js";
 import { timestampFromRfc3339 } from "../../src/types/time.js";
 import { validateEvidence } from "../../src/types/validate-evidence.js";
 import type { Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
 import type { BlockID, Vote } from "../../src/wire/generated/tendermint/types/types.js";
 import { evidenceItemHash } from "../../src/wire/hashes.js";
-import type { BroadcastEvidenceResult } from "../../src/wire/json/index.js";
 import type { NodeHandle } from "../node-handle.js";
 
 /** What a node handle may expose to accept evidence (structural: the handle does not declare it yet). */

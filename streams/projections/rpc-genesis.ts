@@ -4,8 +4,8 @@
 // genesis_chunked, as v0.34 does.
 import { open, stat } from "node:fs/promises";
 import { handlerError } from "../../src/rpc/errors.js";
-import type { GenesisChunkResult, GenesisResult } from "../../src/wire/json/index.js";
-import { type JsonForm, jsonText, routeResultJson } from "../../src/wire/json/index.js";
+import type { GenesisChunkResult, GenesisResult } from "../../src/rpc/json/index.js";
+import { type JsonForm, jsonText, routeResultJson } from "../../src/rpc/json/index.js";
 import type { NodeHandle } from "../node-handle.js";
 
 export const GENESIS_CHUNK_BYTES = 16 * 1024 * 1024;

@@ -3,7 +3,7 @@
 // integers as strings), which both RPC forms print unchanged.
 
 import type { ChannelStatus, FlowStatus, NodeInfo } from "../../src/p2p/types.js";
-import type { NetInfoResult, NodeInfoResult } from "../../src/wire/json/index.js";
+import type { NetInfoResult, NodeInfoResult } from "../../src/rpc/json/index.js";
 import type { PeersView } from "../p2p-layer.js";
 
 const int64 = (n: number) => String(Math.trunc(n));

@@ -2,7 +2,7 @@
 // latest metas, our validator; net_info from the peer layer (rpc-net-info.ts), or no listener and
 // no peers for a node started without one.
 
-import type { NetInfoResult, NodeInfoResult, StatusResult } from "../../src/wire/json/index.js";
+import type { NetInfoResult, NodeInfoResult, StatusResult } from "../../src/rpc/json/index.js";
 import type { NodeHandle } from "../node-handle.js";
 import { netInfoFromPeers } from "./rpc-net-info.js";
 

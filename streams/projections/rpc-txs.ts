@@ -6,14 +6,14 @@ import { sha256 } from "../../src/crypto/hash.js";
 import { merkleProofs } from "../../src/crypto/merkle.js";
 import type { SearchRequest } from "../../src/rpc/context.js";
 import { handlerError, type RpcError } from "../../src/rpc/errors.js";
-import type { TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
 import type {
   BroadcastTxCommitResult,
   BroadcastTxResult,
   TxResultView,
   TxSearchResultView,
   UnconfirmedTxsResult,
-} from "../../src/wire/json/index.js";
+} from "../../src/rpc/json/index.js";
+import type { TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
 import { NodeError } from "../node-errors.js";
 import type { NodeHandle, SubmitResult } from "../node-handle.js";
 import { indexSearchOf } from "./rpc-search.js";

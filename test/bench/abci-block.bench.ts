@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KvstoreApplication } from "../../src/abci/apps/kvstore.js";
 import { InProcessAbciClient } from "../../src/abci/client/in-process-client.js";
-import { executeBlock } from "../../src/state/execute-block.js";
+import { executeBlock } from "../../src/abci/execute-block.js";
 import { applyInitChain, stateFromGenesis } from "../../src/state/genesis-state.js";
 import type { State } from "../../src/wire/generated/tendermint/state/types.js";
 import { buildBlock, testGenesis } from "../fixtures/abci-test-app/test-chain.js";

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { NoopApplication } from "../../src/abci/apps/noop.js";
 import { InProcessAbciClient } from "../../src/abci/client/in-process-client.js";
 import { connectSocketClient } from "../../src/abci/client/socket-client.js";
-import { commitBlockOnApp } from "../../src/state/execute-block.js";
+import { commitBlockOnApp } from "../../src/abci/execute-block.js";
 import { applyInitChain, stateFromGenesis } from "../../src/state/genesis-state.js";
 import { CheckTxType } from "../../src/wire/generated/tendermint/abci/types.js";
 import { startTestApp } from "../fixtures/abci-test-app/process.js";

@@ -33,6 +33,9 @@ const mempool = createMempoolNode({
   connection: client.mempool,
   events$: new Subject<NodeEvent>(),
   logger: createLogger({ level: "none" }),
+  onFault: (fault) => {
+    throw new Error(fault.reason);
+  },
 });
 const running = mempool.start();
 

@@ -11,14 +11,14 @@ import { firstValueFrom, timer } from "rxjs";
 import { filter, takeUntil } from "rxjs/operators";
 import { KvstoreApplication } from "../../src/abci/apps/kvstore.js";
 import { InProcessAbciClient } from "../../src/abci/client/in-process-client.js";
+import { executeBlock } from "../../src/abci/execute-block.js";
 import { handshake } from "../../src/abci/handshake.js";
-import { executeBlock } from "../../src/state/execute-block.js";
 import { stateFromGenesis } from "../../src/state/genesis-state.js";
 import { openStores } from "../../src/store/open-stores.js";
 import { persistExecutedHeight } from "../../src/store/persist-height.js";
 import { ValidatorSet } from "../../src/types/validator-set.js";
 import { startNode } from "../../streams/node.js";
-import { freshHome, prepare } from "../unit/streams-node-helpers.js";
+import { freshHome, prepare } from "../integration/streams-node-helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const BLOCKS = 300;

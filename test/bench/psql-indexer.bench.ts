@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { createLogger } from "../../src/logger/index.js";
-import { parseQuery } from "../../src/rpc/query/parser.js";
+import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
 import type { HeightIndexInput, IndexedTx } from "../../src/store/indexer/height-index-input.js";
 import { type HeightRows, heightRows } from "../../src/store/indexer/psql/psql-height-writer.js";

@@ -51,7 +51,7 @@ interface Ports {
 
 /** The child: a node (uWS), a node:http server over the same node, bare uWS servers. */
 async function serve(home: string): Promise<void> {
-  const { prepareNode } = await import("../../src/cli/prepare-node.js");
+  const { prepareNode } = await import("../../streams/boot/prepare-home.js");
   const { startNode } = await import("../../streams/node.js");
   const { createRpcContext, encoders } = await import("../../streams/projections/rpc-context.js");
   const { startRpcServer } = await import("../../src/rpc/index.js");

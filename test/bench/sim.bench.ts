@@ -1,6 +1,7 @@
 // Simulation figures beside a same-run baseline: simulated heights per CPU-second (process.cpuUsage)
-// of whole runs (N validators on virtual time: the loop, the source step with signature checks,
-// signing, gossip, the network, block validation and execution) for 4 and for 7 validators on a
+// of whole runs (N validators on virtual time: the loop, the source step with signature checks, the
+// node's own effect handlers (signing by the FileSigner, block validation by src/state's rule,
+// execution), gossip and the network) for 4 and for 7 validators on a
 // calm network and on the faulty mixes; the baseline is the reducer alone folding the very same
 // inputs (every validator's log of that run), which is the floor any harness around it adds to.
 // Both contenders measure the same runs; medians of 5 runs after a warm-up. Bounded in runs

@@ -34,6 +34,11 @@ test("node commits 10+ heights, stops on SIGINT, and a second start continues th
   const exit1 = await first.exited;
   assert.equal(exit1.code, 0, first.output.slice(-2000));
   assert.match(first.output, /node stopped\s.*exitCode=0/);
+  assert.equal(
+    first.output.match(/RPC server listening/g)?.length,
+    1,
+    "the listening address is logged once",
+  );
   assert.equal(existsSync(join(home, "data", "rxbft.lock")), false, "lock released");
   const heights = first.committed.map((c) => c.height);
   assert.deepEqual(

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, before, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { sha256 } from "../../src/crypto/hash.js";
-import { parseQuery } from "../../src/rpc/query/parser.js";
+import { parseQuery } from "../../src/query/parser.js";
 import { openStores } from "../../src/store/index.js";
 import { makeTxs } from "../fixtures/store/chain-fixture.js";
 

@@ -3,7 +3,7 @@
 // strings, abci_query in hex strings, the seed consensus params, broadcast_evidence "".
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { seedJsonEncoder as enc } from "../../src/wire/json/index.js";
+import { seedJsonEncoder as enc } from "../../src/rpc/json/index.js";
 import { BLOCK, BLOCK_ID, DELIVER_TX, HEADER, KEY, utf8 } from "./rpc-json-fixtures.js";
 
 const KEY_B64 = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=";

@@ -4,7 +4,7 @@
 // by hand from reference §1.4–§1.6 and public v0.34 samples.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { tendermintJsonEncoder as enc } from "../../src/wire/json/index.js";
+import { tendermintJsonEncoder as enc } from "../../src/rpc/json/index.js";
 import { BLOCK, BLOCK_ID, bytes, DELIVER_TX, HEADER, KEY, TIME, utf8 } from "./rpc-json-fixtures.js";
 
 const KEY_B64 = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=";

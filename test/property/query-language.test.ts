@@ -13,7 +13,7 @@ import {
   type Query,
   QueryError,
   queryToString,
-} from "../../src/rpc/query/index.js";
+} from "../../src/query/index.js";
 
 const chars = (alphabet: string) => fc.constantFrom(...Array.from(alphabet));
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { compactJson, seedJsonEncoder, tendermintJsonEncoder } from "../../src/wire/json/index.js";
+import { compactJson, seedJsonEncoder, tendermintJsonEncoder } from "../../src/rpc/json/index.js";
 
 const int64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
 const uint64 = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n });
@@ -173,7 +173,7 @@ test("compactJson keeps the value (big numbers included) and escapes like Go", (
 });
 
 test("the encoders' cached RFC 3339 writer agrees with the types module's for any instant", async () => {
-  const { rfc3339 } = await import("../../src/wire/json/json-primitives.js");
+  const { rfc3339 } = await import("../../src/rpc/json/json-primitives.js");
   const { timestampToRfc3339 } = await import("../../src/types/time.js");
   fc.assert(
     fc.property(time, (t) => {

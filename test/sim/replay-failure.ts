@@ -1,18 +1,14 @@
-// Replays a kept failed run (failure-log.ts) from its logs alone: each validator's log is read
-// with src/wal's reader and folded through the consensus reducer with the node's restart rule
-// (at each later ConsensusStarted, the unfinished height's inputs are folded again), printing the
+// Replays a kept failed run (failure-log.ts) from its logs alone: each validator's log is folded
+// by the node's replay (streams/replay-log.ts, what `rxbft replay` runs: the consensus reducer with
+// the restart rule at each later ConsensusStarted), printing the
 // blocks each validator decided, where it ended, and whether the replay decided what the run did.
 //   node --import tsx test/sim/replay-failure.ts test/sim/failures/<seed>
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_CONSENSUS_CONFIG } from "../../src/consensus/config.js";
-import { createDefaultConsensusRules } from "../../src/consensus/default-rules.js";
-import type { ConsensusInput } from "../../src/consensus/input.js";
-import { createConsensusReducer } from "../../src/consensus/reducer.js";
 import { roundStepName } from "../../src/consensus/round-step.js";
 import { type ConsensusState, initialConsensusState } from "../../src/consensus/state.js";
-import { readWal } from "../../src/wal/log-reader.js";
-import { foldRestart } from "../../streams/restart-fold.js";
+import { replayLog as replayWal } from "../../streams/replay-log.js";
 
 export interface ReplayedValidator {
   readonly decided: Map<bigint, string>;
@@ -20,44 +16,23 @@ export interface ReplayedValidator {
   readonly inputs: number;
 }
 
-/** Folds one validator's log directory; `ownAddress` is the validator it signed as. */
+/** Folds one validator's log directory with the node's replay (`rxbft replay`'s fold); `ownAddress` is the validator it signed as. */
 export async function replayLog(
   dir: string,
   ownAddress: Uint8Array,
   config = DEFAULT_CONSENSUS_CONFIG,
 ): Promise<ReplayedValidator> {
-  const reducer = createConsensusReducer(createDefaultConsensusRules());
-  const initial = initialConsensusState({ config, ownAddress });
-  let state: ConsensusState | undefined;
-  let sinceMarker: ConsensusInput[] = [];
   const decided = new Map<bigint, string>();
-  let inputs = 0;
-  const note = (effects: readonly { type: string }[]) => {
-    for (const e of effects) {
-      if (e.type === "CommitBlock") {
-        const c = e as unknown as { height: bigint; blockId: { hash: Uint8Array } };
-        decided.set(c.height, Buffer.from(c.blockId.hash).toString("hex").toUpperCase());
-      }
-    }
-  };
-  for await (const entry of readWal(dir)) {
-    if (entry.kind === "end-height") {
-      sinceMarker = [];
-      continue;
-    }
-    const input = entry.input as ConsensusInput;
-    inputs++;
-    if (input.type === "ConsensusStarted") {
-      state = foldRestart(reducer, initial, input, sinceMarker, (step) => note(step.effects));
-      sinceMarker.push(input);
-      continue;
-    }
-    sinceMarker.push(input);
-    const t = reducer(state!, input);
-    state = t.state;
-    note(t.effects);
-  }
-  return { decided, state: state!, inputs };
+  const summary = await replayWal(dir, {
+    initial: initialConsensusState({ config, ownAddress }),
+    // Every fold, re-folds included: a height decided again after a restart is the same decision.
+    onStep: (step) => {
+      for (const e of step.effects)
+        if (e.type === "CommitBlock")
+          decided.set(e.height, Buffer.from(e.blockId.hash).toString("hex").toUpperCase());
+    },
+  });
+  return { decided, state: summary.finalState, inputs: summary.inputs };
 }
 
 async function main(): Promise<void> {

@@ -104,7 +104,7 @@ export class ByzantineValidator {
     const unsigned: Vote = { ...vote, blockId: other, signature: new Uint8Array(0) };
     const second: Vote = {
       ...unsigned,
-      signature: this.node.signer.rawSign(voteSignBytes(SIM_CHAIN_ID, unsigned)),
+      signature: this.node.rawSign(voteSignBytes(SIM_CHAIN_ID, unsigned)),
     };
     const from = `v${this.node.index}`;
     const split = this.mode(vote) === "split";
@@ -150,7 +150,7 @@ export class ByzantineValidator {
     const unsigned: Proposal = { ...proposal, blockId: alt.blockId, signature: new Uint8Array(0) };
     const second: Proposal = {
       ...unsigned,
-      signature: this.node.signer.rawSign(proposalSignBytes(SIM_CHAIN_ID, unsigned)),
+      signature: this.node.rawSign(proposalSignBytes(SIM_CHAIN_ID, unsigned)),
     };
     const order = this.prng.shuffle(this.peers);
     const cut = Math.ceil(order.length / 2);

@@ -26,6 +26,8 @@ export interface SimKey {
   readonly publicKey: Uint8Array;
   readonly address: Uint8Array;
   readonly privateKey: KeyObject;
+  /** seed ‖ public key, as priv_validator_key.json holds it (what the node's signer is made from). */
+  readonly secret: Uint8Array;
 }
 
 export function makeKeys(prng: Prng, count: number): SimKey[] {
@@ -36,6 +38,7 @@ export function makeKeys(prng: Prng, count: number): SimKey[] {
       publicKey: pair.publicKey,
       address: addressOf(pair.publicKey),
       privateKey: privateKeyObjectFromSeed(seed),
+      secret: pair.privateKey,
     };
   });
 }

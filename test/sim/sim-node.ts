@@ -1,15 +1,18 @@
 // One simulated validator: the real consensus reducer folded by the node's loop (streams/loop.ts
-// createLoop) on the shared virtual clock, with simulated effect handlers (timeouts on the
-// virtual scheduler, the signer's rules over an in-memory sign state, a mempool stand-in, block
-// validation and execution in memory, the evidence pool's pure rules) and the node's source step
-// (verifyConsensusInput) in front of its log. What survives a crash is what a node keeps on disk:
-// its log (every stamped input, with end-of-height markers), its stored blocks and seen commits,
-// the chain state and the signer's last-sign state. A restart goes through the node's restart
-// rule (streams/restart-fold.ts): a new ConsensusStarted, the unfinished height's inputs folded
-// again, and only their unanswered requests carried out.
+// createLoop) on the shared virtual clock, with the node's own effect handlers
+// (streams/effects/consensus-handlers.ts) over synchronous ports: the node's signer (src/privval
+// FileSigner) over an in-memory sign state, block validation by src/state's rule with the run's
+// memoised verifier, the evidence pool holder with the recent-block projection, timeouts on the
+// virtual scheduler. What is simulated is only what a node gets from outside: the network, the
+// mempool (a seeded stand-in), the app and the stores (in memory, executing after a delay), and
+// the node's source step (verifyConsensusInput) in front of its log. What survives a crash is
+// what a node keeps on disk: its log (every stamped input, with end-of-height markers), its stored
+// blocks and seen commits, the chain state, the recent blocks and the signer's last-sign state. A
+// restart goes through the node's restart step (streams/boot/restart.ts): a new ConsensusStarted,
+// the unfinished height's inputs folded again, and only their unanswered requests carried out.
 
-import type { VirtualTimeScheduler } from "rxjs";
-import { filter, map, merge, Observable, Subject, type Subscription, switchMap, timer } from "rxjs";
+import { sign } from "node:crypto";
+import { Observable, type Subscription, type VirtualTimeScheduler } from "rxjs";
 import { type ConsensusConfig, waitsForTxs } from "../../src/consensus/config.js";
 import { createDefaultConsensusRules } from "../../src/consensus/default-rules.js";
 import type {
@@ -18,35 +21,35 @@ import type {
   BroadcastVote,
   CommitBlock,
   ConsensusEffect,
-  ScheduleTimeout,
 } from "../../src/consensus/effect.js";
-import {
-  addConflictingVotes,
-  EMPTY_EVIDENCE_POOL,
-  type EvidenceHistory,
-  type EvidencePoolState,
-  pendingEvidence,
-  updateEvidencePool,
-} from "../../src/consensus/evidence-pool.js";
 import type { ConsensusInput, ConsensusStarted } from "../../src/consensus/input.js";
 import type { ConsensusReducer } from "../../src/consensus/reducer.js";
 import { createConsensusReducer } from "../../src/consensus/reducer.js";
 import type { ConsensusRules } from "../../src/consensus/rules.js";
 import { type ConsensusState, initialConsensusState } from "../../src/consensus/state.js";
 import { verifyConsensusInput } from "../../src/consensus/verify-input.js";
+import { createLogger } from "../../src/logger/index.js";
+import { FileSigner } from "../../src/privval/file-signer.js";
+import { memorySignStateStore } from "../../src/privval/sign-state-store.js";
+import type { MaybePromise } from "../../src/types/maybe-async.js";
 import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
-import type { BlockID, Commit, Part } from "../../src/wire/generated/tendermint/types/types.js";
-import { SignedMsgType } from "../../src/wire/generated/tendermint/types/types.js";
-import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";
+import type {
+  BlockID,
+  Commit,
+  Part,
+  Proposal,
+  Vote,
+} from "../../src/wire/generated/tendermint/types/types.js";
+import { restoreConsensus } from "../../streams/boot/restart.js";
+import { type ConsensusHandlerDeps, consensusHandlers } from "../../streams/effects/consensus-handlers.js";
+import { EvidencePoolHolder } from "../../streams/effects/evidence.js";
 import { createLoop, type Loop } from "../../streams/loop.js";
-import { type FoldStep, foldRestart, outstandingEffects } from "../../streams/restart-fold.js";
+import { RecentBlocks } from "../../streams/projections/recent-blocks.js";
 import type { Prng } from "./prng.js";
-import { simBlockProblem } from "./sim-block-validation.js";
 import { executeSimBlock, GENESIS_TIME, SIM_CHAIN_ID, type SimKey } from "./sim-chain.js";
 import type { PeerMessage } from "./sim-network.js";
-import { newSignStateStore, SimSigner } from "./sim-signer.js";
 import type { MemoVerifier } from "./sim-verify.js";
 
 /** One record of a validator's log: a stamped input, or the end-of-height marker. */
@@ -107,16 +110,19 @@ type Sendable = BroadcastProposal | BroadcastBlockPart | BroadcastVote;
 export class SimNode {
   readonly index: number;
   readonly address: Uint8Array;
-  readonly signer: SimSigner;
+  /** Durable: survives crashes (it stands for priv_validator_state.json). */
+  readonly signState = memorySignStateStore();
   /** Durable: survives crashes. */
   readonly log: LogRecord[] = [];
   readonly blocks = new Map<bigint, StoredBlock>();
   chain: ChainState;
+  /** Durable (the stores): the time and validator set of recent heights, for evidence. */
+  private readonly recent = new RecentBlocks(200n);
   /** Volatile. */
   state: ConsensusState;
+  /** The evidence pool, in memory as in the node: a crash loses it. */
+  evidence: EvidencePoolHolder;
   alive = false;
-  /** Increases at each crash: work scheduled before it is void. */
-  epoch = 0;
   restarts = 0;
   broadcastHook: BroadcastHook | undefined;
   /** The height the mempool stand-in last received transactions for (create_empty_blocks = false). */
@@ -125,12 +131,6 @@ export class SimNode {
   private readonly reducer: ConsensusReducer;
   private readonly rules: ConsensusRules;
   private readonly initial: ConsensusState;
-  private readonly history = new Map<bigint, { time: Timestamp; validators: readonly Validator[] }>();
-  private readonly evidenceHistory: EvidenceHistory = {
-    blockTimeAt: (h) => this.history.get(h)?.time,
-    validatorsAt: (h) => this.history.get(h)?.validators,
-  };
-  pool: EvidencePoolState = EMPTY_EVIDENCE_POOL;
   private loop: Loop<ConsensusState, ConsensusInput, ConsensusEffect> | undefined;
   private running: Subscription | undefined;
   private lastMarker = -1;
@@ -138,16 +138,65 @@ export class SimNode {
   constructor(private readonly deps: SimNodeDeps) {
     this.index = deps.index;
     this.address = deps.key.address;
-    this.signer = new SimSigner(deps.key.privateKey, newSignStateStore());
     this.chain = deps.genesis;
     this.rules = createDefaultConsensusRules();
     this.reducer = createConsensusReducer(this.rules);
     this.initial = initialConsensusState({ config: deps.config, ownAddress: this.address });
     this.state = this.initial;
+    this.evidence = new EvidencePoolHolder(this.recent, SILENT);
   }
 
   get now(): number {
     return this.deps.scheduler.now();
+  }
+
+  /** A signature with no protection at all: only Byzantine behaviours call this. */
+  rawSign(bytes: Uint8Array): Uint8Array {
+    return new Uint8Array(sign(null, bytes, this.deps.key.privateKey));
+  }
+
+  /**
+   * The node's handler table with this validator's ports (all synchronous, or on the virtual
+   * clock). A new signer is made at each start from the durable sign state, as the node reads
+   * priv_validator_state.json.
+   */
+  handlerDeps(): ConsensusHandlerDeps {
+    const signer = new FileSigner(this.deps.key.secret, this.signState, this.signState.state);
+    const verify = this.deps.verifier.verify;
+    return {
+      scheduler: this.deps.scheduler,
+      signing: {
+        signer: {
+          signVote: (chainId, vote) => signer.sign({ kind: "vote", chainId, vote }) as MaybePromise<Vote>,
+          signProposal: (chainId, proposal) =>
+            signer.sign({ kind: "proposal", chainId, proposal }) as MaybePromise<Proposal>,
+        },
+        chainId: SIM_CHAIN_ID,
+        syncLog: () => undefined,
+        logger: SILENT,
+      },
+      reaping: { reapTxs: () => this.reapTxs(), evidencePool: () => this.evidence.state() },
+      validation: {
+        chainState: () => this.chain,
+        ports: {
+          checkSignatures: (items) => items.map((i) => verify(i.publicKey, i.message, i.signature)),
+          evidencePool: () => this.evidence.state(),
+          evidenceHistory: () => this.recent,
+          verifyEvidenceVote: verify,
+        },
+      },
+      execution: {
+        execute: (e) => this.executeLater(e),
+        halt: (reason) => this.deps.observer.halted(this.index, reason),
+      },
+      peers: { broadcast: (e) => this.send(e) },
+      events: {
+        publish: () => {},
+        halt: (reason) => this.deps.observer.halted(this.index, reason),
+        peerMisbehaved: () => {},
+      },
+      evidence: this.evidence,
+    };
   }
 
   /** Starts (or restarts) consensus from what is stored, as the node does. */
@@ -168,14 +217,17 @@ export class SimNode {
       if ("input" in record) earlier.push(record.input);
     }
     this.log.push({ input: started });
-    const steps: FoldStep[] = [];
-    const restored = foldRestart(this.reducer, this.initial, started, earlier, (step) => steps.push(step));
-    const pending = outstandingEffects(steps);
-    this.state = restored;
+    const restored = restoreConsensus({
+      reducer: this.reducer,
+      initial: this.initial,
+      started,
+      earlier,
+      log: SILENT,
+    });
+    this.state = restored.state;
 
-    const replayed$ = new Subject<ConsensusEffect>();
     const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
-      initialState: restored,
+      initialState: restored.state,
       reducer: this.reducer,
       sources: [],
       stamp: (input) => ({ ...input, time: virtualTime(this.now) }) as ConsensusInput,
@@ -183,23 +235,26 @@ export class SimNode {
       append: (record) => {
         this.log.push({ input: record });
       },
-      handlers: [
-        (effect$) => this.timeouts(merge(effect$, replayed$)),
-        (effect$) => this.effects(merge(effect$, replayed$)),
-      ],
+      handlers: consensusHandlers(this.handlerDeps()),
+      resumeEffects: restored.pending,
+      onFault: (fault) =>
+        this.deps.observer.error(this.index, new Error(fault.reason, { cause: fault.error })),
     });
     this.loop = loop;
     this.alive = true;
     this.running = loop.state$.subscribe((s) => {
       this.state = s;
     });
-    // The loop has no error path of its own: a throw in the reducer ends it; say so at once.
+    // What the run's checker hears: decisions and conflicting votes, read off the effects.
     this.running.add(
-      loop.transition$.subscribe({ error: (error) => this.deps.observer.error(this.index, error) }),
+      loop.effect$.subscribe((e) => {
+        if (e.type === "CommitBlock") this.deps.observer.decided(this.index, e);
+        else if (e.type === "ReportConflictingVotes")
+          this.deps.observer.reported(this.index, e.voteA.validatorAddress, e.voteA.height);
+      }),
     );
     this.running.add(loop.start());
-    for (const effect of pending) replayed$.next(effect);
-    this.txsArriveFor(restored.height);
+    this.txsArriveFor(restored.state.height);
   }
 
   /**
@@ -208,12 +263,12 @@ export class SimNode {
    */
   private txsArriveFor(height: bigint): void {
     if (!waitsForTxs(this.deps.config)) return;
-    const epoch = this.epoch;
+    const loop = this.loop;
     this.deps.scheduler.schedule(
       () => {
-        if (epoch !== this.epoch) return;
+        if (loop === undefined || loop !== this.loop) return;
         this.txsHeight = height;
-        this.loop?.dispatch({ type: "TxsAvailable", time: UNSTAMPED, height });
+        loop.dispatch({ type: "TxsAvailable", time: UNSTAMPED, height });
       },
       this.deps.mempool.int(0, 3000),
     );
@@ -223,19 +278,17 @@ export class SimNode {
   crash(): void {
     if (!this.alive) return;
     this.alive = false;
-    this.epoch++;
     this.deps.observer.crashed(this.index);
     this.running?.unsubscribe();
     this.running = undefined;
     this.loop = undefined;
-    this.pool = EMPTY_EVIDENCE_POOL; // the node keeps its evidence pool in memory
+    this.evidence = new EvidencePoolHolder(this.recent, SILENT);
     this.state = this.initial;
   }
 
   /** Ends the run for this validator: its loop stops, its last state stays readable. */
   stop(): void {
     this.alive = false;
-    this.epoch++;
     this.running?.unsubscribe();
     this.running = undefined;
     this.loop = undefined;
@@ -264,122 +317,6 @@ export class SimNode {
     return this.blocks.get(height);
   }
 
-  /** The node's timer semantics: a newer timeout replaces the older one (switchMap), as v0.34's ticker. */
-  private timeouts(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
-    return effect$.pipe(
-      filter((e): e is ScheduleTimeout => e.type === "ScheduleTimeout"),
-      switchMap((e) =>
-        timer(Math.max(0, e.durationMs), this.deps.scheduler).pipe(
-          map(
-            (): ConsensusInput => ({
-              type: "TimeoutElapsed",
-              time: UNSTAMPED,
-              height: e.height,
-              round: e.round,
-              step: e.step,
-            }),
-          ),
-        ),
-      ),
-    );
-  }
-
-  private effects(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
-    return new Observable<ConsensusInput>((out) =>
-      effect$.subscribe((e) => {
-        let answer: ConsensusInput | undefined;
-        try {
-          answer = this.carryOut(e);
-        } catch (error) {
-          this.deps.observer.error(this.index, error);
-          return;
-        }
-        if (answer !== undefined) out.next(answer);
-      }),
-    );
-  }
-
-  private carryOut(e: ConsensusEffect): ConsensusInput | undefined {
-    switch (e.type) {
-      case "SignVote":
-        try {
-          return { type: "VoteSigned", time: UNSTAMPED, vote: this.signer.signVote(SIM_CHAIN_ID, e.vote) };
-        } catch (error) {
-          const what = e.vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? "prevote" : "precommit";
-          return {
-            type: "SignFailed",
-            time: UNSTAMPED,
-            height: e.vote.height,
-            round: e.vote.round,
-            what,
-            reason: String(error),
-          };
-        }
-      case "SignProposal":
-        try {
-          return {
-            type: "ProposalSigned",
-            time: UNSTAMPED,
-            proposal: this.signer.signProposal(SIM_CHAIN_ID, e.proposal),
-          };
-        } catch (error) {
-          return {
-            type: "SignFailed",
-            time: UNSTAMPED,
-            height: e.proposal.height,
-            round: e.proposal.round,
-            what: "proposal",
-            reason: String(error),
-          };
-        }
-      case "ReapProposalBlock": {
-        const { evidence } = pendingEvidence(this.pool, e.maxEvidenceBytes);
-        return {
-          type: "ProposalBlockReaped",
-          time: UNSTAMPED,
-          height: e.height,
-          round: e.round,
-          txs: this.reapTxs(),
-          evidence,
-        };
-      }
-      case "ValidateBlock": {
-        const error = simBlockProblem(
-          this.chain,
-          e.block,
-          this.deps.verifier.verify,
-          this.pool,
-          this.evidenceHistory,
-        );
-        return {
-          type: "BlockValidated",
-          time: UNSTAMPED,
-          height: e.height,
-          blockHash: e.blockId.hash,
-          ...(error === undefined ? {} : { error }),
-        };
-      }
-      case "BroadcastProposal":
-      case "BroadcastBlockPart":
-      case "BroadcastVote":
-        this.send(e);
-        return undefined;
-      case "CommitBlock":
-        this.deps.observer.decided(this.index, e);
-        this.commitLater(e);
-        return undefined;
-      case "ReportConflictingVotes":
-        this.pool = addConflictingVotes(this.pool, e.voteA, e.voteB);
-        this.deps.observer.reported(this.index, e.voteA.validatorAddress, e.voteA.height);
-        return undefined;
-      case "Halt":
-        this.deps.observer.halted(this.index, e.reason);
-        return undefined;
-      default:
-        return undefined;
-    }
-  }
-
   /**
    * The mempool stand-in: a few seeded transactions, different for every reap. When round 0 waits
    * for transactions, the mempool is empty until they arrive for the height (so a proof block,
@@ -398,46 +335,38 @@ export class SimNode {
   }
 
   /**
-   * Saves and executes the decided block a little later (the store and the app take time), then
-   * writes the end-of-height marker and answers BlockExecuted. A crash in between loses the
-   * answer; the restart folds the height again and commits it then.
+   * The block executor port: saves and executes the decided block a little later (the store and
+   * the app take time), writes the end-of-height marker and answers the chain state after it. A
+   * crash in between (the subscription ends) loses the answer; the restart folds the height
+   * again and commits it then. A scheduled action, not an operator, so that the run's stop
+   * signal thrown by the checker leaves the virtual clock at once.
    */
-  private commitLater(e: CommitBlock): void {
-    const epoch = this.epoch;
-    this.deps.scheduler.schedule(() => {
-      if (epoch !== this.epoch || e.height !== this.chain.lastBlockHeight + 1n) return;
-      this.blocks.set(e.height, {
-        block: e.block,
-        blockId: e.blockId,
-        parts: e.parts,
-        seenCommit: e.seenCommit,
-      });
-      const before = this.chain;
-      this.chain = executeSimBlock(before, e.block, e.blockId);
-      this.history.set(e.height, {
-        time: e.block.header.time,
-        validators: before.validators?.validators ?? [],
-      });
-      for (const h of this.history.keys()) if (h + 200n < e.height) this.history.delete(h);
-      this.pool = updateEvidencePool(
-        this.pool,
-        this.chain,
-        e.block.evidence?.evidence ?? [],
-        this.evidenceHistory,
-      );
-      this.log.push({ endHeight: e.height });
-      this.lastMarker = this.log.length - 1;
-      this.deps.observer.executed(this.index, e.height, e.block);
-      this.loop?.dispatch({
-        type: "BlockExecuted",
-        time: UNSTAMPED,
-        height: e.height,
-        chainState: this.chain,
-      });
-      this.txsArriveFor(e.height + 1n);
-    }, this.deps.executionMs);
+  private executeLater(e: CommitBlock): Observable<ChainState> {
+    return new Observable<ChainState>((out) => {
+      const action = this.deps.scheduler.schedule(() => {
+        if (e.height !== this.chain.lastBlockHeight + 1n) return out.complete();
+        this.blocks.set(e.height, {
+          block: e.block,
+          blockId: e.blockId,
+          parts: e.parts,
+          seenCommit: e.seenCommit,
+        });
+        this.chain = executeSimBlock(this.chain, e.block, e.blockId);
+        this.recent.add(this.chain);
+        this.evidence.afterBlock(this.chain, e.block);
+        this.log.push({ endHeight: e.height });
+        this.lastMarker = this.log.length - 1;
+        this.deps.observer.executed(this.index, e.height, e.block);
+        out.next(this.chain);
+        out.complete();
+        this.txsArriveFor(e.height + 1n);
+      }, this.deps.executionMs);
+      return () => action.unsubscribe();
+    });
   }
 }
+
+const SILENT = createLogger({ level: "none" });
 
 export function toMessage(e: Sendable, from: number): PeerMessage {
   const peer = `v${from}`;

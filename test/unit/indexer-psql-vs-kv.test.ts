@@ -10,7 +10,7 @@ import { after, before, it } from "node:test";
 import fc from "fast-check";
 import { sha256 } from "../../src/crypto/hash.js";
 import { createLogger } from "../../src/logger/index.js";
-import { parseQuery } from "../../src/rpc/query/parser.js";
+import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
 import type { HeightIndexInput } from "../../src/store/indexer/height-index-input.js";
 import { PsqlIndexer } from "../../src/store/indexer/psql/psql-indexer.js";

@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import pg from "pg";
 import { sha256 } from "../../src/crypto/hash.js";
 import { createLogger } from "../../src/logger/index.js";
-import { parseQuery } from "../../src/rpc/query/parser.js";
+import { parseQuery } from "../../src/query/parser.js";
 import type { HeightIndexInput } from "../../src/store/indexer/height-index-input.js";
 import { PsqlIndexer, type PsqlIndexerOptions } from "../../src/store/indexer/psql/psql-indexer.js";
 import { TxResult } from "../../src/wire/generated/tendermint/abci/types.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import type { PeerLayer } from "../../streams/p2p-layer.js";
 import { startNodePeerLayer } from "../../streams/p2p-transport.js";
-import { freshHome, prepare } from "./streams-node-helpers.js";
+import { freshHome, prepare } from "../integration/streams-node-helpers.js";
 
 const homes: string[] = [];
 const layers: PeerLayer[] = [];

@@ -10,7 +10,7 @@ import { createNodeMetrics, latePeerMetricsSink, type PeerMetricsSink } from "..
 import type { PeerLayer } from "../../streams/p2p-layer.js";
 import { startNodePeerLayer } from "../../streams/p2p-transport.js";
 import { eventually } from "./p2p-test-peers.js";
-import { freshHome, prepare } from "./streams-node-helpers.js";
+import { freshHome, prepare } from "../integration/streams-node-helpers.js";
 
 const homes: string[] = [];
 const layers: PeerLayer[] = [];

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type EventMap, matchesEvents, parseQuery, QueryError } from "../../src/rpc/query/index.js";
+import { type EventMap, matchesEvents, parseQuery, QueryError } from "../../src/query/index.js";
 
 const m = (query: string, events: EventMap) => matchesEvents(parseQuery(query), events);
 

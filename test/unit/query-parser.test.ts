@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MAX_QUERY_LENGTH, parseQuery, QueryError, queryToString } from "../../src/rpc/query/index.js";
+import { MAX_QUERY_LENGTH, parseQuery, QueryError, queryToString } from "../../src/query/index.js";
 
 function syntaxError(text: string): QueryError {
   try {

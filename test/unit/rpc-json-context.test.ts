@@ -3,8 +3,8 @@
 // encoders then write (checked through the tendermint encoder where the shape matters).
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { tendermintJsonEncoder } from "../../src/rpc/json/index.js";
 import { evidenceItemHash } from "../../src/wire/hashes.js";
-import { tendermintJsonEncoder } from "../../src/wire/json/index.js";
 import type { NodeHandle } from "../../streams/node-handle.js";
 import { createRpcContext } from "../../streams/projections/rpc-context.js";
 import { evidenceFromJson } from "../../streams/projections/rpc-evidence.js";
@@ -257,6 +257,39 @@ test("genesis_chunked without a file chunks the document's compact JSON in the n
     assert.ok(text.includes(`"type":"${form === "seed" ? "node" : "tendermint"}/PubKeyEd25519"`), text);
     assert.ok(text.includes('"app_state":{"big":123456789012345678901234567890}'), text);
     assert.equal(JSON.parse(text).chain_id, "chunk-chain");
+  }
+});
+
+test("genesis_chunked decodes to the very document /genesis returns, in both forms", async () => {
+  const { genesisFromJson } = await import("../../src/types/genesis.js");
+  const { genesisDocSource } = await import("../../streams/projections/rpc-genesis.js");
+  const { routeResultJson, jsonText } = await import("../../src/rpc/json/index.js");
+  const key = Buffer.from(filled(32, 8)).toString("base64");
+  // Tendermint's genesis as a file holds evidence.max_age_num_blocks; the seed form writes max_age.
+  const doc = genesisFromJson(
+    JSON.stringify({
+      genesis_time: "2020-01-01T00:00:00Z",
+      chain_id: "same-doc",
+      consensus_params: {
+        block: { max_bytes: "22020096", max_gas: "-1", time_iota_ms: "1000" },
+        evidence: { max_age_num_blocks: "100000", max_age_duration: "172800000000000", max_bytes: "1048576" },
+        validator: { pub_key_types: ["ed25519"] },
+      },
+      validators: [{ pub_key: { type: "tendermint/PubKeyEd25519", value: key }, power: "10", name: "" }],
+    }),
+    "test genesis",
+  );
+  const node = fakeNode({ genesis: doc });
+  for (const form of ["seed", "tendermint"] as const) {
+    const chunk = await genesisChunk(genesisDocSource(node, form), 0);
+    const route = routeResultJson("genesis", { genesis: doc }, form) as {
+      genesis: Parameters<typeof jsonText>[0];
+    };
+    assert.deepEqual(
+      JSON.parse(Buffer.from(chunk.data).toString()),
+      JSON.parse(jsonText(route.genesis)),
+      form,
+    );
   }
 });
 

@@ -1,13 +1,13 @@
 // The shared JSON shapes and scalars of both forms, one by one.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { deliverTxPlainJson, eventJsonPlain, validatorUpdateJson } from "../../src/wire/json/json-abci.js";
-import { blockIdJson, commitSigJson, headerJson } from "../../src/wire/json/json-block.js";
-import { protoPubKeyJson as protoKey, pubKeyJson } from "../../src/wire/json/json-keys.js";
-import { base64OrNull, hexUpper, int64, rfc3339 } from "../../src/wire/json/json-primitives.js";
-import { voteBitArrayString, voteString } from "../../src/wire/json/json-round-state.js";
-import { jsonString, jsonText } from "../../src/wire/json/json-text.js";
-import { validatorJson } from "../../src/wire/json/json-validator.js";
+import { deliverTxPlainJson, eventJsonPlain, validatorUpdateJson } from "../../src/rpc/json/json-abci.js";
+import { blockIdJson, commitSigJson, headerJson } from "../../src/rpc/json/json-block.js";
+import { protoPubKeyJson as protoKey, pubKeyJson } from "../../src/rpc/json/json-keys.js";
+import { base64OrNull, hexUpper, int64, rfc3339 } from "../../src/rpc/json/json-primitives.js";
+import { voteBitArrayString, voteString } from "../../src/rpc/json/json-round-state.js";
+import { jsonString, jsonText } from "../../src/rpc/json/json-text.js";
+import { validatorJson } from "../../src/rpc/json/json-validator.js";
 
 const key = new Uint8Array(32).fill(2);
 const keyB64 = Buffer.from(key).toString("base64");

@@ -46,6 +46,9 @@ function makeLoop(sources: Observable<Input>[], clock: () => number, log: Input[
     toInput: (record) => record,
     append: (record) => log.push(record),
     handlers: [echoHandler],
+    onFault: (fault) => {
+      throw fault.error;
+    },
   });
 }
 

@@ -11,6 +11,7 @@ import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { RoundStep } from "../../src/consensus/round-step.js";
 import { createLogger } from "../../src/logger/index.js";
+import { PrivvalError } from "../../src/privval/errors.js";
 import { SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";
 import { blockCommitHandler } from "../../streams/effects/block-commit.js";
 import { signingHandler } from "../../streams/effects/signing.js";
@@ -66,7 +67,7 @@ describe("streams: timeouts", () => {
 });
 
 describe("streams: signing", () => {
-  it("syncs the log before each signature, keeps order, and turns a refusal into SignFailed", async () => {
+  it("syncs the log before each signature, keeps order, and turns a refusal into a coded SignFailed", async () => {
     const calls: string[] = [];
     const effect$ = new Subject<ConsensusEffect>();
     const out = firstValueFrom(
@@ -74,7 +75,7 @@ describe("streams: signing", () => {
         signer: {
           async signVote(_chainId, v) {
             calls.push(`sign ${v.round}`);
-            if (v.round === 1) throw new Error("PRIVVAL_CONFLICTING_DATA: conflicting data");
+            if (v.round === 1) throw new PrivvalError("PRIVVAL_CONFLICTING_DATA", "conflicting data");
             return { ...v, signature: bytes(64, 9) };
           },
           async signProposal() {

@@ -58,6 +58,7 @@ describe("streams: the peer consensus source step", () => {
       toInput: (record) => record,
       append: (record) => logged.push(record),
       handlers: [],
+      onFault: (fault) => assert.fail(fault.reason),
     });
     const running = loop.state$.subscribe((s) => {
       latest = s;

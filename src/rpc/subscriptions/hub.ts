@@ -5,17 +5,17 @@
 // messages are Tendermint's; a client too slow to take its messages has the subscription
 // cancelled with an explicit -32000 message, and is closed when closeOnSlowClient is set.
 
-import type { RpcContext, RpcEvent, Unsubscribe } from "../context.js";
-import type { ResultEncoder } from "../encoder.js";
-import { handlerError, RpcError } from "../errors.js";
-import { errorResponse, goJsonString, type JsonRpcId } from "../jsonrpc/envelope.js";
 import {
   type CompiledQuery,
   compileQuery,
   MAX_QUERY_LENGTH,
   parseQuery,
   type QueryError,
-} from "../query/index.js";
+} from "../../query/index.js";
+import type { RpcContext, RpcEvent, Unsubscribe } from "../context.js";
+import type { ResultEncoder } from "../encoder.js";
+import { handlerError, RpcError } from "../errors.js";
+import { errorResponse, goJsonString, type JsonRpcId } from "../jsonrpc/envelope.js";
 import type { RpcObserver } from "../server/rpc-observer.js";
 
 /** A connection as the hub sees it. */

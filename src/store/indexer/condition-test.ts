@@ -4,10 +4,10 @@
 // DATE/TIME read a value with "T" as RFC 3339, any other as YYYY-MM-DD. A value that cannot be
 // read as the operand's type does not match (the kv indexer skips it; only live subscriptions
 // treat it as an error).
-import type { Condition } from "../../rpc/query/ast.js";
-import { compareDecimals, parseDecimal, truncateDecimal } from "../../rpc/query/decimal.js";
-import { parseDateNanos, parseEventValueNanos, parseRfc3339Nanos } from "../../rpc/query/instant.js";
-import { NUMBER_RUN, orderHolds } from "../../rpc/query/ordering.js";
+import type { Condition } from "../../query/ast.js";
+import { compareDecimals, parseDecimal, truncateDecimal } from "../../query/decimal.js";
+import { parseDateNanos, parseEventValueNanos, parseRfc3339Nanos } from "../../query/instant.js";
+import { NUMBER_RUN, orderHolds } from "../../query/ordering.js";
 import { StoreError } from "../errors.js";
 
 export type ValueTest = (value: string) => boolean;

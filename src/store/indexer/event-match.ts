@@ -5,7 +5,7 @@
 // tx.hash, tx.height / block.height) and dot-less EXISTS tags are properties of the document.
 // Only attributes stored with index=true take part, as only they are indexed.
 // Pure: no I/O; the executor loads documents and calls this.
-import type { Condition } from "../../rpc/query/ast.js";
+import type { Condition } from "../../query/ast.js";
 import type { Event } from "../../wire/generated/tendermint/abci/types.js";
 import { type ValueTest, valueTestOf } from "./condition-test.js";
 

@@ -2,7 +2,7 @@
 // ranges (a (key, value) pair's entries, a key's entries, a height range of positions, every
 // position); probes and scans read keys only, and same-event equalities are checked by exact
 // entry-key lookups (hasMany), so most searches never load a document.
-import type { Condition } from "../../rpc/query/ast.js";
+import type { Condition } from "../../query/ast.js";
 import { StoreError } from "../errors.js";
 import { bytesPrefixEnd, heightKey, readUint64 } from "../key-bytes.js";
 import type { BinaryLevel } from "../level-database.js";

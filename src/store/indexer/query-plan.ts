@@ -5,8 +5,8 @@
 // value (ranges, CONTAINS, numeric or time equality, EXISTS), or every document. The executor
 // probes the candidates' sizes and walks the narrowest; the other conditions are checked on
 // what it finds. A plan can also prove the query matches nothing without reading anything.
-import type { Condition } from "../../rpc/query/ast.js";
-import { parseDecimal } from "../../rpc/query/decimal.js";
+import type { Condition } from "../../query/ast.js";
+import { parseDecimal } from "../../query/decimal.js";
 import { type ValueTest, valueTestOf } from "./condition-test.js";
 import { type DocumentKind, isReservedKey } from "./event-match.js";
 

@@ -8,7 +8,7 @@
 // loading the documents and matching within events. The total count is exact, so every
 // candidate is checked; only the requested page is loaded afterwards.
 // Going past the scan or verification budget is an error, never a partial answer.
-import type { Condition } from "../../rpc/query/ast.js";
+import type { Condition } from "../../query/ast.js";
 import { StoreError } from "../errors.js";
 import { readUint64 } from "../key-bytes.js";
 import { describeCondition, valueTestOf } from "./condition-test.js";

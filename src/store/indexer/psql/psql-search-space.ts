@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import type { Pool } from "pg";
 import { sha256 } from "../../../crypto/hash.js";
-import type { Condition } from "../../../rpc/query/ast.js";
+import type { Condition } from "../../../query/ast.js";
 import { TxResult } from "../../../wire/generated/tendermint/abci/types.js";
 import { StoreError } from "../../errors.js";
 import { readUint32, readUint64 } from "../../key-bytes.js";

@@ -1,0 +1,33 @@
+// The chain state the node runs on, a projection of the consensus log: the handshake's state at
+// start, then the state each folded BlockExecuted carries. Block validation, block execution, the
+// RPC and the evidence pool read it here; nothing sets it from inside an effect handler. Each new
+// state also feeds the recent-block cache.
+import type { Observable, Subscription } from "rxjs";
+import type { ConsensusInput } from "../../src/consensus/input.js";
+import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
+import type { RecentBlocks } from "./recent-blocks.js";
+
+export class ChainStateProjection {
+  private state: ChainState;
+
+  constructor(
+    initial: ChainState,
+    private readonly recent: RecentBlocks,
+  ) {
+    this.state = initial;
+    recent.add(initial);
+  }
+
+  get current(): ChainState {
+    return this.state;
+  }
+
+  /** Follows the loop's folds (BlockExecuted inputs). */
+  follow(transition$: Observable<{ input: ConsensusInput }>): Subscription {
+    return transition$.subscribe(({ input }) => {
+      if (input.type !== "BlockExecuted") return;
+      this.state = input.chainState;
+      this.recent.add(input.chainState);
+    });
+  }
+}
