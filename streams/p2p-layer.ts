@@ -14,7 +14,6 @@ import {
   type Subscription,
   timer,
 } from "rxjs";
-import type { PreparedNode } from "./boot/prepare-home.js";
 import { splitList } from "../src/config/config-codecs.js";
 import type { ConsensusInput } from "../src/consensus/input.js";
 import { NO_PEER_METRICS, type PeerMetricsSink } from "../src/metrics/index.js";
@@ -40,6 +39,7 @@ import {
 } from "../src/p2p/switch/index.js";
 import type { ChannelDescriptor, MConnectionConfig, NodeInfo, UpgradeConnection } from "../src/p2p/types.js";
 import { TENDERMINT_COMPAT_VERSION } from "../src/version.js";
+import type { PreparedNode } from "./boot/prepare-home.js";
 import type { BroadcastEffect, PeerBroadcaster } from "./effects/broadcasts.js";
 import { pexEffectsHandler } from "./effects/p2p-pex.js";
 import { ConnectionTable, switchEffectsHandler, unstamped } from "./effects/p2p-switch.js";
@@ -107,7 +107,8 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
   const metrics = options.metrics ?? NO_PEER_METRICS;
   const hub = new PeerHub(log, metrics);
   const onFault =
-    options.onFault ?? ((reason: string) => log.error("the peer layer stopped on an internal error", { reason }));
+    options.onFault ??
+    ((reason: string) => log.error("the peer layer stopped on an internal error", { reason }));
 
   // The listener first: the advertised address carries the port actually bound.
   let onSocket: (socket: import("node:net").Socket) => void = (s) => s.destroy();

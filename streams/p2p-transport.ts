@@ -2,12 +2,12 @@
 // p2p.pex is on; the mempool channel sized by our max_tx_bytes), the MConnection settings of
 // [p2p], and upgradeConnection (src/p2p/upgrade.ts).
 
-import type { PreparedNode } from "./boot/prepare-home.js";
 import type { NodeConfig } from "../src/config/config-schema.js";
 import type { PeerMetricsSink } from "../src/metrics/index.js";
 import { v034ChannelDescriptors } from "../src/p2p/channels.js";
 import { DEFAULT_MCONNECTION_CONFIG } from "../src/p2p/mconnection/mconnection.js";
 import { upgradeConnection } from "../src/p2p/upgrade.js";
+import type { PreparedNode } from "./boot/prepare-home.js";
 import { type PeerLayer, type PeerTransport, startPeerLayer } from "./p2p-layer.js";
 
 export function peerTransportOf(config: NodeConfig): PeerTransport {

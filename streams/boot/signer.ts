@@ -28,7 +28,13 @@ export async function openSigner(boot: SignerBoot): Promise<NodeSigner | undefin
   const { key, config, blockStore } = boot;
   if (key === undefined) {
     if (config.priv_validator_laddr === "") return undefined;
-    return connectRemoteSigner(config.priv_validator_laddr, boot.chain, boot.logger, boot.onCleanup, boot.signal);
+    return connectRemoteSigner(
+      config.priv_validator_laddr,
+      boot.chain,
+      boot.logger,
+      boot.onCleanup,
+      boot.signal,
+    );
   }
   const signer = FileSigner.fromStateFile(key.privateKey, boot.stateFile);
   await checkRecentSignatures(

@@ -9,8 +9,8 @@ import { after, test } from "node:test";
 import { createNodeMetrics, latePeerMetricsSink, type PeerMetricsSink } from "../../src/metrics/index.js";
 import type { PeerLayer } from "../../streams/p2p-layer.js";
 import { startNodePeerLayer } from "../../streams/p2p-transport.js";
-import { eventually } from "./p2p-test-peers.js";
 import { freshHome, prepare } from "../integration/streams-node-helpers.js";
+import { eventually } from "./p2p-test-peers.js";
 
 const homes: string[] = [];
 const layers: PeerLayer[] = [];
