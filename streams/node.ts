@@ -18,6 +18,7 @@ import { verifyEd25519 } from "../src/crypto/ed25519-verify.js";
 import { VerifyPool } from "../src/crypto/verify-pool.js";
 import { reapMaxBytesMaxGas } from "../src/mempool/reap.js";
 import { latePeerMetricsSink } from "../src/metrics/index.js";
+import { indexerStoreOptions, txIndexStatus } from "../src/store/indexer-options.js";
 import { TENDERMINT_COMPAT_VERSION } from "../src/version.js";
 import { connectApp, handshakeApp } from "./boot/app.js";
 import { flushPeriodically, openConsensusLog } from "./boot/consensus-log.js";
@@ -29,7 +30,6 @@ import { type BlockCommitDeps, commitOne, MempoolCommitLock } from "./effects/bl
 import { storedEvidenceHistory } from "./effects/block-validation.js";
 import { consensusHandlers } from "./effects/consensus-handlers.js";
 import { EvidencePoolHolder } from "./effects/evidence.js";
-import { indexerStoreOptions, txIndexStatus } from "./indexer-options.js";
 import { createLoop } from "./loop.js";
 import { createMempoolNode } from "./mempool-node.js";
 import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";

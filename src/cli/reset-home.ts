@@ -7,7 +7,7 @@ import type { NodeConfig } from "../config/config-schema.js";
 import { nodePaths, restrictDirectory } from "../config/home.js";
 import { assertHomeUnlocked, LOCK_FILE_NAME } from "../config/home-lock.js";
 import type { Logger } from "../logger/index.js";
-import { resetSignerState } from "../operations/reset-signer.js";
+import { resetSignerState } from "./reset-signer.js";
 
 export interface ResetOptions {
   keepAddrBook: boolean;

@@ -5,9 +5,12 @@
 // tx's entries move to its latest height, as at commit). A run stopped midway leaves an index
 // that is complete up to the last height it wrote; running it again finishes it.
 import { join } from "node:path";
+import { createLogger } from "../logger/index.js";
 import { StoreError } from "../store/errors.js";
 import { heightIndexInputFrom } from "../store/indexer/height-index-input.js";
+import { indexerStoreOptions } from "../store/indexer-options.js";
 import { openStores } from "../store/open-stores.js";
+import { parseGenesisFile } from "../types/genesis.js";
 import { OperationError } from "./errors.js";
 import { type OperatorHome, withStoppedHome } from "./operator-home.js";
 import type { Progress } from "./progress-bar.js";
@@ -43,7 +46,14 @@ export async function reindexEvents(
     );
   }
   return withStoppedHome(home, "rebuild the event index", async () => {
-    const stores = await openStores(home.paths.dataDir, { indexer: kind });
+    // PostgreSQL rows carry the chain id (blocks.chain_id), as the node writes them.
+    const chainId = kind === "psql" ? parseGenesisFile(home.paths.genesisFile).chainId : "";
+    const logger = createLogger({
+      level: home.config.log_level,
+      format: home.config.log_format,
+      destination: 2,
+    });
+    const stores = await openStores(home.paths.dataDir, indexerStoreOptions(home.config, chainId, logger));
     try {
       const base = stores.blockStore.base();
       const blockHeight = stores.blockStore.height();

@@ -4,9 +4,9 @@
 // slashed. Safe only on a chain where no other process ever signed with this key at the heights
 // the chain will see again (a local devnet after a reset).
 import { existsSync } from "node:fs";
+import { resetSignerState } from "../cli/reset-signer.js";
 import { readPrivValidatorState } from "../types/key-file-priv-validator-state.js";
 import { type OperatorHome, withStoppedHome } from "./operator-home.js";
-import { resetSignerState } from "./reset-signer.js";
 
 export const DOUBLE_SIGN_WARNING =
   "WARNING: resetting the signing state removes this validator's double-sign protection. " +

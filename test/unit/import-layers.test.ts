@@ -29,12 +29,16 @@ const LAYERS: Readonly<Record<string, number>> = {
   "src/state": 6,
   "src/p2p": 6,
   "src/metrics": 6,
+  // The remote signer's tcp transport is the p2p secret connection.
+  "src/privval/remote": 7,
   "src/abci": 7,
   "src/store": 7,
   "src/rpc": 8,
   streams: 9,
   "src/cli": 10,
-  "src/commands": 11,
+  // Operator commands' logic (rollback, reindex, compact, debug): over stores, app and config.
+  "src/operations": 11,
+  "src/commands": 12,
 };
 
 /** The module a file belongs to: the longest key of LAYERS that contains it. */

@@ -1,8 +1,8 @@
 // Which indexer the stores open, from [tx_index]: kv, null, or psql with its connection URL,
 // the chain's id (written per height, as v0.34 writes blocks.chain_id) and its own logger.
-import type { NodeConfig } from "../src/config/config-schema.js";
-import type { Logger } from "../src/logger/index.js";
-import type { StoresOptions } from "../src/store/open-stores.js";
+import type { NodeConfig } from "../config/config-schema.js";
+import type { Logger } from "../logger/index.js";
+import type { StoresOptions } from "./open-stores.js";
 
 export function indexerStoreOptions(
   config: NodeConfig,
