@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createLogger } from "../logger/index.js";
 import { StoreError } from "../store/errors.js";
 import { heightIndexInputFrom } from "../store/indexer/height-index-input.js";
+import { PsqlIndexer } from "../store/indexer/psql/psql-indexer.js";
 import { indexerStoreOptions } from "../store/indexer-options.js";
 import { openStores } from "../store/open-stores.js";
 import { parseGenesisFile } from "../types/genesis.js";
@@ -104,6 +105,20 @@ export async function reindexEvents(
         await stores.indexer.indexHeight(heightIndexInputFrom(block, responses));
         txs += block.data.txs.length;
         progress.update(Number(h - from + 1n), { txs });
+      }
+      // The psql indexer hands a height above a gap, or any height after a failed write, to its
+      // background catch-up loop, which close() stops: wait for that loop, and fail unless
+      // PostgreSQL holds every height up to the last (it fills a gap below --start-height too,
+      // as the node does at start).
+      if (stores.indexer instanceof PsqlIndexer) {
+        await stores.indexer.catchUp(to);
+        if (stores.indexer.indexedHeight() < to) {
+          throw new StoreError(
+            "STORE_HEIGHT_UNAVAILABLE",
+            `the psql indexer holds heights up to ${stores.indexer.indexedHeight()} of ${to}: ` +
+              `${stores.indexer.unavailable() ?? "a height could not be written"}; run reindex-event again once PostgreSQL answers`,
+          );
+        }
       }
       progress.finish();
       say(`Re-indexed ${total} heights (${txs} txs).`);
