@@ -1,6 +1,6 @@
 // ed25519 key material in Tendermint's raw forms: a 32-byte public key, and a 64-byte private key
 // that is the 32-byte seed followed by the public key (Go's ed25519 layout, used in the key files).
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+import { createPrivateKey, createPublicKey, type KeyObject, randomBytes, sign } from "node:crypto";
 
 export const PUBLIC_KEY_SIZE = 32;
 export const PRIVATE_KEY_SIZE = 64;
@@ -38,13 +38,14 @@ export function publicKeyFromSeed(seed: Uint8Array): Uint8Array {
   return new Uint8Array(Buffer.from(jwk.x as string, "base64url"));
 }
 
-/** A new random key pair from the OS's CSPRNG. */
+/**
+ * A new random key pair: a 32-byte seed from the OS's CSPRNG and its public key. Not
+ * generateKeyPairSync: on Node 20 that call's job object can be collected by a garbage collection
+ * inside a later call while its mutex is held, and the process deadlocks (seen as `rxbft init`
+ * hanging about once in 200 runs).
+ */
 export function generateEd25519KeyPair(): Ed25519KeyPair {
-  const { privateKey } = generateKeyPairSync("ed25519");
-  const jwk = privateKey.export({ format: "jwk" });
-  const seed = new Uint8Array(Buffer.from(jwk.d as string, "base64url"));
-  const publicKey = new Uint8Array(Buffer.from(jwk.x as string, "base64url"));
-  return { publicKey, privateKey: concatKey(seed, publicKey) };
+  return keyPairFromSeed(new Uint8Array(randomBytes(SEED_SIZE)));
 }
 
 /** The Go-layout 64-byte private key for a seed. */

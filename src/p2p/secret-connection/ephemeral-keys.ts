@@ -1,13 +1,7 @@
 // X25519 ephemeral keys for the secret-connection key exchange, through node:crypto (native).
 // node:crypto only takes DER-wrapped keys, so raw 32-byte keys get the fixed SPKI/PKCS#8 prefixes.
 
-import {
-  createPrivateKey,
-  createPublicKey,
-  diffieHellman,
-  generateKeyPairSync,
-  type KeyObject,
-} from "node:crypto";
+import { createPrivateKey, createPublicKey, diffieHellman, type KeyObject, randomBytes } from "node:crypto";
 import { P2pError } from "../errors.js";
 
 const SPKI_PREFIX = Buffer.from("302a300506032b656e032100", "hex");
@@ -19,12 +13,19 @@ export interface EphemeralKeyPair {
   publicKey: Uint8Array;
 }
 
-/** A fresh ephemeral pair, or the pair of a given 32-byte private scalar (tests, golden vectors). */
+/**
+ * A fresh ephemeral pair, or the pair of a given 32-byte private scalar (tests, golden vectors).
+ * A fresh scalar is 32 random bytes (clamped inside X25519), not generateKeyPairSync: on Node 20
+ * that call's job object can be collected by a garbage collection inside a later call while its
+ * mutex is held, and the process deadlocks (seen as `rxbft init` hanging about once in 200 runs).
+ */
 export function makeEphemeralKeyPair(privateScalar?: Uint8Array): EphemeralKeyPair {
-  const privateKey =
-    privateScalar === undefined
-      ? generateKeyPairSync("x25519").privateKey
-      : createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, privateScalar]), format: "der", type: "pkcs8" });
+  const scalar = privateScalar ?? randomBytes(X25519_KEY_SIZE);
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([PKCS8_PREFIX, scalar]),
+    format: "der",
+    type: "pkcs8",
+  });
   const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" });
   return { privateKey, publicKey: new Uint8Array(spki.subarray(SPKI_PREFIX.length)) };
 }
