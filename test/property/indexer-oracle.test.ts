@@ -12,6 +12,7 @@ import { BLOCK_DOCUMENT, compileDocumentMatcher, TX_DOCUMENT } from "../../src/s
 import type { IndexedTx } from "../../src/store/indexer/height-index-input.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
 import type { Event } from "../../src/wire/generated/tendermint/abci/types.js";
+import { queryArbitrary } from "../fixtures/query-arbitrary.js";
 import { attribute, bytes } from "../fixtures/store/chain-fixture.js";
 
 const root = mkdtempSync(join(tmpdir(), "indexer-oracle-"));
@@ -37,28 +38,12 @@ const heightArb = fc.record({
 });
 const heightsArb = fc.array(heightArb, { minLength: 1, maxLength: 6 });
 
-const conditionArb = fc.oneof(
-  fc
-    .tuple(fc.constantFrom(...TYPES), fc.constantFrom(...KEYS), fc.constantFrom(...VALUES))
-    .map(([t, k, v]) => `${t}.${k} = '${v}'`),
-  fc
-    .tuple(
-      fc.constantFrom(...TYPES),
-      fc.constantFrom(...KEYS),
-      fc.constantFrom("=", "<", ">=", ">"),
-      fc.constantFrom("1", "2", "5", "1.5"),
-    )
-    .map(([t, k, op, n]) => `${t}.${k} ${op} ${n}`),
-  fc
-    .tuple(fc.constantFrom(...TYPES), fc.constantFrom(...KEYS), fc.constantFrom("1", "a", "0"))
-    .map(([t, k, s]) => `${t}.${k} CONTAINS '${s}'`),
-  fc.tuple(fc.constantFrom(...TYPES), fc.constantFrom(...KEYS)).map(([t, k]) => `${t}.${k} EXISTS`),
-  fc.constantFrom("a EXISTS", "tm.event = 'Tx'", "b.x >= DATE 2024-01-01"),
-  fc
-    .tuple(fc.constantFrom("=", "<", "<=", ">", ">="), fc.integer({ min: 0, max: 7 }))
-    .map(([op, h]) => `tx.height ${op} ${h}`),
-);
-const queryArb = fc.array(conditionArb, { minLength: 1, maxLength: 3 }).map((cs) => cs.join(" AND "));
+const queryArb = queryArbitrary({
+  types: TYPES,
+  keys: KEYS,
+  values: VALUES,
+  fixed: ["a EXISTS", "tm.event = 'Tx'", "b.x >= DATE 2024-01-01"],
+});
 
 it("agrees with the pure matcher over every tx and block, for totals, order and pages", async () => {
   let run = 0;
