@@ -5,6 +5,7 @@
 
 import { Message } from "../../wire/generated/tendermint/privval/types.js";
 import { decodeUvarint, lengthPrefixed } from "../../wire/varint.js";
+import type { ByteLink } from "./byte-link.js";
 import { RemoteSignerError } from "./errors.js";
 import { MAX_PRIVVAL_MESSAGE_BYTES } from "./messages.js";
 
@@ -67,4 +68,31 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a, 0);
   out.set(b, a.length);
   return out;
+}
+
+/** What a connection's framed messages turn into: the owner feeds each to its state machine. */
+export interface LinkEvents {
+  received(message: Message): void;
+  /** the peer's bytes are not a frame we accept; the reason names the peer */
+  badFrame(reason: string): void;
+  closed(reason: string): void;
+}
+
+/**
+ * Decodes a link's bytes into whole messages for `events`, one decoder per connection: both the
+ * node's listener and the signer's dialler read their links this way.
+ */
+export function readFramedLink(link: ByteLink, peerName: string, events: LinkEvents): void {
+  const decoder = new FrameDecoder(`${peerName} (${link.remote})`);
+  link.onData((chunk) => {
+    let messages: Message[];
+    try {
+      messages = decoder.push(chunk);
+    } catch (error) {
+      events.badFrame((error as Error).message);
+      return;
+    }
+    for (const message of messages) events.received(message);
+  });
+  link.onClose((reason) => events.closed(reason));
 }

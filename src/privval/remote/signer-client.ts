@@ -15,7 +15,7 @@ import { parseSignerAddress, type SignerAddress } from "./address.js";
 import { type ByteLink, socketLink } from "./byte-link.js";
 import { problemWithSignedProposal, problemWithSignedVote } from "./check-answer.js";
 import { codeOfDescription, RemoteSignerError } from "./errors.js";
-import { encodeFrame, FrameDecoder } from "./framing.js";
+import { encodeFrame, readFramedLink } from "./framing.js";
 import {
   initialListenerState,
   type ListenerConfig,
@@ -236,20 +236,13 @@ export class RemoteSignerClient {
     this.links.set(connId, link);
     // The machine knows the connection before any of its bytes (a link may hand over buffered ones at once).
     this.apply({ type: "Accepted", now: this.now(), connId, remote: link.remote });
-    const decoder = new FrameDecoder(`the remote signer (${link.remote})`);
-    link.onData((chunk) => {
-      let messages: Message[];
-      try {
-        messages = decoder.push(chunk);
-      } catch (error) {
-        this.apply({ type: "BadFrame", now: this.now(), connId, reason: (error as Error).message });
-        return;
-      }
-      for (const message of messages) this.apply({ type: "Received", now: this.now(), connId, message });
-    });
-    link.onClose((reason) => {
-      this.links.delete(connId);
-      this.apply({ type: "Closed", now: this.now(), connId, reason });
+    readFramedLink(link, "the remote signer", {
+      received: (message) => this.apply({ type: "Received", now: this.now(), connId, message }),
+      badFrame: (reason) => this.apply({ type: "BadFrame", now: this.now(), connId, reason }),
+      closed: (reason) => {
+        this.links.delete(connId);
+        this.apply({ type: "Closed", now: this.now(), connId, reason });
+      },
     });
   }
 

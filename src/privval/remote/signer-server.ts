@@ -19,7 +19,7 @@ import {
   initialDialerState,
   V034_DIALER_TIMING,
 } from "./dialer-machine.js";
-import { encodeFrame, FrameDecoder } from "./framing.js";
+import { encodeFrame, readFramedLink } from "./framing.js";
 import { answerRequest, messageName, type SigningKey } from "./request-handler.js";
 import { freshConnectionKey, secretLink } from "./secret-link.js";
 
@@ -170,20 +170,13 @@ export class RemoteSignerServer {
     this.links.set(connId, link);
     // The machine knows the connection before any of its bytes (a link may hand over buffered ones at once).
     this.apply({ type: "Dialled", now: this.now(), connId });
-    const decoder = new FrameDecoder(`the node (${link.remote})`);
-    link.onData((chunk) => {
-      let messages: Message[];
-      try {
-        messages = decoder.push(chunk);
-      } catch (error) {
-        this.apply({ type: "BadFrame", now: this.now(), connId, reason: (error as Error).message });
-        return;
-      }
-      for (const message of messages) this.apply({ type: "Received", now: this.now(), connId, message });
-    });
-    link.onClose((reason) => {
-      this.links.delete(connId);
-      this.apply({ type: "Closed", now: this.now(), connId, reason });
+    readFramedLink(link, "the node", {
+      received: (message) => this.apply({ type: "Received", now: this.now(), connId, message }),
+      badFrame: (reason) => this.apply({ type: "BadFrame", now: this.now(), connId, reason }),
+      closed: (reason) => {
+        this.links.delete(connId);
+        this.apply({ type: "Closed", now: this.now(), connId, reason });
+      },
     });
   }
 
