@@ -90,6 +90,11 @@ export interface PeerLayer {
   readonly view: PeersView;
   /** where the consensus broadcasts go */
   readonly broadcaster: PeerBroadcaster;
+  /**
+   * A peer broke the protocol on some reactor's channel (garbage, a lie, a bad block): the switch
+   * disconnects it with this reason (and the address book marks it bad).
+   */
+  reportPeer(peerId: string, reason: string): void;
   /** verified consensus inputs from peers, for the consensus loop's sources */
   consensusInput$(deps: Omit<PeerConsensusHandOff, "reject">): Observable<ConsensusInput>;
   stop(): Promise<void>;
@@ -376,6 +381,7 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
     hub,
     view,
     broadcaster,
+    reportPeer: reject,
     consensusInput$: (deps) => peerConsensusInputs(hub, { ...deps, reject }, log),
     async stop() {
       if (stopped) return;

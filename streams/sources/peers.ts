@@ -14,9 +14,18 @@ import { NO_PEER_METRICS, type PeerMetricsSink } from "../../src/metrics/index.j
 import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
 import { CHANNEL_DATA, CHANNEL_VOTE, decodeConsensusMessage } from "../../src/p2p/consensus-wire.js";
 import { mempoolTxCount, messageTypeLabel } from "../../src/p2p/message-type.js";
-import type { PeerConnection } from "../../src/p2p/types.js";
+import type { NodeInfo, PeerConnection } from "../../src/p2p/types.js";
 import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
 import { type PeerConsensusInput, peerConsensusSource } from "./peer-consensus.js";
+
+/**
+ * A peer joined or left the hub: what every reactor (consensus gossip, mempool, evidence, block
+ * sync) keys its per-peer state on. `added` comes before that peer's first message; `removed`
+ * after its last.
+ */
+export type PeerLifecycleEvent =
+  | { type: "added"; peerId: string; nodeInfo: NodeInfo; outbound: boolean }
+  | { type: "removed"; peerId: string };
 
 /** One whole message from a peer on one channel. */
 export interface PeerMessage {
@@ -30,6 +39,9 @@ export class PeerHub {
   private readonly incoming = new Subject<PeerMessage>();
   /** every message of every peer, in arrival order */
   readonly messages$: Observable<PeerMessage> = this.incoming.asObservable();
+  private readonly lifecycle = new Subject<PeerLifecycleEvent>();
+  /** peers added and removed, in order (a reactor that starts late reads ids() first) */
+  readonly peers$: Observable<PeerLifecycleEvent> = this.lifecycle.asObservable();
 
   /** `metrics` hears of every peer added or removed and every whole message in or out. */
   constructor(
@@ -45,6 +57,12 @@ export class PeerHub {
   add(peerId: string, connection: PeerConnection): void {
     this.connections.set(peerId, connection);
     this.metrics.peersChanged(this.connections.size);
+    this.lifecycle.next({
+      type: "added",
+      peerId,
+      nodeInfo: connection.remoteNodeInfo,
+      outbound: connection.outbound,
+    });
     connection.onMessage((channelId, bytes) => {
       if (this.connections.get(peerId) !== connection) return;
       this.countReceived(peerId, channelId, bytes);
@@ -60,6 +78,7 @@ export class PeerHub {
     this.connections.delete(peerId);
     this.metrics.peerRemoved(peerId);
     this.metrics.peersChanged(this.connections.size);
+    this.lifecycle.next({ type: "removed", peerId });
   }
 
   /**
@@ -134,6 +153,7 @@ export class PeerHub {
 
   complete(): void {
     this.incoming.complete();
+    this.lifecycle.complete();
   }
 }
 

@@ -137,3 +137,22 @@ test("consensus broadcasts round-trip into the inputs the verification step take
     },
   );
 });
+
+test("peers$ tells every reactor who joined (with its NodeInfo and direction) and who left", () => {
+  const hub = new PeerHub(log);
+  const seen: string[] = [];
+  hub.peers$.subscribe((e) =>
+    seen.push(
+      e.type === "added"
+        ? `+${e.peerId.slice(0, 1)}:${e.nodeInfo.moniker}:${e.outbound}`
+        : `-${e.peerId.slice(0, 1)}`,
+    ),
+  );
+  const a = new MemoryConnection("a".repeat(40), [0x22]);
+  const b = new MemoryConnection("b".repeat(40), [0x22]);
+  hub.add(a.remoteId, a);
+  hub.add(b.remoteId, b);
+  hub.remove(a.remoteId, b); // not a's connection: nothing happens
+  hub.remove(a.remoteId, a);
+  assert.deepEqual(seen, ["+a:m:true", "+b:m:true", "-a"]);
+});
