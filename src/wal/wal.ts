@@ -2,6 +2,7 @@
 // segments by size and reads back the inputs of the unfinished height after a restart.
 
 import { type FileHandle, mkdir, open, unlink } from "node:fs/promises";
+import type { SchedulerAction, SchedulerLike, Subscription } from "rxjs";
 import { WalError } from "./errors.js";
 import { encodeEndHeightPayload, encodeFrame, FRAME_HEADER_SIZE, FrameType } from "./frame.js";
 import { DEFAULT_MAX_RECORD_BYTES, readScannedEntries, type WalEntry } from "./log-reader.js";
@@ -28,6 +29,13 @@ interface PendingFrame {
 
 const MAX_END_HEIGHT = (1n << 63n) - 1n;
 
+/**
+ * How often buffered records are written to the file (not synced) while the node runs: a kill -9
+ * keeps them; a power cut may not (the durable points are the syncs before signing and at each
+ * end-of-height marker).
+ */
+export const LOG_FLUSH_EVERY_MS = 100;
+
 export class Wal {
   /** The torn tail cut at open, if any: the caller logs `repair.message` as a warning. */
   readonly repair: RepairReport | undefined;
@@ -39,6 +47,7 @@ export class Wal {
   private failure: WalError | undefined;
   private closed = false;
   private latestEndHeight: bigint | undefined;
+  private flushing: Subscription | undefined;
   /** Told the duration of each write-and-fdatasync, in seconds (the node's metrics). */
   onSynced: ((seconds: number) => void) | undefined;
 
@@ -107,6 +116,23 @@ export class Wal {
       bytes: encodeFrame(FrameType.Input, encodeRecord(input), this.maxRecordBytes),
       endHeight: undefined,
     });
+  }
+
+  /**
+   * The log's flush policy: writes buffered records every `everyMs` on `scheduler` (the node's
+   * injected scheduler, so a test on virtual time sees the same policy) until close(). A failed
+   * flush is retried at the next tick; the failure itself surfaces on the next sync.
+   */
+  flushEvery(scheduler: SchedulerLike, everyMs = LOG_FLUSH_EVERY_MS): void {
+    // A halt during the start may have closed the log already: then there is nothing to flush.
+    if (this.closed) return;
+    this.flushing?.unsubscribe();
+    const wal = this;
+    this.flushing = scheduler.schedule(function (this: SchedulerAction<undefined>) {
+      if (wal.closed) return;
+      wal.flush().catch(() => {});
+      this.schedule(undefined, everyMs);
+    }, everyMs);
   }
 
   /** Writes buffered records to the file (the OS may still lose them on a power cut). */
@@ -201,6 +227,7 @@ export class Wal {
     if (this.closed) return;
     // Refuse appends from here on: one accepted now could miss the last sync and vanish.
     this.closed = true;
+    this.flushing?.unsubscribe();
     try {
       if (!this.failure) await this.syncPending();
     } finally {

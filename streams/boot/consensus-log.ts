@@ -1,16 +1,10 @@
 // Boot step 3: the consensus log. A torn tail is cut and reported; corruption elsewhere stops the
 // start. The inputs of the unfinished height (after the last end-of-height marker) are read for
-// the restart fold. While the node runs, buffered records reach the file on a period of the
-// injected scheduler (a kill -9 keeps them; a power cut may not: the durable points are the syncs
-// before signing and at each end-of-height marker).
-import { interval, type SchedulerLike, type Subscription } from "rxjs";
+// the restart fold. The flush policy while the node runs is the log's own (Wal.flushEvery).
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import type { Logger } from "../../src/logger/index.js";
 import { Wal } from "../../src/wal/wal.js";
 import { NodeError } from "../node-errors.js";
-
-/** How often buffered log records are written to the file (not synced). */
-export const LOG_FLUSH_EVERY_MS = 100;
 
 export async function openConsensusLog(
   dir: string,
@@ -25,17 +19,6 @@ export async function openConsensusLog(
     await wal.close();
     throw error;
   }
-}
-
-/** Flushes the log's buffer every `everyMs` on `scheduler`; a failed flush is retried next time. */
-export function flushPeriodically(
-  wal: Wal,
-  scheduler: SchedulerLike,
-  everyMs = LOG_FLUSH_EVERY_MS,
-): Subscription {
-  return interval(everyMs, scheduler).subscribe(() => {
-    wal.flush().catch(() => {});
-  });
 }
 
 /**

@@ -46,8 +46,6 @@ export interface BlockCommitDeps {
   blockCommitted(block: Block, deliverTxs: readonly ResponseDeliverTx[]): void;
   /** Held around the app's Commit (the node's; absent in tests that need no mempool). */
   mempoolLock?: MempoolCommitLock;
-  /** Tells the evidence pool about the new chain state and the block's evidence. */
-  evidenceUpdated(state: ChainState, block: Block): void;
   /** Stops the node: a block that cannot be committed is a halt, never a retry. */
   halt(reason: string, cause: unknown): void;
   /**
@@ -171,7 +169,6 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
     validatorsOfUpdates(executed.responses),
   );
   await deps.endHeight(e.height);
-  deps.evidenceUpdated(executed.state, block);
   if (executed.commit.retainHeight > 0n) await pruneBelow(deps, executed.state, executed.commit.retainHeight);
   deps.logger.info("committed block", {
     height: e.height,

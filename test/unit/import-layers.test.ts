@@ -131,7 +131,7 @@ export function importCycles(edges: Map<string, string[]>): string[][] {
 describe("imports flow one way (DESIGN §3)", () => {
   it("finds the source files and their imports", () => {
     assert.ok(files.length > 200);
-    assert.ok(graph.get("streams/node.ts")!.includes("streams/loop.ts"));
+    assert.ok(graph.get("streams/boot/consensus-loop.ts")!.includes("streams/loop.ts"));
   });
 
   it("every import goes down the layers", () => {
