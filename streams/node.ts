@@ -18,7 +18,7 @@ import { verifyEd25519 } from "../src/crypto/ed25519-verify.js";
 import { VerifyPool } from "../src/crypto/verify-pool.js";
 import { reapMaxBytesMaxGas } from "../src/mempool/reap.js";
 import { latePeerMetricsSink } from "../src/metrics/index.js";
-import { indexerStoreOptions, txIndexStatus } from "../src/store/indexer-options.js";
+import { indexerStoreOptions, levelMemoryOf, txIndexStatus } from "../src/store/indexer-options.js";
 import { TENDERMINT_COMPAT_VERSION } from "../src/version.js";
 import { connectApp, handshakeApp } from "./boot/app.js";
 import { flushPeriodically, openConsensusLog } from "./boot/consensus-log.js";
@@ -30,6 +30,7 @@ import { type BlockCommitDeps, commitOne, MempoolCommitLock } from "./effects/bl
 import { storedEvidenceHistory } from "./effects/block-validation.js";
 import { consensusHandlers } from "./effects/consensus-handlers.js";
 import { EvidencePoolHolder } from "./effects/evidence.js";
+import { HeightIndexQueue } from "./effects/height-index-queue.js";
 import { createLoop } from "./loop.js";
 import { createMempoolNode } from "./mempool-node.js";
 import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
@@ -122,6 +123,7 @@ async function assemble(
     proxyApp: config.proxy_app,
     dataDir: paths.dataDir,
     ...(options.kvstoreRetainBlocks ? { kvstoreRetainBlocks: options.kvstoreRetainBlocks } : {}),
+    kvstoreLevel: levelMemoryOf(config), // issue 19: LevelDB memory bounds from config.toml
     ...(options.signal ? { signal: options.signal } : {}),
     logger: log.abci,
     halt,
@@ -196,7 +198,9 @@ async function assemble(
   });
 
   const chainId = shaken.state.chainId;
+  const indexQueue = new HeightIndexQueue({ halt, track, logger: log.state }); // issue 19: index off the critical path
   const commitDeps: BlockCommitDeps = {
+    indexQueue,
     consensus: client.consensus,
     stores: { blockStore: stores.blockStore, stateStore: stores.stateStore, indexer: stores.indexer },
     chainState: () => chain.current,
@@ -359,8 +363,8 @@ async function assemble(
     stores: {
       blockStore: stores.blockStore,
       stateStore: stores.stateStore,
-      txIndexer: stores.txIndexer,
-      blockIndexer: stores.blockIndexer,
+      txIndexer: indexQueue.txReader(stores.txIndexer),
+      blockIndexer: indexQueue.blockReader(stores.blockIndexer),
     },
     mempool,
     abciQuery: client.query,
