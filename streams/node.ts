@@ -8,7 +8,7 @@
 import { dirname } from "node:path";
 import { asyncScheduler } from "rxjs";
 import { VerifyPool } from "../src/crypto/verify-pool.js";
-import { indexerStoreOptions } from "../src/store/indexer-options.js";
+import { indexerStoreOptions, levelMemoryOf } from "../src/store/indexer-options.js";
 import { connectApp, handshakeApp } from "./boot/app.js";
 import { openConsensusLog } from "./boot/consensus-log.js";
 import { createConsensusLoop } from "./boot/consensus-loop.js";
@@ -60,6 +60,7 @@ async function assemble(
     proxyApp: config.proxy_app,
     dataDir: paths.dataDir,
     ...(options.kvstoreRetainBlocks ? { kvstoreRetainBlocks: options.kvstoreRetainBlocks } : {}),
+    kvstoreLevel: levelMemoryOf(config),
     ...(options.signal ? { signal: options.signal } : {}),
     logger: log.abci,
     halt,

@@ -22,6 +22,7 @@ import type { State as ChainState } from "../../src/wire/generated/tendermint/st
 import { type BlockCommitDeps, commitOne, type MempoolCommitLock } from "../effects/block-commit.js";
 import { storedEvidenceHistory } from "../effects/block-validation.js";
 import { consensusHandlers } from "../effects/consensus-handlers.js";
+import { HeightIndexQueue } from "../effects/height-index-queue.js";
 import { createLoop, type Loop } from "../loop.js";
 import type { MempoolNode } from "../mempool-node.js";
 import { consensusConfigOf } from "../node-config.js";
@@ -61,6 +62,8 @@ export interface ConsensusLoop {
   readonly loop: Loop<ConsensusState, ConsensusInput, ConsensusEffect>;
   /** The latest folded state (the peer hand-off and the RPC read it). */
   latest(): ConsensusState;
+  /** Heights indexed off the critical path; the RPC's index readers wait on it (no mempool→index window). */
+  readonly indexQueue: HeightIndexQueue;
   /**
    * Subscribes the projections and the step hooks, then starts the mempool's loop and this one,
    * all under one subscription the lifecycle holds from the first line: a halt while starting
@@ -99,7 +102,10 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     log: log.consensus,
   });
 
+  // A height is indexed and published off the critical path (height-index-queue.ts).
+  const indexQueue = new HeightIndexQueue({ halt: life.halt, track: life.track, logger: log.state });
   const commitDeps: BlockCommitDeps = {
+    indexQueue,
     consensus: parts.app.consensus,
     stores: { blockStore: stores.blockStore, stateStore: stores.stateStore, indexer: stores.indexer },
     chainState: () => chain.current,
@@ -177,6 +183,7 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
 
   return {
     loop,
+    indexQueue,
     latest: () => latest,
     start() {
       const following = new Subscription();

@@ -76,8 +76,8 @@ export function nodeHandleOf(parts: {
     stores: {
       blockStore: stores.blockStore,
       stateStore: stores.stateStore,
-      txIndexer: stores.txIndexer,
-      blockIndexer: stores.blockIndexer,
+      txIndexer: consensus.indexQueue.txReader(stores.txIndexer),
+      blockIndexer: consensus.indexQueue.blockReader(stores.blockIndexer),
     },
     mempool: parts.mempool,
     abciQuery: parts.app.query,
