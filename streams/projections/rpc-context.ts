@@ -37,6 +37,9 @@ import {
 
 export { encoders } from "./rpc-encoders.js";
 
+/** health's result: one object, so the encoder's JSON of it is reused (rpc-encoders.ts). */
+const HEALTHY = Object.freeze({});
+
 export interface RpcContextOptions {
   /** the genesis file, to serve genesis_chunked from it; without it the document's JSON is chunked */
   genesisFile?: string;
@@ -63,7 +66,7 @@ export function createRpcContext(node: NodeHandle, options: RpcContextOptions = 
   const store = node.stores.blockStore;
   return {
     chainHeights: () => ({ base: store.base(), height: store.height(), catchingUp: node.catchingUp() }),
-    health: () => ({}),
+    health: () => HEALTHY,
     status: () => statusOf(node),
     netInfo: () => netInfoOf(node),
     blockchain: (min, max) => blockchainOf(node, min, max),

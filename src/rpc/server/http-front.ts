@@ -6,7 +6,7 @@
 import { JSONRPC_CODE } from "../errors.js";
 import type { Dispatcher, RouteTable, RpcReply } from "../jsonrpc/dispatch.js";
 import { errorResponse } from "../jsonrpc/envelope.js";
-import type { RouteEnv } from "../route-spec.js";
+import type { Route, RouteEnv } from "../route-spec.js";
 import { CorsPolicy, type CorsSettings, type Header } from "./cors.js";
 import { renderIndexPage } from "./index-page.js";
 
@@ -67,9 +67,24 @@ function serverTime(): string {
   return serverTimeText;
 }
 
+/** The call a polled route's short path stands for: a plain GET (its fields are never read). */
+export const PLAIN_GET: HttpCall = {
+  method: "GET",
+  path: "",
+  query: "",
+  contentType: "",
+  origin: "",
+  corsRequestMethod: "",
+  corsRequestHeaders: "",
+  remoteAddress: "",
+};
+
 export class HttpFront {
   private readonly cors: CorsPolicy | undefined;
   private readonly indexPage: string;
+  private readonly polledEnv: RouteEnv;
+  /** Routes a backend may answer by the short path (none while CORS needs the request's headers). */
+  readonly polledRoutes: readonly Route[];
 
   constructor(
     private readonly dispatcher: Dispatcher,
@@ -81,6 +96,23 @@ export class HttpFront {
   ) {
     this.cors = cors.allowedOrigins.length > 0 ? new CorsPolicy(cors) : undefined;
     this.indexPage = renderIndexPage(routes.values(), nodeVersion);
+    // Polled routes depend on nothing of the caller (route-spec.ts), so one env serves them all.
+    this.polledEnv = envFor("");
+    this.polledRoutes =
+      this.cors === undefined
+        ? [...routes.values()].filter((r) => r.polled === true && r.params.length === 0)
+        : [];
+  }
+
+  /**
+   * A plain GET of a polled route (no body, CORS off): the same answer `answer` gives, without
+   * the request's headers, query or remote address (a polled route reads none of them).
+   */
+  answerPolled(route: Route): HttpAnswer | Promise<HttpAnswer> {
+    const reply = this.dispatcher.handleUri(route, NOTHING, this.polledEnv);
+    return reply instanceof Promise
+      ? reply.then((r) => this.reply(PLAIN_GET, r))
+      : this.reply(PLAIN_GET, reply);
   }
 
   /** Whether CORS headers of requests matter (backends skip reading them otherwise). */
