@@ -21,6 +21,8 @@ const LAYERS: Readonly<Record<string, number>> = {
   "src/types": 3,
   "src/logger": 4,
   "src/query": 4,
+  // The evidence pool's rules: over types and wire only (state's block validation uses them).
+  "src/evidence": 4,
   "src/config": 5,
   "src/wal": 5,
   "src/consensus": 5,
