@@ -25,6 +25,7 @@ import type { NodeHandle } from "./node-handle.js";
 import { NodeLifecycle } from "./node-lifecycle.js";
 import type { StartNodeOptions } from "./node-options.js";
 import { startNodePeerLayer } from "./p2p-transport.js";
+import { mempoolGossipConfigOf, startMempoolGossipReactor } from "./reactors/mempool-gossip.js";
 import { monotonicClock } from "./sources/stamp-time.js";
 
 export type { StartNodeOptions } from "./node-options.js";
@@ -125,6 +126,15 @@ async function assemble(
     log,
   });
 
+  // Mempool gossip on 0x30 (reactors/mempool-gossip.ts); peerHeight comes with the consensus gossip.
+  const mempoolGossip = startMempoolGossipReactor(peers, {
+    mempool,
+    config: mempoolGossipConfigOf(config),
+    scheduler,
+    logger: log.mempool,
+    onFault: (fault) => halt(`mempool gossip halted on an internal error: ${fault.reason}`),
+  });
+  life.onCleanup(() => mempoolGossip.stop());
   consensus.start();
   wal.flushEvery(scheduler);
 

@@ -12,14 +12,10 @@
 // power after it, and the block's evidence (each item verified against the validator set and
 // block time of its height, none committed before, all within the evidence max_bytes).
 
-import {
-  checkBlockEvidence,
-  type EvidenceHistory,
-  type EvidencePoolState,
-} from "../consensus/evidence-pool.js";
 import { blockTimeProblem } from "../consensus/proposal-block.js";
 import type { SignatureVerifier } from "../consensus/verify-input.js";
 import type { VerifyItem } from "../crypto/verify-item.js";
+import { checkBlockEvidence, type EvidenceHistory, type EvidencePoolState } from "../evidence/index.js";
 import { BLOCK_PROTOCOL_VERSION } from "../types/block-limits.js";
 import { blockIdsEqual, verifyCommitThrough } from "../types/commit-verification.js";
 import { evidenceHeight } from "../types/evidence.js";

@@ -15,8 +15,8 @@
 import type { ConsensusConnection, MempoolConnection } from "../../src/abci/client/abci-client.js";
 import { executeBlock } from "../../src/abci/execute-block.js";
 import type { CommitBlock } from "../../src/consensus/effect.js";
-import { isEvidenceExpired } from "../../src/consensus/evidence-pool.js";
 import { addressOf } from "../../src/crypto/hash.js";
+import { isEvidenceExpired } from "../../src/evidence/index.js";
 import type { Logger } from "../../src/logger/index.js";
 import type { BlockStore } from "../../src/store/block-store.js";
 import type { HeightIndexer } from "../../src/store/indexer/event-indexer.js";

@@ -5,8 +5,8 @@
 // validate again.
 import { catchError, concatMap, filter, type Observable, of } from "rxjs";
 import type { ConsensusEffect, ValidateBlock } from "../../src/consensus/effect.js";
-import type { EvidenceHistory } from "../../src/consensus/evidence-pool.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
+import type { EvidenceHistory } from "../../src/evidence/index.js";
 import { type ProposalBlockPorts, proposalBlockProblem } from "../../src/state/validate-proposal-block.js";
 import { andThen } from "../../src/types/maybe-async.js";
 import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";

@@ -21,6 +21,8 @@ const LAYERS: Readonly<Record<string, number>> = {
   "src/types": 3,
   "src/logger": 4,
   "src/query": 4,
+  // The evidence pool's rules: over types and wire only (state's block validation uses them).
+  "src/evidence": 4,
   "src/config": 5,
   "src/wal": 5,
   "src/consensus": 5,
@@ -29,6 +31,8 @@ const LAYERS: Readonly<Record<string, number>> = {
   "src/state": 6,
   "src/p2p": 6,
   "src/metrics": 6,
+  // Reactors' reducers: over their pool's rules and the p2p channel codecs.
+  "src/mempool-gossip": 7,
   // The remote signer's tcp transport is the p2p secret connection.
   "src/privval/remote": 7,
   "src/abci": 7,

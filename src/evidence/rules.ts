@@ -1,58 +1,30 @@
 // The evidence pool's pure rules (v0.34's evidence pool): conflicting votes seen by consensus are
 // buffered until the block time of their height is known, then become DuplicateVoteEvidence;
-// evidence from peers, the RPC or a proposed block is verified against the validator set and the
-// block time of its height; pending evidence is offered to proposals within the evidence
-// max_bytes, and dropped once committed or expired (older than BOTH max_age_num_blocks and
-// max_age_duration). Immutable values throughout; the caller persists and looks up history.
+// evidence from peers, the RPC or a proposed block is verified against the validator set, the
+// block time and (light client attacks) the signed header of its height; pending evidence is
+// offered to proposals within the evidence max_bytes, and dropped once committed or expired
+// (older than BOTH max_age_num_blocks and max_age_duration). The caller persists and looks up history.
 
+import { bytesEqual as sameBytes } from "../types/bytes.js";
 import { TypesError } from "../types/errors.js";
 import { evidenceHeight, evidenceTime, wrapDuplicateVoteEvidence } from "../types/evidence.js";
+import { compareTimestamps as compareTime, timestampToNanos as toNanos } from "../types/time.js";
 import { validateEvidence } from "../types/validate-evidence.js";
 import type { Duration } from "../wire/generated/google/protobuf/duration.js";
 import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../wire/generated/tendermint/state/types.js";
-import { type DuplicateVoteEvidence, Evidence } from "../wire/generated/tendermint/types/evidence.js";
+import { Evidence } from "../wire/generated/tendermint/types/evidence.js";
 import type { Vote } from "../wire/generated/tendermint/types/types.js";
-import type { Validator } from "../wire/generated/tendermint/types/validator.js";
 import { evidenceItemHash } from "../wire/hashes.js";
-import { voteSignBytes } from "../wire/sign-bytes.js";
-import { compareTime, toNanos } from "./consensus-time.js";
-import { conflictProblem, duplicateVoteEvidence } from "./evidence.js";
-import type { SignatureVerifier } from "./verify-input.js";
-import { sameBytes } from "./vote-keeper/block-key.js";
-
-/** Bounds: pending evidence items, and conflicting vote pairs waiting for their block time. */
-export const MAX_PENDING_EVIDENCE = 10_000;
-export const MAX_BUFFERED_CONFLICTS = 1_000;
-
-export interface PendingEvidence {
-  readonly evidence: Evidence;
-  /** Hex of the evidence hash: the pool's identity for it. */
-  readonly key: string;
-  readonly height: bigint;
-  readonly time: Timestamp;
-  /** Protobuf size of the Evidence (oneof wrapper); in an EvidenceList it takes listEntryBytes(size). */
-  readonly size: number;
-}
-
-export interface EvidencePoolState {
-  /** In ascending height order (the order v0.34 proposes them in). */
-  readonly pending: readonly PendingEvidence[];
-  /** Hashes of committed evidence, kept until expired so it is never proposed twice. */
-  readonly committed: readonly { readonly key: string; readonly height: bigint; readonly time: Timestamp }[];
-  /** Conflicting votes reported by consensus, awaiting the commit of their height. */
-  readonly conflicts: readonly { readonly voteA: Vote; readonly voteB: Vote }[];
-}
-
-/** What the pool needs from the store to verify evidence of a past height. */
-export interface EvidenceHistory {
-  /** The time of the block at `height`, or undefined when it is not stored. */
-  blockTimeAt(height: bigint): Timestamp | undefined;
-  /** The validator set of `height`, or undefined when it is not stored. */
-  validatorsAt(height: bigint): readonly Validator[] | undefined;
-}
-
-export const EMPTY_EVIDENCE_POOL: EvidencePoolState = { pending: [], committed: [], conflicts: [] };
+import { conflictProblem, duplicateVoteEvidence, duplicateVoteProblem } from "./duplicate-vote.js";
+import {
+  type EvidenceHistory,
+  type EvidencePoolState,
+  MAX_BUFFERED_CONFLICTS,
+  MAX_PENDING_EVIDENCE,
+  type PendingEvidence,
+  type SignatureVerifier,
+} from "./state.js";
 
 function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
@@ -186,37 +158,6 @@ export function pendingEvidence(
     evidence.push(item.evidence);
   }
   return { evidence, bytes };
-}
-
-/** v0.34's VerifyDuplicateVote: what is wrong with the evidence against `validators`, or undefined. */
-export function duplicateVoteProblem(
-  e: DuplicateVoteEvidence,
-  chainId: string,
-  validators: readonly Validator[],
-  verify: SignatureVerifier,
-): string | undefined {
-  const a = e.voteA;
-  const b = e.voteB;
-  if (a === undefined || b === undefined) return "a vote is missing";
-  const validator = validators.find((v) => sameBytes(v.address, a.validatorAddress));
-  if (validator === undefined)
-    return `address ${hex(a.validatorAddress).toUpperCase()} was not a validator at height ${a.height}`;
-  const conflict = conflictProblem(a, b);
-  if (conflict !== undefined) return conflict;
-  if (validator.votingPower !== e.validatorPower) {
-    return `validator power ${e.validatorPower} does not match the set's ${validator.votingPower}`;
-  }
-  let total = 0n;
-  for (const v of validators) total += v.votingPower;
-  if (total !== e.totalVotingPower)
-    return `total voting power ${e.totalVotingPower} does not match the set's ${total}`;
-  const sum = validator.pubKey.sum;
-  if (sum?.$case !== "ed25519") return "the validator has no ed25519 key";
-  if (!verify(sum.ed25519, voteSignBytes(chainId, a), a.signature))
-    return "voteA's signature does not verify";
-  if (!verify(sum.ed25519, voteSignBytes(chainId, b), b.signature))
-    return "voteB's signature does not verify";
-  return undefined;
 }
 
 export type EvidenceCheck =
