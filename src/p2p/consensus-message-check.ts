@@ -3,6 +3,7 @@
 // failing here makes the peer be reported and disconnected. The rule against the chain's initial
 // height (NewRoundStep's last_commit_round) needs our state and lives in the gossip reducer.
 import { bitsFromWire } from "../consensus/gossip/bit-array.js";
+import type { ConsensusMessage } from "../consensus/gossip/message.js";
 import { TypesError } from "../types/errors.js";
 import { MAX_BLOCK_PARTS } from "../types/part-set.js";
 import { validateBlockId } from "../types/validate-block-id.js";
@@ -10,14 +11,13 @@ import { checkHeight, checkIndex, checkRound, fieldError } from "../types/valida
 import { validatePart } from "../types/validate-part.js";
 import { validateProposal } from "../types/validate-proposal.js";
 import { validateVote } from "../types/validate-vote.js";
-import type { Message } from "../wire/generated/tendermint/consensus/types.js";
 import type { BitArray } from "../wire/generated/tendermint/libs/bits/types.js";
 import { SignedMsgType } from "../wire/generated/tendermint/types/types.js";
 
 /** v0.34's types.MaxVotesCount: the largest vote bit array a peer may send. */
 export const MAX_VOTES_COUNT = 10000;
 
-export type ConsensusMessage = NonNullable<Message["sum"]>;
+export type { ConsensusMessage };
 
 function checkVoteType(field: string, type: SignedMsgType): void {
   if (type !== SignedMsgType.SIGNED_MSG_TYPE_PREVOTE && type !== SignedMsgType.SIGNED_MSG_TYPE_PRECOMMIT)
