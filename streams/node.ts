@@ -28,6 +28,7 @@ import { openSigner } from "./boot/signer.js";
 import { openNodeStores } from "./boot/stores.js";
 import { type BlockCommitDeps, commitOne, MempoolCommitLock } from "./effects/block-commit.js";
 import { storedEvidenceHistory } from "./effects/block-validation.js";
+import { NO_PEERS } from "./effects/broadcasts.js";
 import { consensusHandlers } from "./effects/consensus-handlers.js";
 import { EvidencePoolHolder } from "./effects/evidence.js";
 import { createLoop } from "./loop.js";
@@ -40,6 +41,7 @@ import { startNodePeerLayer } from "./p2p-transport.js";
 import { ChainStateProjection } from "./projections/chain-state.js";
 import { EventBus } from "./projections/event-bus.js";
 import { RecentBlocks } from "./projections/recent-blocks.js";
+import { startNodeConsensusGossip } from "./reactors/consensus-gossip.js";
 import type { FoldStep } from "./restart-fold.js";
 import { startNodeRpc } from "./rpc-start.js";
 import { logFiredRules } from "./rule-trace.js";
@@ -246,7 +248,8 @@ async function assemble(
       },
     },
     execution: { execute: (e) => track(commitOne(commitDeps, e)), halt },
-    peers: peers.broadcaster,
+    // Our votes, proposal and parts reach peers through the consensus reactor (below), not once.
+    peers: NO_PEERS,
     events: {
       publish: (name, data) => events.publishConsensus(name, data),
       halt,
@@ -308,6 +311,16 @@ async function assemble(
     }),
   );
   running.add(mempool.start());
+  // The consensus reactor: gossip on channels 0x20–0x23 (streams/reactors/consensus-gossip.ts).
+  life.onCleanup(
+    startNodeConsensusGossip(peers, {
+      config,
+      consensus$: loop.state$,
+      blockStore: stores.blockStore,
+      logger,
+      halt,
+    }).stop,
+  );
   running.add(loop.start());
   const flushing = flushPeriodically(wal, scheduler);
   life.onCleanup(() => flushing.unsubscribe());
