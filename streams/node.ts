@@ -25,6 +25,7 @@ import type { NodeHandle } from "./node-handle.js";
 import { NodeLifecycle } from "./node-lifecycle.js";
 import type { StartNodeOptions } from "./node-options.js";
 import { startNodePeerLayer } from "./p2p-transport.js";
+import { startNodeConsensusGossip } from "./reactors/consensus-gossip.js";
 import { mempoolGossipConfigOf, startMempoolGossipReactor } from "./reactors/mempool-gossip.js";
 import { monotonicClock } from "./sources/stamp-time.js";
 
@@ -135,6 +136,16 @@ async function assemble(
     onFault: (fault) => halt(`mempool gossip halted on an internal error: ${fault.reason}`),
   });
   life.onCleanup(() => mempoolGossip.stop());
+  // The consensus reactor: gossip on channels 0x20–0x23 (streams/reactors/consensus-gossip.ts).
+  life.onCleanup(
+    startNodeConsensusGossip(peers, {
+      config,
+      consensus$: consensus.loop.state$,
+      blockStore: stores.blockStore,
+      logger,
+      halt,
+    }).stop,
+  );
   consensus.start();
   wal.flushEvery(scheduler);
 

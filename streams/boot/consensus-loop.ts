@@ -21,6 +21,7 @@ import type { Wal } from "../../src/wal/wal.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import { type BlockCommitDeps, commitOne, type MempoolCommitLock } from "../effects/block-commit.js";
 import { storedEvidenceHistory } from "../effects/block-validation.js";
+import { NO_PEERS } from "../effects/broadcasts.js";
 import { consensusHandlers } from "../effects/consensus-handlers.js";
 import { HeightIndexQueue } from "../effects/height-index-queue.js";
 import { createLoop, type Loop } from "../loop.js";
@@ -155,7 +156,8 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
       },
     },
     execution: { execute: (e) => life.track(commitOne(commitDeps, e)), halt: life.halt },
-    peers: parts.peers.broadcaster,
+    // Our votes, proposal and parts reach peers through the consensus reactor, not once.
+    peers: NO_PEERS,
     events: {
       publish: (name, data) => events.publishConsensus(name, data),
       halt: life.halt,
