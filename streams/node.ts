@@ -40,6 +40,7 @@ import { startNodePeerLayer } from "./p2p-transport.js";
 import { ChainStateProjection } from "./projections/chain-state.js";
 import { EventBus } from "./projections/event-bus.js";
 import { RecentBlocks } from "./projections/recent-blocks.js";
+import { mempoolGossipConfigOf, startMempoolGossipReactor } from "./reactors/mempool-gossip.js";
 import type { FoldStep } from "./restart-fold.js";
 import { startNodeRpc } from "./rpc-start.js";
 import { logFiredRules } from "./rule-trace.js";
@@ -308,6 +309,15 @@ async function assemble(
     }),
   );
   running.add(mempool.start());
+  // Mempool gossip on 0x30 (reactors/mempool-gossip.ts); peerHeight comes with the consensus gossip.
+  const mempoolGossip = startMempoolGossipReactor(peers, {
+    mempool,
+    config: mempoolGossipConfigOf(config),
+    scheduler,
+    logger: log.mempool,
+    onFault: (fault) => halt(`mempool gossip halted on an internal error: ${fault.reason}`),
+  });
+  life.onCleanup(() => mempoolGossip.stop());
   running.add(loop.start());
   const flushing = flushPeriodically(wal, scheduler);
   life.onCleanup(() => flushing.unsubscribe());

@@ -29,6 +29,8 @@ const LAYERS: Readonly<Record<string, number>> = {
   "src/state": 6,
   "src/p2p": 6,
   "src/metrics": 6,
+  // Reactors' reducers: over their pool's rules and the p2p channel codecs.
+  "src/mempool-gossip": 7,
   // The remote signer's tcp transport is the p2p secret connection.
   "src/privval/remote": 7,
   "src/abci": 7,

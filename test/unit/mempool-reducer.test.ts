@@ -348,3 +348,58 @@ test("the reducer never mutates the state it is given", () => {
     snapshot,
   );
 });
+
+describe("senders (never gossiped back)", () => {
+  const gossip = (effects: MempoolEffect[]) => effects.find((e) => e.type === "GossipTx");
+
+  test("every peer that sent a tx while its CheckTx ran is excluded from its gossip", () => {
+    const s = submit("a=1", "peerA");
+    const { effects, state } = run([s, submit("a=1", "peerB"), submit("a=1", "rpc"), submit("a=1", "peerA")]);
+    assert.equal(effects.filter((e) => e.type === "NoteTxSender").length, 0);
+    const after = run([checked(s)], {}, state);
+    assert.deepEqual(gossip(after.effects), {
+      type: "GossipTx",
+      hash: s.type === "TxSubmitted" ? s.hash : "",
+      tx: bytes("a=1"),
+      height: 0n,
+      exceptPeers: ["peerA", "peerB"],
+    });
+    assert.deepEqual(after.state.txs.first()?.senders, ["peerA", "peerB"]);
+  });
+
+  test("a peer sending a pending tx is noted once for the gossip; the RPC never is", () => {
+    const s = submit("a=1");
+    const { effects, state } = run([
+      s,
+      checked(s),
+      submit("a=1", "peerC"),
+      submit("a=1", "peerC"),
+      submit("a=1"),
+    ]);
+    assert.deepEqual(
+      effects.filter((e) => e.type === "NoteTxSender"),
+      [{ type: "NoteTxSender", hash: hashOf(bytes("a=1")), peerId: "peerC" }],
+    );
+    assert.deepEqual(gossip(effects)?.type === "GossipTx" && gossip(effects), {
+      type: "GossipTx",
+      hash: hashOf(bytes("a=1")),
+      tx: bytes("a=1"),
+      height: 0n,
+      exceptPeers: [],
+    });
+    assert.deepEqual(state.txs.first()?.senders, ["peerC"]);
+  });
+
+  test("committed pending txs stop being gossiped; a tx committed during its CheckTx is refused", () => {
+    const a = submit("a=1");
+    const b = submit("b=1");
+    const { state, effects } = run([a, checked(a), b, committed(1n, ["a=1", "b=1", "zz"])]);
+    assert.deepEqual(
+      effects.filter((e) => e.type === "StopGossipingTxs"),
+      [{ type: "StopGossipingTxs", hashes: [hashOf(bytes("a=1"))] }],
+    );
+    const late = run([checked(b)], {}, state);
+    assert.equal(decisions(late.effects)[0]?.kind, "refused");
+    assert.equal(gossip(late.effects), undefined);
+  });
+});
