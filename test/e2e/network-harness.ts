@@ -67,10 +67,18 @@ export async function testnetOnFreePorts(options: NetworkOptions): Promise<MadeT
     let peers = readConfigValue(home, "p2p", "persistent_peers");
     for (const [j, port] of fixed.entries()) peers = peers.replace(`:${port}`, `:${ports[j]}`);
     setConfig(home, "p2p", { laddr: `tcp://127.0.0.1:${ports[i]}`, persistent_peers: peers });
-    setConfig(home, "rpc", { laddr: "tcp://127.0.0.1:0" });
+    // v0.34's JSON forms (rpc.compat = "tendermint"): what CosmJS and explorers read
+    setConfig(home, "rpc", { laddr: "tcp://127.0.0.1:0", compat: "tendermint" });
     setConfig(home, "consensus", options.consensus ?? FAST_CONSENSUS);
   }
   return { dir, homes, nodeIds, p2pPorts: ports };
+}
+
+/** The largest of some bigints (0n for none). */
+export function highest(values: readonly bigint[]): bigint {
+  let top = 0n;
+  for (const v of values) if (v > top) top = v;
+  return top;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -244,11 +252,11 @@ export class Network {
 
   /** Sends a tx to node i with broadcast_tx_sync; returns its hash (uppercase hex). */
   async sendTx(i: number, tx: string): Promise<string> {
-    const r = await this.rpc<{ code: number; hash: string; log: string }>(
+    const r = await this.rpc<{ code: number | string; hash: string; log: string }>(
       i,
       `/broadcast_tx_sync?tx=${encodeURIComponent(JSON.stringify(tx))}`,
     );
-    if (r.code !== 0) throw new Error(`node${i} refused tx ${tx}: code ${r.code} ${r.log}`);
+    if (Number(r.code) !== 0) throw new Error(`node${i} refused tx ${tx}: code ${r.code} ${r.log}`);
     return r.hash;
   }
 
