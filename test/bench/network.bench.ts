@@ -6,14 +6,15 @@
 //     load;
 //   - time to finality: p50/p99 of broadcast_tx_commit (submit → committed), called one after
 //     the other by FINALITY_CLIENTS clients while the load runs.
-// Load: wrk (one process per node, 1 thread, WRK_CONNECTIONS keep-alive connections, GET
-// broadcast_tx_sync with a unique `key=value` tx per request, from a Lua script) when
-// /usr/bin/wrk exists, else a bounded node:http client in this process (it says which). Every
+// Load: wrk (one process per node, 1 thread, WRK_CONNECTIONS keep-alive connections, each
+// request a JSON-RPC batch of BATCH broadcast_tx_sync calls with unique `key=value` txs, from a
+// Lua script) when /usr/bin/wrk exists, else the same batches from a bounded node:http client
+// in this process (it says which). Every
 // phase is bounded (NETB_SECONDS of load, timeouts on every wait). Builds first if dist/ is
 // missing. Writes bench-results/network.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { Agent, get } from "node:http";
+import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,7 +25,9 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const LOAD_SECONDS = Number(process.env.NETB_SECONDS ?? 15);
 const IDLE_BLOCKS = 6;
 const WRK = "/usr/bin/wrk";
-const WRK_CONNECTIONS = Number(process.env.NETB_CONNECTIONS ?? 8);
+const WRK_CONNECTIONS = Number(process.env.NETB_CONNECTIONS ?? 4);
+/** txs per JSON-RPC batch request */
+const BATCH = Number(process.env.NETB_BATCH ?? 50);
 const FINALITY_CLIENTS = 2;
 const FINALITY_CALLS = 60;
 const VALUE = "v".repeat(64);
@@ -77,17 +80,37 @@ function intervals(hs: { time: number }[]): number[] {
   return d.sort((a, b) => a - b);
 }
 
-/** wrk's Lua script: GET broadcast_tx_sync with a unique tx per request (prefix from the args). */
+/**
+ * wrk's Lua script: POST one JSON-RPC batch of BATCH broadcast_tx_sync calls per request, each
+ * tx unique (`<prefix>-<counter>=<value>`, base64 as JSON-RPC takes bytes).
+ */
 function wrkScript(dir: string): string {
   const file = join(dir, "broadcast.lua");
   writeFileSync(
     file,
-    `local counter = 0
+    `local A = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+local function sextet(n) return A:sub(n + 1, n + 1) end
+local function base64(s)
+  local out = {}
+  for i = 1, #s, 3 do
+    local a, b, c = s:byte(i, i + 2)
+    local n = a * 65536 + (b or 0) * 256 + (c or 0)
+    out[#out + 1] = sextet(math.floor(n / 262144) % 64) .. sextet(math.floor(n / 4096) % 64)
+      .. (b and sextet(math.floor(n / 64) % 64) or "=") .. (c and sextet(n % 64) or "=")
+  end
+  return table.concat(out)
+end
+local counter = 0
 local prefix = "x"
 function init(args) prefix = args[1] or "x" end
 function request()
-  counter = counter + 1
-  return wrk.format("GET", "/broadcast_tx_sync?tx=%22" .. prefix .. "-" .. counter .. "%3D${VALUE}%22")
+  local calls = {}
+  for k = 1, ${BATCH} do
+    counter = counter + 1
+    local tx = base64(prefix .. "-" .. counter .. "=${VALUE}")
+    calls[k] = '{"jsonrpc":"2.0","id":' .. k .. ',"method":"broadcast_tx_sync","params":{"tx":"' .. tx .. '"}}'
+  end
+  return wrk.format("POST", "/", { ["Content-Type"] = "application/json" }, "[" .. table.concat(calls, ",") .. "]")
 end
 `,
   );
@@ -116,24 +139,36 @@ function runWrk(script: string, url: string, prefix: string): Promise<number> {
     child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
     child.on("exit", () => {
       const m = /(\d+) requests in/.exec(out);
-      resolve(m ? Number(m[1]) : 0);
+      resolve(m ? Number(m[1]) * BATCH : 0);
     });
   });
 }
 
-/** The fallback load: keep-alive GETs from this process, bounded by LOAD_SECONDS. */
+/** The fallback load: the same batches from this process (keep-alive), bounded by LOAD_SECONDS. */
 async function runNodeClient(url: string, prefix: string): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: WRK_CONNECTIONS });
   const end = Date.now() + LOAD_SECONDS * 1000;
   let sent = 0;
   const worker = async () => {
     while (Date.now() < end) {
-      const n = sent++;
+      const calls = Array.from({ length: BATCH }, (_, k) => ({
+        jsonrpc: "2.0",
+        id: k,
+        method: "broadcast_tx_sync",
+        params: { tx: Buffer.from(`${prefix}-${sent++}=${VALUE}`).toString("base64") },
+      }));
+      const body = JSON.stringify(calls);
       await new Promise<void>((resolve) => {
-        get(`${url}/broadcast_tx_sync?tx=%22${prefix}-${n}%3D${VALUE}%22`, { agent }, (res) => {
-          res.resume();
-          res.on("end", () => resolve());
-        }).on("error", () => resolve());
+        const req = request(
+          url,
+          { method: "POST", agent, headers: { "content-type": "application/json" } },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve());
+          },
+        );
+        req.on("error", () => resolve());
+        req.end(body);
       });
     }
   };
@@ -232,7 +267,7 @@ const row = (name: string, a: number, b: number, d = 0) =>
   );
 row("committed tx/s", four.txPerSecond, one.txPerSecond);
 row("txs committed", four.txsCommitted, one.txsCommitted);
-row("requests sent", four.requestsSent, one.requestsSent);
+row("txs sent", four.requestsSent, one.requestsSent);
 row("block interval idle mean ms", four.idleIntervalMeanMs, one.idleIntervalMeanMs);
 row("block interval idle p50 ms", four.idleIntervalP50Ms, one.idleIntervalP50Ms);
 row("block interval load mean ms", four.loadIntervalMeanMs, one.loadIntervalMeanMs);
