@@ -28,6 +28,7 @@ import { openSigner } from "./boot/signer.js";
 import { openNodeStores } from "./boot/stores.js";
 import { type BlockCommitDeps, commitOne, MempoolCommitLock } from "./effects/block-commit.js";
 import { storedEvidenceHistory } from "./effects/block-validation.js";
+import { NO_PEERS } from "./effects/broadcasts.js";
 import { consensusHandlers } from "./effects/consensus-handlers.js";
 import { EvidencePoolHolder } from "./effects/evidence.js";
 import { createLoop } from "./loop.js";
@@ -41,6 +42,7 @@ import { ChainStateProjection } from "./projections/chain-state.js";
 import { EventBus } from "./projections/event-bus.js";
 import { RecentBlocks } from "./projections/recent-blocks.js";
 import { mempoolGossipConfigOf, startMempoolGossipReactor } from "./reactors/mempool-gossip.js";
+import { startNodeConsensusGossip } from "./reactors/consensus-gossip.js";
 import type { FoldStep } from "./restart-fold.js";
 import { startNodeRpc } from "./rpc-start.js";
 import { logFiredRules } from "./rule-trace.js";
@@ -247,7 +249,8 @@ async function assemble(
       },
     },
     execution: { execute: (e) => track(commitOne(commitDeps, e)), halt },
-    peers: peers.broadcaster,
+    // Our votes, proposal and parts reach peers through the consensus reactor (below), not once.
+    peers: NO_PEERS,
     events: {
       publish: (name, data) => events.publishConsensus(name, data),
       halt,
@@ -318,6 +321,16 @@ async function assemble(
     onFault: (fault) => halt(`mempool gossip halted on an internal error: ${fault.reason}`),
   });
   life.onCleanup(() => mempoolGossip.stop());
+  // The consensus reactor: gossip on channels 0x20–0x23 (streams/reactors/consensus-gossip.ts).
+  life.onCleanup(
+    startNodeConsensusGossip(peers, {
+      config,
+      consensus$: loop.state$,
+      blockStore: stores.blockStore,
+      logger,
+      halt,
+    }).stop,
+  );
   running.add(loop.start());
   const flushing = flushPeriodically(wal, scheduler);
   life.onCleanup(() => flushing.unsubscribe());
