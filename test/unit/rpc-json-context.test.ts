@@ -323,3 +323,38 @@ test("status: one result object per state (heights, sync, power), so its JSON is
   assert.match(encoders.tendermint.encodeResult("status", next), /"latest_block_height":"4"/);
   assert.match(encoders.seed.encodeResult("status", next), /"type":"node\/PubKeyEd25519"/);
 });
+
+test("genesis_chunked of a context given the genesis file (rxbft inspect) decodes to /genesis in the seed form", async () => {
+  const { writeFileSync, mkdtempSync, rmSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { tmpdir } = await import("node:os");
+  const { genesisFromJson } = await import("../../src/types/genesis.js");
+  const { routeResultJson, jsonText } = await import("../../src/rpc/json/index.js");
+  const key = Buffer.from(filled(32, 9)).toString("base64");
+  const text = JSON.stringify({
+    genesis_time: "2020-01-01T00:00:00Z",
+    chain_id: "file-doc",
+    consensus_params: {
+      block: { max_bytes: "22020096", max_gas: "-1", time_iota_ms: "1000" },
+      evidence: { max_age_num_blocks: "100000", max_age_duration: "172800000000000", max_bytes: "1048576" },
+      validator: { pub_key_types: ["ed25519"] },
+    },
+    validators: [{ pub_key: { type: "tendermint/PubKeyEd25519", value: key }, power: "10", name: "" }],
+  });
+  const dir = mkdtempSync(join(tmpdir(), "rxbft-genesis-file-"));
+  const genesisFile = join(dir, "genesis.json");
+  writeFileSync(genesisFile, text);
+  try {
+    const doc = genesisFromJson(text, "test genesis");
+    const context = createRpcContext(fakeNode({ genesis: doc }), { genesisFile });
+    const chunk = (await context.genesisChunked!(0)) as { data: Uint8Array };
+    const route = routeResultJson("genesis", { genesis: doc }, "seed") as {
+      genesis: Parameters<typeof jsonText>[0];
+    };
+    const decoded = JSON.parse(Buffer.from(chunk.data).toString());
+    assert.deepEqual(decoded, JSON.parse(jsonText(route.genesis)));
+    assert.equal(decoded.consensus_params.evidence.max_age, "100000");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
