@@ -2,6 +2,7 @@
 // start. The inputs of the unfinished height (after the last end-of-height marker) are read for
 // the restart fold. The flush policy while the node runs is the log's own (Wal.flushEvery).
 import type { ConsensusInput } from "../../src/consensus/input.js";
+import { consensusRecordCheck } from "../../src/consensus/log-record-schema.js";
 import type { Logger } from "../../src/logger/index.js";
 import { Wal } from "../../src/wal/wal.js";
 import { NodeError } from "../node-errors.js";
@@ -10,8 +11,8 @@ export async function openConsensusLog(
   dir: string,
   height: bigint,
   log: Logger,
-): Promise<{ wal: Wal; earlier: ConsensusInput[] }> {
-  const wal = await Wal.open(dir);
+): Promise<{ wal: Wal<ConsensusInput>; earlier: ConsensusInput[] }> {
+  const wal = await Wal.open(dir, { checkRecord: consensusRecordCheck });
   try {
     if (wal.repair) log.warn(wal.repair.message);
     return { wal, earlier: await unfinishedHeightInputs(wal, height, log) };
@@ -26,7 +27,11 @@ export async function openConsensusLog(
  * end-of-height marker is older (a crash between saving the state and writing the marker, or a
  * log moved aside), the marker is written now and nothing is replayed.
  */
-async function unfinishedHeightInputs(wal: Wal, height: bigint, log: Logger): Promise<ConsensusInput[]> {
+async function unfinishedHeightInputs(
+  wal: Wal<ConsensusInput>,
+  height: bigint,
+  log: Logger,
+): Promise<ConsensusInput[]> {
   const marker = wal.lastEndHeight;
   if (marker !== undefined && marker > height) {
     throw new NodeError(
@@ -39,7 +44,7 @@ async function unfinishedHeightInputs(wal: Wal, height: bigint, log: Logger): Pr
     await wal.endHeight(height);
     return [];
   }
-  const inputs = (await wal.readAfterLastEndHeight()) as ConsensusInput[];
+  const inputs = await wal.readAfterLastEndHeight();
   if (inputs.length > 0)
     log.info("read the unfinished height from the consensus log", {
       height: height + 1n,

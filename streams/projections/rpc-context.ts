@@ -41,7 +41,10 @@ export { encoders } from "./rpc-encoders.js";
 const HEALTHY = Object.freeze({});
 
 export interface RpcContextOptions {
-  /** the genesis file, to serve genesis_chunked from it; without it the document's JSON is chunked */
+  /**
+   * the genesis file, to serve genesis_chunked from it in the tendermint form; without it, and
+   * always in the seed form, the document's JSON in the route's form is chunked
+   */
   genesisFile?: string;
 }
 
@@ -59,9 +62,12 @@ async function dialling(run: () => Promise<void>): Promise<void> {
 }
 
 export function createRpcContext(node: NodeHandle, options: RpcContextOptions = {}): RpcContext {
+  const form = node.config?.rpc?.compat === "tendermint" ? "tendermint" : "seed";
+  // The seed form's document is not the file's (its params read evidence {max_age} beside v0.34's
+  // fields): its chunks are the seed form's JSON, so genesis_chunked decodes to what genesis says.
   const genesis: GenesisSource =
-    options.genesisFile === undefined
-      ? genesisDocSource(node, node.config?.rpc?.compat === "tendermint" ? "tendermint" : "seed")
+    options.genesisFile === undefined || form === "seed"
+      ? genesisDocSource(node, form)
       : genesisFileSource(options.genesisFile);
   const store = node.stores.blockStore;
   return {
