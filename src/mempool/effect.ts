@@ -10,7 +10,7 @@ export interface RunCheckTx {
   from: string;
 }
 
-/** Recheck the remaining txs (type Recheck) after a block; answers come back as RecheckCompleted. */
+/** Recheck the remaining txs (type Recheck) after a block; answers come back as RechecksCompleted, a window at a time. */
 export interface RunRecheck {
   type: "RunRecheck";
   height: bigint;

@@ -3,7 +3,9 @@
 //   save block → execute on the app (responses saved before Commit; around Commit the mempool is
 //   locked: its connection flushed, new CheckTx held, then mempool BlockCommitted, then unlocked,
 //   as v0.34 does, so no tx is checked between the app's Commit and the mempool update)
-//   → save state → WAL end-of-height marker → BlockExecuted.
+//   → save state → WAL end-of-height marker → BlockExecuted. The mempool update (with the
+//   recheck it sends) runs on the next turn of the event loop, overlapping the state save; the
+//   lock is held until it ran and BlockExecuted waits for it.
 // The index of the height and the publication of NewBlock/NewBlockHeader/Tx/ValidatorSetUpdates
 // (after both the index and the state are written: a client that saw a Tx event always finds it
 // indexed and no longer pending) run on the node's index queue (height-index-queue.ts), queued at
@@ -163,6 +165,8 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
   // With an index queue: the height is queued at Commit, before the mempool drops its txs, and
   // indexed while its state is saved and the next height is proposed (height-index-queue.ts).
   let previousIndexed: Promise<void> = Promise.resolve();
+  let mempoolUpdated: Promise<void> = Promise.resolve();
+  let mempoolMs = 0;
   let stateSaved: { resolve(): void; reject(error: unknown): void } | undefined;
   const publish = () => {
     const done = executed!;
@@ -203,18 +207,32 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
                 publish,
               );
             }
-            deps.blockCommitted(committed, deliverTxs);
-            lock?.unlock();
+            // The mempool update (and the recheck of every remaining tx it sends) runs on the
+            // next turn of the event loop, while this height's state is saved; the lock stays
+            // held until it ran, so held CheckTx still follow the rechecks, and BlockExecuted
+            // waits for it, so the next proposal never reaps a committed tx.
+            mempoolUpdated = new Promise<void>((resolve) =>
+              setImmediate(() => {
+                const at = performance.now();
+                try {
+                  deps.blockCommitted(committed, deliverTxs);
+                } finally {
+                  lock?.unlock();
+                  mempoolMs = Math.round((performance.now() - at) * 10) / 10;
+                  resolve();
+                }
+              }),
+            );
           },
         },
         before,
         block,
         blockId,
       );
-      phases.mark("mempoolUpdateMs");
-    } finally {
+    } catch (error) {
       // A failed Commit halts the node; held admissions are not left waiting meanwhile.
       if (lock?.locked) lock.unlock();
+      throw error;
     }
     // At most two heights in flight: the one before this is indexed before this state is saved.
     await previousIndexed;
@@ -237,6 +255,9 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
   if (!stateSaved) publish();
   await deps.endHeight(e.height);
   phases.mark("walMs");
+  await mempoolUpdated;
+  phases.mark("mempoolWaitMs");
+  phases.spans.mempoolUpdateMs = mempoolMs;
   if (executed.commit.retainHeight > 0n) await pruneBelow(deps, executed.state, executed.commit.retainHeight);
   deps.logger.info("committed block", {
     height: e.height,

@@ -6,7 +6,8 @@
 //      LOAD_CONNECTIONS connections for LOAD_SECONDS (LOAD_RATE > 0 paces wrk to about that many
 //      requests per second): committed tx/s from the committed heights' num_txs (the node's
 //      `committed block … txs=` lines, checked against /blockchain), wrk's latency percentiles
-//      and per-thread rate spread, the node's RSS sampled every second (and after the load,
+//      and per-thread rate spread, the node's RSS (and V8's heap size, from --trace-gc, so RSS
+//      minus heap is native memory) sampled every second (and after the load,
 //      idle), the node's CPU per 1,000 committed txs.
 //   2. the baseline in the same run, on the same node: GET /health with wrk, same connections.
 //   3. broadcast_tx_sync with wrk for LOAD_SYNC_SECONDS: admitted tx/s.
@@ -60,6 +61,7 @@ const round = (n: number, d = 1) => Number(n.toFixed(d));
 const load1 = () => round(loadavg()[0]!, 2);
 
 const COMMITTED = /committed block\s.*height=(\d+) .*txs=(\d+)/;
+const GC_TRACE = /-> [\d.]+ \(([\d.]+)\) MB/;
 const RPC_LISTENING = /RPC server listening\s.*address=tcp:\/\/([0-9.]+:\d+)/;
 
 /** A node in a temporary home, its committed heights read from its log as they happen. */
@@ -67,6 +69,8 @@ class BenchNode {
   readonly home = mkdtempSync(join(tmpdir(), "rxbft-load-"));
   readonly commits: { height: number; txs: number; at: number }[] = [];
   address = "";
+  /** V8's heap size after the latest GC (--trace-gc), MB: RSS minus this is native memory. */
+  heapTotalMb = 0;
   tail = "";
   #pending = "";
   #child: ChildProcess | undefined;
@@ -90,6 +94,7 @@ class BenchNode {
     }
     writeFileSync(file, config);
     const args = [
+      "--trace-gc",
       ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []),
       BIN,
       "node",
@@ -117,6 +122,8 @@ class BenchNode {
       for (const line of lines) {
         const c = COMMITTED.exec(line);
         if (c) this.commits.push({ height: Number(c[1]), txs: Number(c[2]), at: performance.now() });
+        const gc = GC_TRACE.exec(line);
+        if (gc) this.heapTotalMb = Math.round(Number(gc[1]));
         const r = RPC_LISTENING.exec(line);
         if (r) this.address = r[1]!;
       }
@@ -272,9 +279,14 @@ try {
   const cpu0 = node.cpuMs();
   const load0 = load1();
   const t0 = performance.now();
-  const rss: { s: number; mb: number }[] = [];
+  const rss: { s: number; mb: number; heapMb: number }[] = [];
   const sampling = setInterval(
-    () => rss.push({ s: Math.round((performance.now() - t0) / 1000), mb: node.rssMb() }),
+    () =>
+      rss.push({
+        s: Math.round((performance.now() - t0) / 1000),
+        mb: node.rssMb(),
+        heapMb: node.heapTotalMb,
+      }),
     1000,
   );
   const asyncRun = await wrk(url, SECONDS, CONNECTIONS, ["broadcast_tx_async", "a", pause]);
@@ -382,11 +394,15 @@ try {
       broadcastTxCommit: commitLatency,
     },
   };
-  const rssLine = rss.map((r) => `${r.s}s:${r.mb}`).join(" ");
+  const every = Math.max(1, Math.round(rss.length / 20));
+  const rssLine = rss
+    .filter((_, i) => i % every === every - 1)
+    .map((r) => `${r.s}s:${r.mb}(${r.heapMb})`)
+    .join(" ");
   console.log(
     `broadcast_tx_async (wrk ${CONNECTIONS} conns, ${SECONDS} s${RATE ? `, paced ~${RATE}/s` : ""}): committed ${committedPerSecond} tx/s (${committedDuring} txs over ${during.length} heights, store says ${stored}; ${commitsPerHeight.length ? `${result.async.txsPerHeight.min}-${result.async.txsPerHeight.max}` : "-"} per height; interval p50 ${result.async.blockIntervalMs.p50} ms max ${result.async.blockIntervalMs.max} ms) | sent ${asyncRun.perSecond}/s (rate stdev ${asyncRun.threadRate.stdev}) | latency p50/p90/p99 ${asyncRun.latencyMs.p50}/${asyncRun.latencyMs.p90}/${asyncRun.latencyMs.p99} ms | node ${result.async.nodeCpuMsPerKTx} CPU-ms/1k tx | load ${load0}→${asyncLoad}`,
   );
-  console.log(`RSS MB: idle ${idleBefore} | ${rssLine} | idle after ${idleAfter}`);
+  console.log(`RSS MB (V8 heap MB): idle ${idleBefore} | ${rssLine} | idle after ${idleAfter}`);
   console.log(
     `GET /health same node: ${health.perSecond} req/s (load ${healthLoad}) | committed/health ratio ${result.ratioToHealth}`,
   );

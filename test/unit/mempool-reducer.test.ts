@@ -221,6 +221,38 @@ describe("after a block", () => {
     assert.ok(failed.effects.some((e) => e.type === "TxsEvicted" && e.reason === "recheck-failed"));
   });
 
+  test("a window of recheck answers folds to what the answers fold to one at a time", () => {
+    const { state } = admit(["a", "b", "c", "d", "e"]);
+    const block = run([committed(1n, ["a"], [0])], {}, state).state;
+    const answers = [
+      { hash: hashOf(bytes("b")), code: 0 },
+      { hash: hashOf(bytes("c")), code: 3 },
+      { hash: hashOf(bytes("zz")), code: 1 }, // not rechecking: ignored
+      { hash: hashOf(bytes("d")), code: 0 },
+      { hash: hashOf(bytes("e")), code: 7 },
+    ];
+    const single = run(
+      answers.map((a) => ({ type: "RecheckCompleted" as const, ...a, time: 0 })),
+      {},
+      block,
+    );
+    const windowed = run([{ type: "RechecksCompleted", results: answers, time: 0 }], {}, block);
+    assert.deepEqual(pendingTxs(windowed.state), ["b", "d"]);
+    assert.deepEqual(pendingTxs(windowed.state), pendingTxs(single.state));
+    assert.equal(windowed.state.txsBytes, single.state.txsBytes);
+    assert.equal(windowed.state.rechecking.size, 0);
+    assert.equal(windowed.state.cache.size, single.state.cache.size);
+    assert.deepEqual(
+      windowed.effects
+        .filter((e) => e.type === "TxsEvicted")
+        .flatMap((e) => (e.type === "TxsEvicted" ? e.hashes : [])),
+      [hashOf(bytes("c")), hashOf(bytes("e"))],
+    );
+    // The recheck is over: consensus is told txs are available, once, as with single answers.
+    assert.equal(windowed.effects.filter((e) => e.type === "TxsAvailable").length, 1);
+    assert.equal(single.effects.filter((e) => e.type === "TxsAvailable").length, 1);
+  });
+
   test("a stale recheck answer (tx no longer rechecking) changes nothing", () => {
     const { state } = admit(["a"], { recheck: false });
     const t = mempoolReducer(state, { type: "RecheckCompleted", hash: hashOf(bytes("a")), code: 1, time: 0 });

@@ -104,7 +104,10 @@ describe("streams: a height's index off the commit's critical path", () => {
       },
       halt: (reason) => assert.fail(reason),
       logger: silent,
-    })(effect$).subscribe((input) => inputs.push(input));
+    })(effect$).subscribe((input) => {
+      inputs.push(input);
+      order.push(`BlockExecuted ${(input as { height: bigint }).height}`);
+    });
 
     const one = node.block(0, [tx("a=1"), tx("b=2")]);
     const commit = (height: bigint, held: typeof one): CommitBlock => ({
@@ -166,9 +169,10 @@ describe("streams: a height's index off the commit's critical path", () => {
     await until(() => inputs.length === 2);
     await queue.settled();
     assert.deepEqual(order, [
-      "mempool dropped 1",
       "index 1 started",
       "state 1",
+      "mempool dropped 1",
+      "BlockExecuted 1",
       "mempool dropped 2",
       "index 1 written",
       "Tx event",
@@ -177,6 +181,7 @@ describe("streams: a height's index off the commit's critical path", () => {
       "state 2",
       "index 2 written",
       "Tx event",
+      "BlockExecuted 2",
     ]);
   });
 });
