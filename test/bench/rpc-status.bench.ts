@@ -4,8 +4,8 @@
 // a route on that library (issue 19: /status ≥ 0.8×, /health ≥ 0.9×). Load from wrk (-t1 -c32),
 // a C client cheaper than either server; a Node client saturates first on 2 cores and makes
 // every server look equal. Runs alternate ours/bare, ROUNDS times, and each server's CPU time
-// per request is read from /proc beside its rate: on a shared machine the CPU per request is
-// the steadier ratio. Env: RPC_STATUS_SECONDS (per run, default 3), RPC_STATUS_ROUNDS (2),
+// per request is read from /proc beside its rate (the node's CPU with no requests, measured
+// first, subtracted): on a shared machine the CPU per request is the steadier ratio. Env: RPC_STATUS_SECONDS (per run, default 3), RPC_STATUS_ROUNDS (2),
 // RPC_STATUS_PROF=<dir> runs the node under --cpu-prof. Says so and skips without wrk.
 // Writes bench-results/rpc-status.json; never fails on time.
 import { type ChildProcess, fork } from "node:child_process";
@@ -77,6 +77,11 @@ try {
     ours: { url: `http://${node.address}`, pid: node.pid },
     bare: { url: `http://127.0.0.1:${bare.port}`, pid: bare.child.pid },
   };
+  // The node makes a block every second meanwhile: its CPU with no requests (measured here,
+  // over 2 s) is subtracted from its runs, so the CPU per request is the requests' own.
+  const idle0 = cpuMs(node.pid);
+  await new Promise((r) => setTimeout(r, 2000));
+  const idleMsPerSecond = (cpuMs(node.pid) - idle0) / 2;
   const loadBefore = load();
   const runs: Run[] = [];
   for (let r = 0; r < ROUNDS; r++) {
@@ -85,7 +90,7 @@ try {
         const target = targets[server];
         const before = cpuMs(target.pid);
         const figure = runWrk(wrk, `${target.url}${path}`, SECONDS);
-        const cpu = cpuMs(target.pid) - before;
+        const cpu = cpuMs(target.pid) - before - (server === "ours" ? idleMsPerSecond * SECONDS : 0);
         const requests = figure.requestsPerSecond * SECONDS;
         runs.push({
           path,
@@ -107,7 +112,7 @@ try {
     };
   };
   console.log(
-    `rpc-status: wrk -t1 -c32 -d${SECONDS}s, ${ROUNDS} alternating rounds; load ${loadBefore} -> ${loadAfter}`,
+    `rpc-status: wrk -t1 -c32 -d${SECONDS}s, ${ROUNDS} alternating rounds; node idle CPU ${round(idleMsPerSecond, 1)} ms/s (subtracted); load ${loadBefore} -> ${loadAfter}`,
   );
   const summary = PATHS.map((path) => {
     const ours = best(path, "ours");
@@ -124,7 +129,7 @@ try {
   mkdirSync(join(root, "bench-results"), { recursive: true });
   writeFileSync(
     join(root, "bench-results", "rpc-status.json"),
-    `${JSON.stringify({ seconds: SECONDS, rounds: ROUNDS, loadBefore, loadAfter, summary, runs }, null, 2)}\n`,
+    `${JSON.stringify({ seconds: SECONDS, rounds: ROUNDS, idleMsPerSecond, loadBefore, loadAfter, summary, runs }, null, 2)}\n`,
   );
 } finally {
   bare?.child.kill("SIGTERM");

@@ -29,6 +29,8 @@ export interface HttpAnswer {
   contentType: string;
   headers: Header[];
   body: string;
+  /** the body already encoded as UTF-8, when it is reused (polled routes): written as it is */
+  bodyBytes?: Buffer;
 }
 
 export const WEBSOCKET_PATH = "/websocket";
@@ -83,6 +85,7 @@ export class HttpFront {
   private readonly cors: CorsPolicy | undefined;
   private readonly indexPage: string;
   private readonly polledEnv: RouteEnv;
+  private readonly polledBytes = new Map<Route, { text: string; bytes: Buffer }>();
   /** Routes a backend may answer by the short path (none while CORS needs the request's headers). */
   readonly polledRoutes: readonly Route[];
 
@@ -110,9 +113,20 @@ export class HttpFront {
    */
   answerPolled(route: Route): HttpAnswer | Promise<HttpAnswer> {
     const reply = this.dispatcher.handleUri(route, NOTHING, this.polledEnv);
-    return reply instanceof Promise
-      ? reply.then((r) => this.reply(PLAIN_GET, r))
-      : this.reply(PLAIN_GET, reply);
+    return reply instanceof Promise ? reply.then((r) => this.polled(route, r)) : this.polled(route, reply);
+  }
+
+  /** The answer with its body's bytes, encoded once per new body text of the route. */
+  private polled(route: Route, reply: RpcReply): HttpAnswer {
+    const answer = this.reply(PLAIN_GET, reply);
+    const last = this.polledBytes.get(route);
+    if (last !== undefined && last.text === answer.body) {
+      answer.bodyBytes = last.bytes;
+    } else if (reply.status === 200) {
+      answer.bodyBytes = Buffer.from(answer.body, "utf8");
+      this.polledBytes.set(route, { text: answer.body, bytes: answer.bodyBytes });
+    }
+    return answer;
   }
 
   /** Whether CORS headers of requests matter (backends skip reading them otherwise). */

@@ -66,7 +66,7 @@ function writeAnswer(res: Uws.HttpResponse, answer: HttpAnswer, closeConnection 
     for (const [name, value] of answer.headers) res.writeHeader(name, value);
     // A HEAD answer announces the body's length and sends none (node:http does this itself).
     if (head) res.endWithoutBody(Buffer.byteLength(answer.body), closeConnection);
-    else res.end(answer.body, closeConnection);
+    else res.end(answer.bodyBytes ?? answer.body, closeConnection);
   });
 }
 
