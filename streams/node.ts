@@ -27,7 +27,7 @@ import { restoreConsensus } from "./boot/restart.js";
 import { openSigner } from "./boot/signer.js";
 import { openNodeStores } from "./boot/stores.js";
 import { type BlockCommitDeps, commitOne, MempoolCommitLock } from "./effects/block-commit.js";
-import { storedEvidenceHistory } from "./effects/block-validation.js";
+import { storedEvidenceHistory, storedSignedHeader } from "./effects/block-validation.js";
 import { consensusHandlers } from "./effects/consensus-handlers.js";
 import { EvidencePoolHolder } from "./effects/evidence.js";
 import { createLoop } from "./loop.js";
@@ -240,6 +240,7 @@ async function assemble(
             {
               blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
               validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
+              signedHeaderAt: (h) => storedSignedHeader(stores.blockStore, h),
             },
             heights,
           ),
