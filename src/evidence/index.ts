@@ -6,5 +6,6 @@
 // src/store/evidence-store.ts; the wiring is streams/effects/evidence.ts.
 export * from "./duplicate-vote.js";
 export * from "./errors.js";
+export * from "./light-client-attack.js";
 export * from "./rules.js";
 export * from "./state.js";

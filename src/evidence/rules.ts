@@ -17,6 +17,7 @@ import { Evidence } from "../wire/generated/tendermint/types/evidence.js";
 import type { Vote } from "../wire/generated/tendermint/types/types.js";
 import { evidenceItemHash } from "../wire/hashes.js";
 import { conflictProblem, duplicateVoteEvidence, duplicateVoteProblem } from "./duplicate-vote.js";
+import { lightClientAttackProblem, validatorsAtHeight } from "./light-client-attack.js";
 import {
   type EvidenceHistory,
   type EvidencePoolState,
@@ -46,7 +47,8 @@ export function isEvidenceExpired(chain: ChainState, height: bigint, time: Times
   return ageBlocks > params.maxAgeNumBlocks && ageNanos > durationNanos(params.maxAgeDuration);
 }
 
-function isKnown(pool: EvidencePoolState, key: string): "pending" | "committed" | undefined {
+/** Whether the pool holds this evidence (by its key) as pending or committed. */
+export function knownEvidence(pool: EvidencePoolState, key: string): "pending" | "committed" | undefined {
   if (pool.pending.some((p) => p.key === key)) return "pending";
   if (pool.committed.some((c) => c.key === key)) return "committed";
   return undefined;
@@ -111,7 +113,7 @@ export function updateEvidencePool(
       continue; // not a conflict against that set (a validator that has left): nothing to prove
     }
     const key = evidenceKey(evidence);
-    if (isKnown(next, key) === undefined && !isEvidenceExpired(chain, height, time))
+    if (knownEvidence(next, key) === undefined && !isEvidenceExpired(chain, height, time))
       next = withPending(next, evidence, key);
   }
   const committedNow = blockEvidence.map((e) => ({
@@ -162,9 +164,7 @@ export function pendingEvidence(
 
 export type EvidenceCheck =
   | { readonly kind: "valid"; readonly key: string; readonly alreadyPending: boolean }
-  | { readonly kind: "invalid"; readonly reason: string }
-  /** LightClientAttackEvidence needs the light client's verification, which rxbft does not do yet. */
-  | { readonly kind: "unsupported"; readonly reason: string };
+  | { readonly kind: "invalid"; readonly reason: string };
 
 /** Checks evidence from a peer, the RPC or a proposed block (v0.34's CheckEvidence for one item). */
 export function checkEvidence(
@@ -181,13 +181,10 @@ export function checkEvidence(
     throw error;
   }
   const key = evidenceKey(evidence);
-  const known = isKnown(pool, key);
+  const known = knownEvidence(pool, key);
   if (known === "committed") return { kind: "invalid", reason: "evidence was already committed" };
   if (known === "pending") return { kind: "valid", key, alreadyPending: true };
   const sum = evidence.sum!;
-  if (sum.$case !== "duplicateVoteEvidence") {
-    return { kind: "unsupported", reason: "light client attack evidence is not verified by this node" };
-  }
   const height = evidenceHeight(evidence);
   if (height > chain.lastBlockHeight)
     return { kind: "invalid", reason: `evidence from future height ${height}` };
@@ -201,20 +198,40 @@ export function checkEvidence(
   }
   if (isEvidenceExpired(chain, height, time))
     return { kind: "invalid", reason: `evidence from height ${height} is too old` };
-  const validators =
-    height === chain.lastBlockHeight ? chain.lastValidators?.validators : history.validatorsAt(height);
-  if (validators === undefined)
-    return { kind: "invalid", reason: `no validator set stored for height ${height}` };
-  const problem = duplicateVoteProblem(sum.duplicateVoteEvidence, chain.chainId, validators, verify);
+  let problem: string | undefined;
+  if (sum.$case === "lightClientAttackEvidence") {
+    problem = lightClientAttackProblem(sum.lightClientAttackEvidence, chain, history);
+  } else {
+    const validators = validatorsAtHeight(chain, history, height);
+    if (validators === undefined)
+      return { kind: "invalid", reason: `no validator set stored for height ${height}` };
+    problem = duplicateVoteProblem(sum.duplicateVoteEvidence, chain.chainId, validators, verify);
+  }
   return problem === undefined
     ? { kind: "valid", key, alreadyPending: false }
     : { kind: "invalid", reason: problem };
 }
 
+/**
+ * The heights whose block time, validator set and signed header checking this evidence reads: its
+ * own height, and for a light client attack the conflicting block's height and our latest (the
+ * trusted header of a forward attack).
+ */
+export function evidenceHistoryHeights(evidence: Evidence, chain: ChainState): bigint[] {
+  const heights = [evidenceHeight(evidence)];
+  const sum = evidence.sum;
+  if (sum?.$case === "lightClientAttackEvidence") {
+    const conflicting = sum.lightClientAttackEvidence.conflictingBlock?.signedHeader?.header?.height;
+    if (conflicting !== undefined) heights.push(conflicting);
+    heights.push(chain.lastBlockHeight);
+  }
+  return heights.filter((h) => h > 0n && h <= chain.lastBlockHeight);
+}
+
 /** Adds evidence that checkEvidence found valid (from a peer or the RPC). */
 export function addVerifiedEvidence(pool: EvidencePoolState, evidence: Evidence): EvidencePoolState {
   const key = evidenceKey(evidence);
-  return isKnown(pool, key) === undefined ? withPending(pool, evidence, key) : pool;
+  return knownEvidence(pool, key) === undefined ? withPending(pool, evidence, key) : pool;
 }
 
 /** The evidence of a proposed block: each valid, none twice, within the evidence max_bytes. */

@@ -20,7 +20,7 @@ import type { Stores } from "../../src/store/open-stores.js";
 import type { Wal } from "../../src/wal/wal.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import { type BlockCommitDeps, commitOne, type MempoolCommitLock } from "../effects/block-commit.js";
-import { storedEvidenceHistory } from "../effects/block-validation.js";
+import { storedEvidenceHistory, storedSignedHeader } from "../effects/block-validation.js";
 import { NO_PEERS } from "../effects/broadcasts.js";
 import { consensusHandlers } from "../effects/consensus-handlers.js";
 import { HeightIndexQueue } from "../effects/height-index-queue.js";
@@ -149,6 +149,7 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
             {
               blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
               validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
+              signedHeaderAt: (h) => storedSignedHeader(stores.blockStore, h),
             },
             heights,
           ),
