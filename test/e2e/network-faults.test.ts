@@ -4,8 +4,8 @@
 // catches up; restart the last: it catches up too, and every node holds the same hashes.
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { highest, Network } from "../e2e/network-harness.js";
-import { killAllNodes } from "../e2e/node-harness.js";
+import { highest, Network } from "./network-harness.js";
+import { killAllNodes } from "./node-harness.js";
 
 after(killAllNodes);
 

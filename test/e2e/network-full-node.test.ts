@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { runCli, tempHome } from "../e2e/cli-harness.js";
-import { Network } from "../e2e/network-harness.js";
-import { killAllNodes, NodeProcess } from "../e2e/node-harness.js";
-import { freePorts, setConfig } from "../e2e/p2p-harness.js";
+import { runCli, tempHome } from "./cli-harness.js";
+import { Network } from "./network-harness.js";
+import { killAllNodes, NodeProcess } from "./node-harness.js";
+import { freePorts, setConfig } from "./p2p-harness.js";
 
 after(killAllNodes);
 

@@ -7,9 +7,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { RXBFT_BIN, tempHome } from "../e2e/cli-harness.js";
-import { Network } from "../e2e/network-harness.js";
-import { killAllNodes } from "../e2e/node-harness.js";
+import { RXBFT_BIN, tempHome } from "./cli-harness.js";
+import { Network } from "./network-harness.js";
+import { killAllNodes } from "./node-harness.js";
 
 let signer: ChildProcess | undefined;
 after(() => {

@@ -3,8 +3,8 @@
 // (in one block, on every node) and /tx finds it at the same height on every node.
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { highest, Network } from "../e2e/network-harness.js";
-import { killAllNodes } from "../e2e/node-harness.js";
+import { highest, Network } from "./network-harness.js";
+import { killAllNodes } from "./node-harness.js";
 
 after(killAllNodes);
 

@@ -9,10 +9,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { tempHome } from "../e2e/cli-harness.js";
-import { Network } from "../e2e/network-harness.js";
-import { killAllNodes } from "../e2e/node-harness.js";
 import { startTestApp, type TestAppProcess } from "../fixtures/abci-test-app/process.js";
+import { tempHome } from "./cli-harness.js";
+import { Network } from "./network-harness.js";
+import { killAllNodes } from "./node-harness.js";
 
 const BYZANTINE = fileURLToPath(new URL("../fixtures/byzantine-validator.ts", import.meta.url));
 let byzantine: ChildProcess | undefined;
