@@ -4,15 +4,15 @@
 //   locked: its connection flushed, new CheckTx held, then mempool BlockCommitted, then unlocked,
 //   as v0.34 does, so no tx is checked between the app's Commit and the mempool update)
 //   → save state → index
-//   → publish NewBlock/NewBlockHeader/Tx/ValidatorSetUpdates (a client that saw a Tx event always
-//   finds it indexed and no longer pending) → WAL end-of-height marker → BlockExecuted.
+//   → the results handed to the event projection → WAL end-of-height marker → BlockExecuted, whose
+//   fold publishes NewBlock/NewBlockHeader/Tx/ValidatorSetUpdates (projections/node-events.ts: a
+//   client that saw a Tx event always finds it indexed and no longer pending).
 // A crash anywhere is repaired at the next start by reconcile + handshake (stores and app) and the
 // restart rule of the log (restart-fold.ts). Any failure halts: nothing more is signed.
 import type { ConsensusConnection, MempoolConnection } from "../../src/abci/client/abci-client.js";
 import { executeBlock } from "../../src/abci/execute-block.js";
 import type { CommitBlock } from "../../src/consensus/effect.js";
 import { isEvidenceExpired } from "../../src/consensus/evidence-pool.js";
-import { addressOf } from "../../src/crypto/hash.js";
 import type { Logger } from "../../src/logger/index.js";
 import type { BlockStore } from "../../src/store/block-store.js";
 import type { HeightIndexer } from "../../src/store/indexer/event-indexer.js";
@@ -25,11 +25,10 @@ import {
   type ResponseCheckTx,
   type ResponseDeliverTx,
 } from "../../src/wire/generated/tendermint/abci/types.js";
-import type { ABCIResponses, State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
+import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
-import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";
-import type { EventBus } from "../projections/event-bus.js";
 import { upperHex } from "../projections/event-bus.js";
+import { type ExecutedBlocks, executedBlockResults } from "../projections/node-events.js";
 import { blockExecutionHandler } from "./block-execution.js";
 
 export interface BlockCommitDeps {
@@ -39,7 +38,8 @@ export interface BlockCommitDeps {
   chainState(): ChainState;
   /** Told the state after each block, before BlockExecuted is folded (tests without a loop). */
   setChainState?(state: ChainState): void;
-  events: EventBus;
+  /** Where the block's results go for the event projection (projections/node-events.ts). */
+  executed: Pick<ExecutedBlocks, "put">;
   /** Wal.endHeight: appends the end-of-height marker and syncs. */
   endHeight(height: bigint): Promise<void>;
   /** Tells the mempool which txs left with the block (BlockCommitted), right after the app's Commit. */
@@ -108,15 +108,6 @@ export class MempoolCommitLock {
   }
 }
 
-function validatorsOfUpdates(responses: ABCIResponses): Validator[] {
-  return (responses.endBlock?.validatorUpdates ?? []).map((u) => {
-    const key = u.pubKey.sum;
-    const raw =
-      key?.$case === "ed25519" ? key.ed25519 : key?.$case === "secp256k1" ? key.secp256k1 : new Uint8Array(0);
-    return { address: addressOf(raw), pubKey: u.pubKey, votingPower: u.power, proposerPriority: 0n };
-  });
-}
-
 export function blockCommitHandler(deps: BlockCommitDeps) {
   return blockExecutionHandler({
     execute: (e) => (deps.track ? deps.track(commitOne(deps, e)) : commitOne(deps, e)),
@@ -161,13 +152,8 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
     abciResponses: executed.responses,
   });
   deps.setChainState?.(executed.state);
-  deps.events.publishBlock(
-    block,
-    executed.events,
-    executed.responses.beginBlock ?? { events: [] },
-    executed.responses.endBlock ?? { validatorUpdates: [], consensusParamUpdates: undefined, events: [] },
-    validatorsOfUpdates(executed.responses),
-  );
+  // The events (NewBlock, Tx…) are published when BlockExecuted is folded (node-events.ts).
+  deps.executed.put(e.height, executedBlockResults(block, executed.responses));
   await deps.endHeight(e.height);
   if (executed.commit.retainHeight > 0n) await pruneBelow(deps, executed.state, executed.commit.retainHeight);
   deps.logger.info("committed block", {
