@@ -95,6 +95,7 @@ async function assemble(
 
   const projections = createNodeProjections(shaken.state, log.consensus);
   life.onCleanup(() => projections.events.complete());
+  if (options.onEvent) projections.events.events$.subscribe(options.onEvent);
   const { mempool, mempoolLock } = openMempool({ config, height, app, projections, life, log });
   const consensus = await createConsensusLoop({
     config,

@@ -75,7 +75,7 @@ export interface ConsensusLoop {
 
 export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<ConsensusLoop> {
   const { stores, wal, signer, projections, clock, life, log } = parts;
-  const { chain, evidence, events } = projections;
+  const { chain, evidence } = projections;
   const { consensusRules, trace, onConsensusStep } = parts.options;
   const height = parts.handshaken.lastBlockHeight;
   // The peer hand-off verifies peer messages with the same rules the reducer folds them with.
@@ -110,7 +110,7 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     consensus: parts.app.consensus,
     stores: { blockStore: stores.blockStore, stateStore: stores.stateStore, indexer: stores.indexer },
     chainState: () => chain.current,
-    events,
+    executed: projections.executed,
     endHeight: (h) => life.track(wal.endHeight(h)),
     blockCommitted: (block, deliverTxs) => parts.mempool.blockCommitted(block, deliverTxs),
     mempoolLock: parts.mempoolLock,
@@ -160,7 +160,6 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     // Our votes, proposal and parts reach peers through the consensus reactor, not once.
     peers: NO_PEERS,
     events: {
-      publish: (name, data) => events.publishConsensus(name, data),
       halt: life.halt,
       peerMisbehaved: (peer, reason) => log.consensus.info("peer misbehaved", { peer, reason }),
     },
