@@ -22,14 +22,14 @@ import { indexerStoreOptions, txIndexStatus } from "../src/store/indexer-options
 import { TENDERMINT_COMPAT_VERSION } from "../src/version.js";
 import { connectApp, handshakeApp } from "./boot/app.js";
 import { flushPeriodically, openConsensusLog } from "./boot/consensus-log.js";
+import { openEvidencePool } from "./boot/evidence-pool.js";
 import type { PreparedNode } from "./boot/prepare-home.js";
 import { restoreConsensus } from "./boot/restart.js";
 import { openSigner } from "./boot/signer.js";
 import { openNodeStores } from "./boot/stores.js";
 import { type BlockCommitDeps, commitOne, MempoolCommitLock } from "./effects/block-commit.js";
-import { storedEvidenceHistory, storedSignedHeader } from "./effects/block-validation.js";
+import { nodeEvidenceHistory } from "./effects/block-validation.js";
 import { consensusHandlers } from "./effects/consensus-handlers.js";
-import { EvidencePoolHolder } from "./effects/evidence.js";
 import { createLoop } from "./loop.js";
 import { createMempoolNode } from "./mempool-node.js";
 import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
@@ -159,7 +159,14 @@ async function assemble(
   const chain = new ChainStateProjection(shaken.state, recent);
   const events = new EventBus();
   life.onCleanup(() => events.complete());
-  const evidence = new EvidencePoolHolder(recent, log.consensus);
+  // The evidence pool, durable in data/evidence.db (boot/evidence-pool.ts).
+  const evidenceHistory = nodeEvidenceHistory(stores);
+  const evidencePool = await openEvidencePool({
+    ...{ dataDir: paths.dataDir, chain: shaken.state, blockStore: stores.blockStore, recent },
+    ...{ historyFor: evidenceHistory, logger: log.consensus, onStoreFailure: halt },
+  });
+  life.onCleanup(() => evidencePool.close());
+  const evidence = evidencePool.holder;
   // Admissions go through the lock held around the app's Commit (block-commit.ts).
   const mempoolLock = new MempoolCommitLock(client.mempool);
   const mempool = createMempoolNode({
@@ -235,15 +242,7 @@ async function assemble(
         checkSignatures: (items) => pool.verifyBatch(items),
         evidencePool: () => evidence.state(),
         // A block's evidence is checked against the stores at its height.
-        evidenceHistory: (heights) =>
-          storedEvidenceHistory(
-            {
-              blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
-              validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
-              signedHeaderAt: (h) => storedSignedHeader(stores.blockStore, h),
-            },
-            heights,
-          ),
+        evidenceHistory,
         verifyEvidenceVote: verifyEd25519,
       },
     },
