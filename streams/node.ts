@@ -40,6 +40,7 @@ import { startNodePeerLayer } from "./p2p-transport.js";
 import { ChainStateProjection } from "./projections/chain-state.js";
 import { EventBus } from "./projections/event-bus.js";
 import { RecentBlocks } from "./projections/recent-blocks.js";
+import { startEvidenceGossipReactor } from "./reactors/evidence-gossip.js";
 import { mempoolGossipConfigOf, startMempoolGossipReactor } from "./reactors/mempool-gossip.js";
 import type { FoldStep } from "./restart-fold.js";
 import { startNodeRpc } from "./rpc-start.js";
@@ -318,6 +319,16 @@ async function assemble(
     onFault: (fault) => halt(`mempool gossip halted on an internal error: ${fault.reason}`),
   });
   life.onCleanup(() => mempoolGossip.stop());
+  // Evidence gossip on 0x38 (reactors/evidence-gossip.ts).
+  const evidenceGossip = startEvidenceGossipReactor(peers, {
+    pool: evidence,
+    chainState: () => chain.current,
+    verify: verifyEd25519,
+    scheduler,
+    logger: logger.child("evidence"),
+    onFault: (fault) => halt(`evidence gossip halted on an internal error: ${fault.reason}`),
+  });
+  life.onCleanup(() => evidenceGossip.stop());
   running.add(loop.start());
   const flushing = flushPeriodically(wal, scheduler);
   life.onCleanup(() => flushing.unsubscribe());
