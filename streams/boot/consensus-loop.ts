@@ -20,7 +20,7 @@ import type { Stores } from "../../src/store/open-stores.js";
 import type { Wal } from "../../src/wal/wal.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import { type BlockCommitDeps, commitOne, type MempoolCommitLock } from "../effects/block-commit.js";
-import { storedEvidenceHistory, storedSignedHeader } from "../effects/block-validation.js";
+import { nodeEvidenceHistory } from "../effects/block-validation.js";
 import { NO_PEERS } from "../effects/broadcasts.js";
 import { consensusHandlers } from "../effects/consensus-handlers.js";
 import { HeightIndexQueue } from "../effects/height-index-queue.js";
@@ -144,15 +144,7 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
         checkSignatures: (items) => parts.pool.verifyBatch(items),
         evidencePool: () => evidence.state(),
         // A block's evidence is checked against the stores at its height.
-        evidenceHistory: (heights) =>
-          storedEvidenceHistory(
-            {
-              blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
-              validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
-              signedHeaderAt: (h) => storedSignedHeader(stores.blockStore, h),
-            },
-            heights,
-          ),
+        evidenceHistory: nodeEvidenceHistory(stores),
         verifyEvidenceVote: verifyEd25519,
       },
     },

@@ -29,10 +29,18 @@ export interface NodeProjections {
   follow(transition$: Observable<FoldedStep>, resumed: readonly ConsensusEffect[]): Subscription;
 }
 
-export function createNodeProjections(handshaken: ChainState, logger: Logger): NodeProjections {
-  const recent = new RecentBlocks(RECENT_BLOCKS_KEPT);
+/**
+ * `opened`: the recent-block cache and the evidence pool the node opened from its evidence store
+ * (boot/evidence-pool.ts); without it (tools, tests) both start empty.
+ */
+export function createNodeProjections(
+  handshaken: ChainState,
+  logger: Logger,
+  opened?: { recent: RecentBlocks; evidence: EvidencePoolProjection },
+): NodeProjections {
+  const recent = opened?.recent ?? new RecentBlocks(RECENT_BLOCKS_KEPT);
   const chain = new ChainStateProjection(handshaken, recent);
-  const evidence = new EvidencePoolProjection(recent, logger);
+  const evidence = opened?.evidence ?? new EvidencePoolProjection(recent, logger);
   const events = new EventBus();
   const executed = new ExecutedBlocks();
   return {
