@@ -5,29 +5,16 @@
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { after, describe, it } from "node:test";
-import { firstValueFrom } from "rxjs";
-import { filter } from "rxjs/operators";
-import { startNode } from "../../streams/node.js";
 import type { NodeEvent } from "../../streams/node-handle.js";
 import { eventJsonLine } from "../../streams/projections/node-events.js";
 import { replayHome } from "../../streams/replay-home.js";
-import { freshHome, prepare } from "./streams-node-helpers.js";
+import { freshHome, runUntil } from "./streams-node-helpers.js";
 
 const home = freshHome("rxbft-replay-events-");
 after(() => rmSync(home, { recursive: true, force: true }));
 
-async function run(events: NodeEvent[], untilHeight: bigint, txs: number) {
-  const prepared = prepare(home);
-  try {
-    const node = await startNode(prepared, { verifyWorkers: 0, rpc: false, onEvent: (e) => events.push(e) });
-    for (let i = 0; i < txs; i++)
-      await node.mempool.submit(new TextEncoder().encode(`k${untilHeight}-${i}=v${i}`));
-    await firstValueFrom(node.consensusState$.pipe(filter((s) => s.height > untilHeight)));
-    await node.stop();
-    return prepared;
-  } finally {
-    prepared.lock.release();
-  }
+function run(events: NodeEvent[], untilHeight: bigint, txs: number) {
+  return runUntil(home, untilHeight, txs, { onEvent: (e) => events.push(e) });
 }
 
 describe("streams: rxbft replay --events", () => {
