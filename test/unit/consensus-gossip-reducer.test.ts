@@ -345,3 +345,28 @@ test("a removed peer is forgotten; messages from unknown peers change nothing", 
   assert.equal(d.state.peers.size, 0);
   assert.deepEqual(from(d, nrs(5n, 0, RoundStep.Propose)), []);
 });
+
+test("wakes: our own vote goes out at once; others' votes wait for the next pass, when the peer's HasVote may have come", () => {
+  const base = ourState({ height: 5n, step: RoundStep.Prevote, ownIndex: 0 });
+  const d = connected(base);
+  from(d, nrs(5n, 0, RoundStep.Prevote));
+  d.feed({ type: "GossipTicked", nowMs: T });
+  const others = { ...base, votes: votesOf(5n, [prevote(5n, 0, 2)]) };
+  const quiet = d.feed({ type: "OurStateChanged", nowMs: T + 1, state: others });
+  assert.ok(!quiet.some((e) => e.type === "ScheduleTick"), "no extra pass for another validator's vote");
+  from(
+    d,
+    {
+      $case: "hasVote",
+      hasVote: { height: 5n, round: 0, type: SignedMsgType.SIGNED_MSG_TYPE_PREVOTE, index: 2 },
+    },
+    T + 2,
+  );
+  const own = { ...others, votes: votesOf(5n, [prevote(5n, 0, 2), prevote(5n, 0, 0)]) };
+  const woken = d.feed({ type: "OurStateChanged", nowMs: T + 3, state: own });
+  assert.ok(woken.some((e) => e.type === "ScheduleTick" && e.atMs === T + 3));
+  const sent = sends(d.feed({ type: "GossipTicked", nowMs: T + 3 })).flatMap((m) =>
+    m.$case === "vote" ? [m.vote.vote!.validatorIndex] : [],
+  );
+  assert.deepEqual(sent, [0], "ours; validator 2's the peer already announced");
+});

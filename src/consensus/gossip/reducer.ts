@@ -70,7 +70,13 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       if (before === input.state) break;
       for (const message of announcements(before, input.state, input.nowMs))
         effects.push({ type: "BroadcastToPeers", message });
-      next = { ...state, our: input.state, peers: mapPeers(state.peers, (p) => wake(p, input.nowMs)) };
+      next = {
+        ...state,
+        our: input.state,
+        peers: wakesPeers(before, input.state)
+          ? mapPeers(state.peers, (p) => wake(p, input.nowMs))
+          : state.peers,
+      };
       // A new height: the blocks kept for catch-up stay valid (committed blocks never change).
       break;
     }
@@ -119,6 +125,29 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
     }
   }
   return { state: schedule(next, effects), effects };
+}
+
+/**
+ * Whether a transition of ours calls for the peers' routines at once: a new height, round or step,
+ * a proposal or part we did not have, or a vote of our own. Others' votes are passed on at the
+ * routines' next pass (peer_gossip_sleep_duration, as v0.34 polls), by when the HasVotes of the
+ * peers that already got them from elsewhere have mostly arrived: far fewer duplicates.
+ */
+function wakesPeers(before: ConsensusState | undefined, after: ConsensusState): boolean {
+  if (before === undefined || !before.started) return true;
+  if (before.height !== after.height || before.round !== after.round || before.step !== after.step)
+    return true;
+  if (before.proposal !== after.proposal) return true;
+  if ((before.proposalParts?.count ?? 0) !== (after.proposalParts?.count ?? 0)) return true;
+  if (before.proposalParts?.header !== after.proposalParts?.header) return true;
+  const own = after.ownIndex;
+  if (own < 0 || before.votes === after.votes) return false;
+  const a = before.votes.rounds[after.round];
+  const b = after.votes.rounds[after.round];
+  if (a === b || b === undefined) return false;
+  return (
+    a?.prevotes.votes[own] !== b.prevotes.votes[own] || a?.precommits.votes[own] !== b.precommits.votes[own]
+  );
 }
 
 function withPeer(state: GossipState, id: string, peer: PeerGossip): GossipState {
