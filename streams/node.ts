@@ -28,6 +28,7 @@ import type { NodeHandle } from "./node-handle.js";
 import { NodeLifecycle } from "./node-lifecycle.js";
 import type { StartNodeOptions } from "./node-options.js";
 import { startNodePeerLayer } from "./p2p-transport.js";
+import { EvidencePoolProjection } from "./projections/evidence-pool.js";
 import { RecentBlocks } from "./projections/recent-blocks.js";
 import { startNodeConsensusGossip } from "./reactors/consensus-gossip.js";
 import { startEvidenceGossipReactor } from "./reactors/evidence-gossip.js";
@@ -103,6 +104,7 @@ async function assemble(
   const evidencePool = await openEvidencePool({
     ...{ dataDir: paths.dataDir, chain: shaken.state, blockStore: stores.blockStore, recent },
     ...{ historyFor: nodeEvidenceHistory(stores), logger: log.consensus, onStoreFailure: halt },
+    make: (history, logger, options) => new EvidencePoolProjection(history, logger, options),
   });
   life.onCleanup(() => evidencePool.close());
   const projections = createNodeProjections(shaken.state, log.consensus, {

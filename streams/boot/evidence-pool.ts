@@ -23,9 +23,11 @@ import { EVIDENCE_DB, EvidenceStore } from "../../src/store/evidence-store.js";
 import type { MaybePromise } from "../../src/types/maybe-async.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
-import { EvidencePoolProjection } from "../projections/evidence-pool.js";
+import { EvidencePoolHolder, type EvidencePoolHolderOptions } from "../effects/evidence.js";
 
-export interface OpenEvidencePoolOptions {
+export interface OpenEvidencePoolOptions<H extends EvidencePoolHolder = EvidencePoolHolder> {
+  /** Builds the holder (a subclass, e.g. one that follows the consensus loop); default EvidencePoolHolder. */
+  make?: (recent: EvidenceHistory, logger: Logger, options: EvidencePoolHolderOptions) => H;
   dataDir: string;
   /** The chain state the node starts from (after the handshake). */
   chain: ChainState;
@@ -38,13 +40,15 @@ export interface OpenEvidencePoolOptions {
   onStoreFailure(reason: string): void;
 }
 
-export interface OpenedEvidencePool {
-  readonly holder: EvidencePoolProjection;
+export interface OpenedEvidencePool<H extends EvidencePoolHolder = EvidencePoolHolder> {
+  readonly holder: H;
   /** Waits for pending writes, then closes the store. */
   close(): Promise<void>;
 }
 
-export async function openEvidencePool(options: OpenEvidencePoolOptions): Promise<OpenedEvidencePool> {
+export async function openEvidencePool<H extends EvidencePoolHolder = EvidencePoolHolder>(
+  options: OpenEvidencePoolOptions<H>,
+): Promise<OpenedEvidencePool<H>> {
   const store = await EvidenceStore.open(join(options.dataDir, EVIDENCE_DB));
   try {
     const stored = await store.load();
@@ -72,12 +76,14 @@ export async function openEvidencePool(options: OpenEvidencePoolOptions): Promis
       pending: pool.pending.length,
       committed: pool.committed.length,
     });
-    const holder = new EvidencePoolProjection(options.recent, options.logger, {
+    const holderOptions: EvidencePoolHolderOptions = {
       initial: pool,
       store,
       historyFor: options.historyFor,
       onStoreFailure: options.onStoreFailure,
-    });
+    };
+    const make = options.make ?? ((r, l, o) => new EvidencePoolHolder(r, l, o) as H);
+    const holder = make(options.recent, options.logger, holderOptions);
     return {
       holder,
       close: async () => {

@@ -1,7 +1,7 @@
 // The node's evidence pool, a projection of the consensus loop's folds: conflicting votes come in
 // as ReportConflictingVotes effects, and each folded BlockExecuted updates the pool with the new
 // chain state and the evidence its block (the CommitBlock effect of that height) committed. The
-// rules are the pure functions of src/consensus/evidence-pool.ts behind EvidencePoolHolder; this
+// rules are the pure functions of src/evidence behind EvidencePoolHolder; this
 // file only decides when they run, so nothing inside an effect handler sets the pool.
 import type { Observable, Subscription } from "rxjs";
 import type { ConsensusEffect } from "../../src/consensus/effect.js";

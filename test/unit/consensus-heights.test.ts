@@ -261,7 +261,7 @@ describe("consensus: evidence and bad data", () => {
       () =>
         duplicateVoteEvidence(report.voteA, node.vote(2, "prevote", 0, a.blockId), at(0), node.validators),
       {
-        code: "CONSENSUS_BAD_BLOCK",
+        code: "EVIDENCE_NOT_A_CONFLICT",
       },
     );
   });
