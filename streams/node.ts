@@ -7,7 +7,6 @@
 // stop() ends it cleanly, a halt ends it with an exit code and a reason.
 import { dirname } from "node:path";
 import { asyncScheduler } from "rxjs";
-import { verifyEd25519 } from "../src/crypto/ed25519-verify.js";
 import { VerifyPool } from "../src/crypto/verify-pool.js";
 import { indexerStoreOptions, levelMemoryOf } from "../src/store/indexer-options.js";
 import { connectApp, handshakeApp } from "./boot/app.js";
@@ -19,6 +18,7 @@ import { openMempool } from "./boot/mempool.js";
 import { peerMetricsOf, startMetricsIfEnabled } from "./boot/node-metrics-start.js";
 import type { PreparedNode } from "./boot/prepare-home.js";
 import { createNodeProjections, RECENT_BLOCKS_KEPT } from "./boot/projections.js";
+import { startReactors } from "./boot/reactors.js";
 import { serveRpc } from "./boot/rpc.js";
 import { nodeHandleOf } from "./boot/rpc-view.js";
 import { openSigner } from "./boot/signer.js";
@@ -30,9 +30,6 @@ import type { StartNodeOptions } from "./node-options.js";
 import { startNodePeerLayer } from "./p2p-transport.js";
 import { EvidencePoolProjection } from "./projections/evidence-pool.js";
 import { RecentBlocks } from "./projections/recent-blocks.js";
-import { startNodeConsensusGossip } from "./reactors/consensus-gossip.js";
-import { startEvidenceGossipReactor } from "./reactors/evidence-gossip.js";
-import { mempoolGossipConfigOf, startMempoolGossipReactor } from "./reactors/mempool-gossip.js";
 import { monotonicClock } from "./sources/stamp-time.js";
 
 export type { StartNodeOptions } from "./node-options.js";
@@ -145,35 +142,11 @@ async function assemble(
     log,
   });
 
-  // Mempool gossip on 0x30 (reactors/mempool-gossip.ts); peerHeight comes with the consensus gossip.
-  const mempoolGossip = startMempoolGossipReactor(peers, {
-    mempool,
-    config: mempoolGossipConfigOf(config),
-    scheduler,
-    logger: log.mempool,
-    onFault: (fault) => halt(`mempool gossip halted on an internal error: ${fault.reason}`),
+  // The reactors on the peer layer: consensus, mempool and evidence gossip (boot/reactors.ts).
+  startReactors({
+    ...{ peers, config, consensus$: consensus.loop.state$, stores, mempool, projections },
+    ...{ scheduler, logger, life },
   });
-  life.onCleanup(() => mempoolGossip.stop());
-  // The consensus reactor: gossip on channels 0x20–0x23 (streams/reactors/consensus-gossip.ts).
-  life.onCleanup(
-    startNodeConsensusGossip(peers, {
-      config,
-      consensus$: consensus.loop.state$,
-      blockStore: stores.blockStore,
-      logger,
-      halt,
-    }).stop,
-  );
-  // Evidence gossip on 0x38 (reactors/evidence-gossip.ts).
-  const evidenceGossip = startEvidenceGossipReactor(peers, {
-    pool: projections.evidence,
-    chainState: () => projections.chain.current,
-    verify: verifyEd25519,
-    scheduler,
-    logger: logger.child("evidence"),
-    onFault: (fault) => halt(`evidence gossip halted on an internal error: ${fault.reason}`),
-  });
-  life.onCleanup(() => evidenceGossip.stop());
   consensus.start();
   wal.flushEvery(scheduler);
 

@@ -65,6 +65,11 @@ export interface ConsensusGossipDeps {
 export interface ConsensusGossipReactor {
   /** The reducer's latest state (peers' round states), for tests and dump_consensus_state. */
   state(): GossipState;
+  /**
+   * A peer's height as its NewRoundStep messages tell it (undefined before the first): what the
+   * mempool and evidence reactors wait on, as v0.34's read the peer's consensus state.
+   */
+  peerHeight(peerId: string): bigint | undefined;
   stop(): void;
 }
 
@@ -197,6 +202,10 @@ export function startConsensusGossipReactor(
   });
   return {
     state: () => latest,
+    peerHeight(peerId) {
+      const height = latest.peers.get(peerId)?.prs.height;
+      return height === undefined || height === 0n ? undefined : height;
+    },
     stop() {
       running.unsubscribe();
       ticks.complete();
