@@ -7,7 +7,7 @@
 // work under way, shutdown) is node-lifecycle.ts. Returns a NodeHandle; stop() ends it cleanly, a
 // halt ends it with an exit code and a reason.
 import { dirname } from "node:path";
-import { asyncScheduler, type SchedulerLike } from "rxjs";
+import { asyncScheduler, BehaviorSubject, type SchedulerLike, Subject, Subscription } from "rxjs";
 import { createDefaultConsensusRules } from "../src/consensus/default-rules.js";
 import type { ConsensusEffect } from "../src/consensus/effect.js";
 import type { ConsensusInput, ConsensusStarted } from "../src/consensus/input.js";
@@ -20,6 +20,7 @@ import { reapMaxBytesMaxGas } from "../src/mempool/reap.js";
 import { latePeerMetricsSink } from "../src/metrics/index.js";
 import { indexerStoreOptions, txIndexStatus } from "../src/store/indexer-options.js";
 import { TENDERMINT_COMPAT_VERSION } from "../src/version.js";
+import { startNodeBlocksync } from "./blocksync-node.js";
 import { connectApp, handshakeApp } from "./boot/app.js";
 import { flushPeriodically, openConsensusLog } from "./boot/consensus-log.js";
 import type { PreparedNode } from "./boot/prepare-home.js";
@@ -30,7 +31,7 @@ import { type BlockCommitDeps, commitOne, MempoolCommitLock } from "./effects/bl
 import { storedEvidenceHistory } from "./effects/block-validation.js";
 import { consensusHandlers } from "./effects/consensus-handlers.js";
 import { EvidencePoolHolder } from "./effects/evidence.js";
-import { createLoop } from "./loop.js";
+import { createLoop, type Step } from "./loop.js";
 import { createMempoolNode } from "./mempool-node.js";
 import { consensusConfigOf, mempoolConfigOf } from "./node-config.js";
 import type { NodeHandle, NodeInfoView } from "./node-handle.js";
@@ -173,29 +174,9 @@ async function assemble(
   // The peer hand-off verifies peer messages with the same rules the reducer folds them with.
   const rules = options.consensusRules ?? createDefaultConsensusRules();
   const reducer = createConsensusReducer(rules, { trace: options.trace === true });
-  const lastCommit = height > 0n ? await stores.blockStore.loadSeenCommit(height) : undefined;
-  const lastMeta = height > 0n ? await stores.blockStore.loadBlockMeta(height) : undefined;
-  const started: ConsensusStarted = {
-    type: "ConsensusStarted",
-    time: clock(),
-    chainState: shaken.state,
-    lastCommit,
-    lastBlockAppHash: lastMeta?.header?.appHash ?? new Uint8Array(0),
-  };
-  wal.appendInput(started);
-  const restored = restoreConsensus({
-    reducer,
-    initial: initialConsensusState({
-      config: consensusConfigOf(config),
-      ...(signer ? { ownAddress: signer.address } : {}),
-    }),
-    started,
-    earlier,
-    ...(options.onConsensusStep ? { onStep: options.onConsensusStep } : {}),
-    log: log.consensus,
-  });
-
   const chainId = shaken.state.chainId;
+  // The last consensus block commit under way (a run stopped for block sync waits for it).
+  let committing: Promise<unknown> = Promise.resolve();
   const commitDeps: BlockCommitDeps = {
     consensus: client.consensus,
     stores: { blockStore: stores.blockStore, stateStore: stores.stateStore, indexer: stores.indexer },
@@ -209,75 +190,176 @@ async function assemble(
     halt,
     logger: log.state,
   };
-  const handlers = consensusHandlers({
-    scheduler,
-    ...(signer
-      ? {
-          signing: {
-            signer: {
-              signVote: (id, vote) => track(Promise.resolve(signer.signVote(id, vote))),
-              signProposal: (id, proposal) => track(Promise.resolve(signer.signProposal(id, proposal))),
-            },
-            chainId,
-            syncLog: () => wal.syncBeforeSigning(),
-            logger: log.privval,
-          },
-        }
-      : {}),
-    reaping: {
-      reapTxs: (maxBytes, maxGas) => reapMaxBytesMaxGas(mempool.state(), maxBytes, maxGas).map((t) => t.tx),
-      evidencePool: () => evidence.state(),
-    },
-    validation: {
-      chainState: () => chain.current,
-      ports: {
-        checkSignatures: (items) => pool.verifyBatch(items),
-        evidencePool: () => evidence.state(),
-        // A block's evidence is checked against the stores at its height.
-        evidenceHistory: (heights) =>
-          storedEvidenceHistory(
-            {
-              blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
-              validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
-            },
-            heights,
-          ),
-        verifyEvidenceVote: verifyEd25519,
-      },
-    },
-    execution: { execute: (e) => track(commitOne(commitDeps, e)), halt },
-    peers: peers.broadcaster,
-    events: {
-      publish: (name, data) => events.publishConsensus(name, data),
-      halt,
-      peerMisbehaved: (peer, reason) => log.consensus.info("peer misbehaved", { peer, reason }),
-    },
-    evidence,
-  });
+  const validationPorts = {
+    checkSignatures: (items: Parameters<VerifyPool["verifyBatch"]>[0]) => pool.verifyBatch(items),
+    evidencePool: () => evidence.state(),
+    // A block's evidence is checked against the stores at its height.
+    evidenceHistory: (heights: readonly bigint[]) =>
+      storedEvidenceHistory(
+        {
+          blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
+          validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
+        },
+        heights,
+      ),
+    verifyEvidenceVote: verifyEd25519,
+  };
 
-  const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
-    initialState: restored.state,
-    reducer: options.trace ? logFiredRules(reducer, log.consensus) : reducer,
-    sources: [
-      mempoolTxsAvailableSource(mempool.txsAvailable$),
-      peers.consensusInput$({ state: () => latest, rules, verifier: pool, clock }),
-    ],
-    stamp: (input) => ({ ...input, time: clock() }),
-    toInput: (record) => record,
-    append: (record) => wal.appendInput(record),
-    handlers,
-    resumeEffects: restored.pending,
-    // Our own exception in the reducer or a handler: consensus stops folding at once (nothing
-    // more is signed) and the node halts with the message naming the input.
-    onFault: (fault) => halt(`consensus halted on an internal error: ${fault.reason}`),
+  // Consensus runs from startConsensus: at once, or when block sync hands over (and again after
+  // each return to block sync). Its folds reach the metrics through consensusFold$.
+  const consensusFold$ = new Subject<Step<ConsensusState, ConsensusInput, ConsensusEffect>>();
+  let latest: ConsensusState = initialConsensusState({
+    config: consensusConfigOf(config),
+    ...(signer ? { ownAddress: signer.address } : {}),
   });
-  let latest = restored.state;
+  const consensusState$ = new BehaviorSubject<ConsensusState>(latest);
+  const running = new Subscription();
+  life.run(running);
+  let consensusRun: Subscription | undefined;
+  let consensusRuns = 0;
+  const startConsensus = async (synced = 0): Promise<void> => {
+    const first = consensusRuns++ === 0;
+    // The handshake's state at first, then what block sync and earlier runs applied.
+    const state = chain.current;
+    const height = state.lastBlockHeight;
+    // Blocks synced never went through the log: its end-of-height marker moves to them, and the
+    // unfinished height it held is over (v0.34 skips the WAL catch-up after synced blocks).
+    if (synced > 0) await wal.endHeight(height);
+    let replayed: readonly ConsensusInput[] = synced > 0 ? [] : earlier;
+    if (synced === 0 && !first) {
+      // Back from block sync with nothing synced: the height the stopped run left unfinished.
+      await wal.flush();
+      replayed = (await wal.readAfterLastEndHeight()) as ConsensusInput[];
+    }
+    const lastCommit = height > 0n ? await stores.blockStore.loadSeenCommit(height) : undefined;
+    const lastMeta = height > 0n ? await stores.blockStore.loadBlockMeta(height) : undefined;
+    const started: ConsensusStarted = {
+      type: "ConsensusStarted",
+      time: clock(),
+      chainState: state,
+      lastCommit,
+      lastBlockAppHash: lastMeta?.header?.appHash ?? new Uint8Array(0),
+    };
+    wal.appendInput(started);
+    const restored = restoreConsensus({
+      reducer,
+      initial: initialConsensusState({
+        config: consensusConfigOf(config),
+        ...(signer ? { ownAddress: signer.address } : {}),
+      }),
+      started,
+      earlier: replayed,
+      ...(options.onConsensusStep ? { onStep: options.onConsensusStep } : {}),
+      log: log.consensus,
+    });
+    const handlers = consensusHandlers({
+      scheduler,
+      ...(signer
+        ? {
+            signing: {
+              signer: {
+                signVote: (id, vote) => track(Promise.resolve(signer.signVote(id, vote))),
+                signProposal: (id, proposal) => track(Promise.resolve(signer.signProposal(id, proposal))),
+              },
+              chainId,
+              syncLog: () => wal.syncBeforeSigning(),
+              logger: log.privval,
+            },
+          }
+        : {}),
+      reaping: {
+        reapTxs: (maxBytes, maxGas) => reapMaxBytesMaxGas(mempool.state(), maxBytes, maxGas).map((t) => t.tx),
+        evidencePool: () => evidence.state(),
+      },
+      validation: { chainState: () => chain.current, ports: validationPorts },
+      execution: {
+        execute: (e) => {
+          const work = track(commitOne(commitDeps, e));
+          committing = work.catch(() => undefined);
+          return work;
+        },
+        halt,
+      },
+      peers: peers.broadcaster,
+      events: {
+        publish: (name, data) => events.publishConsensus(name, data),
+        halt,
+        peerMisbehaved: (peer, reason) => log.consensus.info("peer misbehaved", { peer, reason }),
+      },
+      evidence,
+    });
+
+    const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
+      initialState: restored.state,
+      reducer: options.trace ? logFiredRules(reducer, log.consensus) : reducer,
+      sources: [
+        mempoolTxsAvailableSource(mempool.txsAvailable$),
+        peers.consensusInput$({ state: () => latest, rules, verifier: pool, clock }),
+      ],
+      stamp: (input) => ({ ...input, time: clock() }),
+      toInput: (record) => record,
+      append: (record) => wal.appendInput(record),
+      handlers,
+      resumeEffects: restored.pending,
+      // Our own exception in the reducer or a handler: consensus stops folding at once (nothing
+      // more is signed) and the node halts with the message naming the input.
+      onFault: (fault) => halt(`consensus halted on an internal error: ${fault.reason}`),
+    });
+    latest = restored.state;
+    const run = new Subscription();
+    run.add(
+      loop.state$.subscribe((s) => {
+        latest = s;
+        consensusState$.next(s);
+      }),
+    );
+    run.add(chain.follow(loop.transition$));
+    run.add(loop.transition$.subscribe((s) => consensusFold$.next(s)));
+    if (options.onConsensusStep) {
+      const onStep = options.onConsensusStep;
+      run.add(
+        loop.transition$.subscribe((s) =>
+          onStep({ input: s.input, state: s.state, effects: s.effects, refolded: false }),
+        ),
+      );
+    }
+    run.add(
+      loop.transition$.subscribe((s) => {
+        if (s.input.type === "VoteSigned" || s.input.type === "ProposalSigned")
+          log.consensus.debug("signed", { type: s.input.type, height: latest.height, round: latest.round });
+      }),
+    );
+    run.add(loop.start());
+    running.add(run);
+    consensusRun = run;
+    log.consensus.info("consensus started", {
+      height: latest.height,
+      round: latest.round,
+      validator: signer ? hex(signer.address) : "none",
+    });
+  };
+  // Stops folding and waits for a block commit under way; the chain state is then the store's.
+  const stopConsensus = async (): Promise<void> => {
+    const run = consensusRun;
+    consensusRun = undefined;
+    if (run === undefined) return;
+    run.unsubscribe();
+    running.remove(run);
+    await committing;
+    const saved = await stores.stateStore.load();
+    if (saved !== undefined) chain.advance(saved);
+    log.consensus.info("consensus stopped for block sync", { height: chain.current.lastBlockHeight });
+  };
+
+  running.add(mempool.start());
+  const flushing = flushPeriodically(wal, scheduler);
+  life.onCleanup(() => flushing.unsubscribe());
   // Metrics (node-metrics.ts): projections of both loops, served when prometheus = true.
   const metrics = config.instrumentation.prometheus
     ? await startNodeMetrics({
         config,
         chainId: shaken.state.chainId,
-        consensusFold$: loop.transition$,
+        consensusFold$,
         mempool,
         wal,
         blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
@@ -288,33 +370,11 @@ async function assemble(
     life.onCleanup(() => metrics.stop());
     peerMetrics?.attach(metrics.metrics.peers);
   }
-  const running = loop.state$.subscribe((s) => {
-    latest = s;
-  });
-  life.run(running);
-  running.add(chain.follow(loop.transition$));
-  if (options.onConsensusStep) {
-    const onStep = options.onConsensusStep;
-    running.add(
-      loop.transition$.subscribe((s) =>
-        onStep({ input: s.input, state: s.state, effects: s.effects, refolded: false }),
-      ),
-    );
-  }
-  running.add(
-    loop.transition$.subscribe((s) => {
-      if (s.input.type === "VoteSigned" || s.input.type === "ProposalSigned")
-        log.consensus.debug("signed", { type: s.input.type, height: latest.height, round: latest.round });
-    }),
-  );
-  running.add(mempool.start());
-  running.add(loop.start());
-  const flushing = flushPeriodically(wal, scheduler);
-  life.onCleanup(() => flushing.unsubscribe());
-  log.consensus.info("consensus started", {
-    height: latest.height,
-    round: latest.round,
-    validator: signer ? hex(signer.address) : "none",
+  // Block sync (blocksync-node.ts): serves peers always; with fast_sync it runs first and starts
+  // consensus when caught up, else consensus starts now.
+  const blocksync = await startNodeBlocksync({
+    ...{ prepared, peers, stores, chain, commitDeps, validationPorts, pool, signer, scheduler, life },
+    ...{ startConsensus, stopConsensus },
   });
 
   const nodeInfo: NodeInfoView = {
@@ -342,7 +402,7 @@ async function assemble(
             )?.votingPower ?? 0n,
         }
       : undefined,
-    consensusState$: loop.state$,
+    consensusState$: consensusState$.asObservable(),
     latestConsensusState: () => latest,
     chainState: () => chain.current,
     events$: events.events$,
@@ -367,7 +427,7 @@ async function assemble(
     evidence: { addEvidence: (item) => evidence.add(item, chain.current, verifyEd25519) },
     appInfo: shaken.appInfo,
     peers: peers.view,
-    catchingUp: () => false,
+    catchingUp: () => blocksync.syncing,
     stop: () => life.shutdown({ exitCode: 0, reason: "stopped" }),
     stopped: life.stopped,
   };
