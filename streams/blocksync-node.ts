@@ -8,6 +8,7 @@
 // falls [fastsync] fall_behind_heights behind its peers.
 import type { SchedulerLike } from "rxjs";
 import type { VerifyPool } from "../src/crypto/verify-pool.js";
+import type { NodeMetrics } from "../src/metrics/index.js";
 import { type ProposalBlockPorts, proposalBlockProblem } from "../src/state/validate-proposal-block.js";
 import type { State as ChainState } from "../src/wire/generated/tendermint/state/types.js";
 import type { PreparedNode } from "./boot/prepare-home.js";
@@ -33,6 +34,8 @@ export interface NodeBlocksyncDeps {
   startConsensus(synced?: number): Promise<void>;
   /** Stops consensus and waits for a block commit under way. */
   stopConsensus(): Promise<void>;
+  /** The node's metrics, when [instrumentation] prometheus is on. */
+  metrics?: NodeMetrics | undefined;
 }
 
 /** v0.34's onlyValidatorIsUs: a chain whose only validator is this node needs no sync. */
@@ -81,6 +84,17 @@ export async function startNodeBlocksync(deps: NodeBlocksyncDeps): Promise<Block
     serveQueuedBytes: config.fastsync.serve_queued_bytes,
   });
   life.onCleanup(() => reactor.stop());
+  const metrics = deps.metrics;
+  if (metrics)
+    reactor.attachProgressSink({
+      progress(p, syncing) {
+        metrics.consensus.fastSyncing.set(syncing ? 1 : 0);
+        metrics.blocksync.height.set(Number(p.height));
+        metrics.blocksync.targetHeight.set(Number(p.target));
+        metrics.blocksync.blocksPerSecond.set(p.blocksPerSecond);
+        metrics.blocksync.etaSeconds.set(p.etaSeconds ?? -1);
+      },
+    });
   if (fastSync && !onlyValidatorIsUs(chain.current, deps.signer?.address)) reactor.startSync();
   else await deps.startConsensus(0);
   return reactor;

@@ -374,7 +374,7 @@ async function assemble(
   // consensus when caught up, else consensus starts now.
   const blocksync = await startNodeBlocksync({
     ...{ prepared, peers, stores, chain, commitDeps, validationPorts, pool, signer, scheduler, life },
-    ...{ startConsensus, stopConsensus },
+    ...{ startConsensus, stopConsensus, metrics: metrics?.metrics },
   });
 
   const nodeInfo: NodeInfoView = {

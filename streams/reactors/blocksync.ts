@@ -293,6 +293,7 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
               // After the loop has finished this fold.
               scheduler.schedule(() => {
                 endSession();
+                if (latest !== undefined) sink?.progress(latest, false);
                 deps.onCaughtUp({
                   lastHeight: e.lastHeight,
                   synced: e.synced,
@@ -317,6 +318,7 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
     session = s;
     log.info("block sync started", { height: start, peers: hub.ids().length });
     sampleProgress();
+    if (latest !== undefined) sink?.progress(latest, true);
   };
 
   // In consensus: ask every peer's height on the status interval and go back to block sync when
