@@ -4,13 +4,16 @@
 // as v0.34 writes no WAL while syncing) and the node's block validation. With fast_sync on and
 // other validators in the set (v0.34: fastSync && !onlyValidatorIsUs) the node syncs first and
 // starts consensus when caught up; otherwise consensus starts at once. Either way the reactor
-// serves status and blocks to peers, and in consensus sends the node back to block sync when it
-// falls [fastsync] fall_behind_heights behind its peers.
+// serves status and blocks to peers. In consensus it warns when the node falls
+// [fastsync] fall_behind_heights behind its peers; the return to block sync itself needs a
+// consensus loop that can stop and restart with stable streams, which the split node's
+// ConsensusLoop does not offer yet (docs/network.md says so).
 import type { SchedulerLike } from "rxjs";
 import type { VerifyPool } from "../src/crypto/verify-pool.js";
 import type { NodeMetrics } from "../src/metrics/index.js";
-import { type ProposalBlockPorts, proposalBlockProblem } from "../src/state/validate-proposal-block.js";
+import { proposalBlockProblem } from "../src/state/validate-proposal-block.js";
 import type { State as ChainState } from "../src/wire/generated/tendermint/state/types.js";
+import type { ConsensusLoop } from "./boot/consensus-loop.js";
 import type { PreparedNode } from "./boot/prepare-home.js";
 import { type BlockCommitDeps, commitOne } from "./effects/block-commit.js";
 import type { NodeLifecycle } from "./node-lifecycle.js";
@@ -23,17 +26,16 @@ export interface NodeBlocksyncDeps {
   peers: PeerLayer;
   stores: { blockStore: BlockCommitDeps["stores"]["blockStore"] };
   chain: ChainStateProjection;
-  commitDeps: BlockCommitDeps;
-  validationPorts: ProposalBlockPorts;
+  /** The consensus loop, started here: at once, or when block sync hands over. */
+  consensus: Pick<
+    ConsensusLoop,
+    "start" | "startAfterSync" | "startMempool" | "commitDeps" | "validationPorts"
+  >;
   pool: VerifyPool;
   /** Our validator address, when we are one. */
   signer: { address: Uint8Array } | undefined;
   scheduler: SchedulerLike;
   life: Pick<NodeLifecycle, "track" | "halt" | "onCleanup">;
-  /** Starts consensus at the chain state's height; `synced` blocks were applied by block sync. */
-  startConsensus(synced?: number): Promise<void>;
-  /** Stops consensus and waits for a block commit under way. */
-  stopConsensus(): Promise<void>;
   /** The node's metrics, when [instrumentation] prometheus is on. */
   metrics?: NodeMetrics | undefined;
 }
@@ -53,7 +55,7 @@ export async function startNodeBlocksync(deps: NodeBlocksyncDeps): Promise<Block
   const { chain, life } = deps;
   const log = deps.prepared.logger.child("blocksync");
   const syncCommit: BlockCommitDeps = {
-    ...deps.commitDeps,
+    ...deps.consensus.commitDeps,
     endHeight: async () => {},
     setChainState: (s) => chain.advance(s),
   };
@@ -64,19 +66,15 @@ export async function startNodeBlocksync(deps: NodeBlocksyncDeps): Promise<Block
     applyBlock: (e) => life.track(commitOne(syncCommit, e)),
     verify: {
       verifier: deps.pool,
-      blockProblem: (state, block) => proposalBlockProblem(state, block, deps.validationPorts),
+      blockProblem: (state, block) => proposalBlockProblem(state, block, deps.consensus.validationPorts),
     },
     onCaughtUp: ({ synced }) => {
-      deps
-        .startConsensus(synced)
+      deps.consensus
+        .startAfterSync(synced)
         .catch((error: Error) => life.halt(`consensus could not start after block sync: ${error.message}`));
     },
-    onFellBehind: () => {
-      deps
-        .stopConsensus()
-        .then(() => reactor.startSync())
-        .catch((error: Error) => life.halt(`could not return to block sync: ${error.message}`));
-    },
+    onFellBehind: ({ height, peerHeight }) =>
+      log.warn("fell behind the peers; catching up through consensus", { height, peerHeight }),
     halt: (reason) => life.halt(reason),
     logger: log,
     scheduler: deps.scheduler,
@@ -95,7 +93,9 @@ export async function startNodeBlocksync(deps: NodeBlocksyncDeps): Promise<Block
         metrics.blocksync.etaSeconds.set(p.etaSeconds ?? -1);
       },
     });
-  if (fastSync && !onlyValidatorIsUs(chain.current, deps.signer?.address)) reactor.startSync();
-  else await deps.startConsensus(0);
+  if (fastSync && !onlyValidatorIsUs(chain.current, deps.signer?.address)) {
+    deps.consensus.startMempool();
+    reactor.startSync();
+  } else deps.consensus.start();
   return reactor;
 }

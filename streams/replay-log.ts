@@ -1,9 +1,11 @@
 // Folds a home's consensus log through the consensus reducer without network, signer or app
 // (`rxbft replay`): every input the node folded, in order, with the restart rule of
 // restart-fold.ts at each ConsensusStarted. Reports each height's outcome as it is decided.
+
 import { createDefaultConsensusRules } from "../src/consensus/default-rules.js";
 import type { CommitBlock } from "../src/consensus/effect.js";
 import type { ConsensusInput } from "../src/consensus/input.js";
+import { consensusRecordCheck } from "../src/consensus/log-record-schema.js";
 import { createConsensusReducer } from "../src/consensus/reducer.js";
 import type { ConsensusState } from "../src/consensus/state.js";
 import { readWal } from "../src/wal/log-reader.js";
@@ -65,6 +67,7 @@ export async function replayLog(walDir: string, options: ReplayLogOptions): Prom
     }
   };
   for await (const entry of readWal(walDir, {
+    checkRecord: consensusRecordCheck,
     onTornTail: (t) => {
       summary.tornTail = `${t.file} offset ${t.offset} (${t.fault})`;
     },
@@ -75,7 +78,7 @@ export async function replayLog(walDir: string, options: ReplayLogOptions): Prom
       inputsOfHeight = 0;
       continue;
     }
-    const input = entry.input as ConsensusInput;
+    const input = entry.input;
     summary.inputs++;
     inputsOfHeight++;
     if (input.type === "ConsensusStarted") {

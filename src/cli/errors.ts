@@ -9,7 +9,9 @@ export type CliErrorCode =
   /** a flag's value is wrong in a way its parser cannot see (e.g. a list of the wrong length). */
   | "CLI_FLAG_INVALID"
   /** running the node is not available in this build yet. */
-  | "CLI_NODE_UNAVAILABLE";
+  | "CLI_NODE_UNAVAILABLE"
+  /** a node `testnet start` spawned exited or never answered on its RPC. */
+  | "CLI_NODE_START_FAILED";
 
 export class CliError extends CodedError<CliErrorCode> {
   constructor(code: CliErrorCode, message: string) {

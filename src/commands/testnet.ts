@@ -10,7 +10,9 @@ keys and config, one shared genesis.json, and persistent_peers listing every oth
 On one machine (the default) each node gets its own ports: node i listens on
 starting-port + 100·i for p2p, +1 for RPC, +2 for its ABCI app and +4 for Prometheus, with
 addr_book_strict = false and allow_duplicate_ip = true. With --hostname, --hostname-prefix or
---starting-ip the nodes are meant for separate machines and all use --p2p-port.`;
+--starting-ip the nodes are meant for separate machines and all use --p2p-port.
+
+Run the folder's nodes with rxbft testnet start / status / stop --dir <o>.`;
   static override examples = [
     "<%= config.bin %> testnet --v 4 --o ./mytestnet",
     "<%= config.bin %> testnet --v 4 --n 1 --starting-port 30000 --chain-id my-net",

@@ -85,6 +85,30 @@ export const BASE_KEYS = {
     "Directory of the databases and the consensus log, relative to the home",
     { flag: "db_dir" },
   ),
+  db_cache_size_mb: key(
+    "int",
+    integer(0, 4096),
+    8,
+    "LevelDB block cache of each database (blockstore, state, tx_index, the in-process kvstore), in MB",
+    { rxbft: true },
+  ),
+  db_write_buffer_size_mb: key(
+    "int",
+    integer(1, 1024),
+    4,
+    "LevelDB memtable size of each database, in MB (up to two are held while one is flushed)",
+    { rxbft: true },
+  ),
+  db_max_open_files: key(
+    "int",
+    integer(74, 50000),
+    100,
+    "LevelDB tables each database keeps open, each with its index and filter blocks in memory",
+    { rxbft: true },
+  ),
+  db_max_file_size_mb: key("int", integer(1, 1024), 2, "LevelDB table file size of each database, in MB", {
+    rxbft: true,
+  }),
   log_level: key(
     "string",
     logLevel,
@@ -367,7 +391,7 @@ export const FASTSYNC_KEYS = {
     "int",
     integer(0),
     100,
-    "A node in consensus this many heights behind the highest height its peers report returns to block sync (0: never, as in v0.34)",
+    "A node in consensus this many heights behind the highest height its peers report is warned (the return to block sync is not wired yet; 0: off)",
     { rxbft: true },
   ),
   serve_queued_bytes: key(

@@ -16,25 +16,6 @@ export {
 export { createDefaultConsensusRules } from "./default-rules.js";
 export type * from "./effect.js";
 export { ConsensusError, type ConsensusErrorCode } from "./errors.js";
-export { conflictProblem, duplicateVoteEvidence } from "./evidence.js";
-export {
-  addConflictingVotes,
-  addVerifiedEvidence,
-  checkBlockEvidence,
-  checkEvidence,
-  duplicateVoteProblem,
-  EMPTY_EVIDENCE_POOL,
-  type EvidenceCheck,
-  type EvidenceHistory,
-  type EvidencePoolState,
-  evidenceKey,
-  isEvidenceExpired,
-  MAX_BUFFERED_CONFLICTS,
-  MAX_PENDING_EVIDENCE,
-  type PendingEvidence,
-  pendingEvidence,
-  updateEvidencePool,
-} from "./evidence-pool.js";
 export { orderConflictingVotes } from "./handlers/receive-vote.js";
 export type * from "./input.js";
 export { CONSENSUS_INPUT_TYPES, type ConsensusInput, type ConsensusInputType } from "./input.js";

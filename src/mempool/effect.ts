@@ -10,7 +10,7 @@ export interface RunCheckTx {
   from: string;
 }
 
-/** Recheck the remaining txs (type Recheck) after a block; answers come back as RecheckCompleted. */
+/** Recheck the remaining txs (type Recheck) after a block; answers come back as RechecksCompleted, a window at a time. */
 export interface RunRecheck {
   type: "RunRecheck";
   height: bigint;
@@ -34,7 +34,22 @@ export interface GossipTx {
   type: "GossipTx";
   hash: string;
   tx: Uint8Array;
+  /** Height of the last committed block when it was admitted: peers far behind wait (v0.34). */
+  height: bigint;
   exceptPeers: readonly string[];
+}
+
+/** Another peer sent a tx the pool already holds: never gossip it back to that peer either. */
+export interface NoteTxSender {
+  type: "NoteTxSender";
+  hash: string;
+  peerId: string;
+}
+
+/** Pending txs left the pool in a committed block: gossip stops offering them. */
+export interface StopGossipingTxs {
+  type: "StopGossipingTxs";
+  hashes: readonly string[];
 }
 
 /** Txs are waiting: consensus may propose (once per height, for create_empty_blocks = false). */
@@ -50,4 +65,12 @@ export interface TxsEvicted {
   hashes: readonly string[];
 }
 
-export type MempoolEffect = RunCheckTx | RunRecheck | AdmissionDecided | GossipTx | TxsAvailable | TxsEvicted;
+export type MempoolEffect =
+  | RunCheckTx
+  | RunRecheck
+  | AdmissionDecided
+  | GossipTx
+  | NoteTxSender
+  | StopGossipingTxs
+  | TxsAvailable
+  | TxsEvicted;

@@ -40,6 +40,16 @@ export interface RecheckCompleted {
   time: number;
 }
 
+/**
+ * Many recheck answers at once, in the order they were sent: after a block every remaining tx is
+ * rechecked, and one fold per window of answers costs a fraction of one fold per answer.
+ */
+export interface RechecksCompleted {
+  type: "RechecksCompleted";
+  results: readonly { hash: string; code: number }[];
+  time: number;
+}
+
 /** `unsafe_flush_mempool`: every pending tx and the cache are dropped. */
 export interface MempoolFlushed {
   type: "MempoolFlushed";
@@ -51,4 +61,5 @@ export type MempoolInput =
   | CheckTxCompleted
   | BlockCommitted
   | RecheckCompleted
+  | RechecksCompleted
   | MempoolFlushed;

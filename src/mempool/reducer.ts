@@ -2,7 +2,7 @@
 import { onCheckTxCompleted, onTxSubmitted } from "./handlers/admission.js";
 import { onBlockCommitted } from "./handlers/block-committed.js";
 import { onMempoolFlushed } from "./handlers/flush.js";
-import { onRecheckCompleted } from "./handlers/recheck.js";
+import { onRecheckCompleted, onRechecksCompleted } from "./handlers/recheck.js";
 import type { MempoolInput } from "./input.js";
 import type { MempoolState } from "./state.js";
 import type { MempoolTransition } from "./transition.js";
@@ -19,6 +19,8 @@ export function mempoolReducer(state: MempoolState, input: MempoolInput): Mempoo
       return onBlockCommitted(state, input);
     case "RecheckCompleted":
       return onRecheckCompleted(state, input);
+    case "RechecksCompleted":
+      return onRechecksCompleted(state, input);
     case "MempoolFlushed":
       return onMempoolFlushed(state, input);
   }

@@ -46,6 +46,14 @@ export interface MempoolTx {
   senders: readonly string[];
 }
 
+/** A tx whose CheckTx is running. */
+export interface CheckingTx {
+  /** The tx was committed in a block while its CheckTx ran: it must not be added afterwards. */
+  committed: boolean;
+  /** Peers that sent it so far (a second peer may send it while CheckTx runs). */
+  senders: readonly string[];
+}
+
 export interface MempoolState {
   config: MempoolConfig;
   /** Height of the last committed block the mempool was updated with. */
@@ -56,8 +64,8 @@ export interface MempoolState {
   txsBytes: number;
   /** Hashes admitted or being checked, oldest first (an LRU: a hit refreshes the entry). */
   cache: TxCache;
-  /** Txs whose CheckTx (type New) has not answered yet; true once the tx was committed meanwhile. */
-  checking: OrderedMap<string, boolean>;
+  /** Txs whose CheckTx (type New) has not answered yet, with who sent them meanwhile. */
+  checking: OrderedMap<string, CheckingTx>;
   /** Txs whose recheck (after the last block) has not answered yet. */
   rechecking: OrderedMap<string, true>;
   /** Whether the "txs available" notice was already given for this height. */

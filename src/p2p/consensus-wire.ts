@@ -1,13 +1,72 @@
-// The consensus channels' hand-off (0x21 Data, 0x22 Vote): a peer's Proposal, BlockPart and Vote
-// messages decoded into the consensus inputs the verification step takes, and our broadcasts
-// encoded onto the channel v0.34 sends them on. The other variants (NewRoundStep, HasVote, ...)
-// are the consensus reactor's (a later issue): reported as `other`, never an error.
+// The consensus channels (0x20 State, 0x21 Data, 0x22 Vote, 0x23 VoteSetBits): every
+// tendermint.consensus.Message decoded with its size bounded and checked as v0.34's ValidateBasic
+// (decodeConsensusWire, for the gossip reactor), the channel v0.34 sends each variant on, and a
+// peer's Proposal, BlockPart and Vote decoded into the consensus inputs the verification step
+// takes (decodeConsensusMessage; the reactor's variants come back there as `other`).
 import type { ConsensusEffect } from "../consensus/effect.js";
 import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
 import { Message } from "../wire/generated/tendermint/consensus/types.js";
+import { type ConsensusMessage, consensusMessageProblem } from "./consensus-message-check.js";
 
+export type { ConsensusMessage };
+
+export const CHANNEL_STATE = 0x20;
 export const CHANNEL_DATA = 0x21;
 export const CHANNEL_VOTE = 0x22;
+export const CHANNEL_VOTE_SET_BITS = 0x23;
+/** recv message capacity of all four consensus channels (v0.34 GetChannels). */
+export const CONSENSUS_RECV_MESSAGE_CAPACITY = 1048576;
+
+/** The channel v0.34 sends each variant on (p2p-v034.md §6.1). */
+export function channelOf(message: ConsensusMessage): number {
+  switch (message.$case) {
+    case "newRoundStep":
+    case "newValidBlock":
+    case "hasVote":
+    case "voteSetMaj23":
+      return CHANNEL_STATE;
+    case "proposal":
+    case "proposalPol":
+    case "blockPart":
+      return CHANNEL_DATA;
+    case "vote":
+      return CHANNEL_VOTE;
+    case "voteSetBits":
+      return CHANNEL_VOTE_SET_BITS;
+  }
+}
+
+export function encodeConsensusMessage(message: ConsensusMessage): Uint8Array {
+  return Message.encode({ sum: message }).finish();
+}
+
+export type DecodedConsensusWire =
+  | { kind: "ok"; message: ConsensusMessage; channelMatches: boolean }
+  | { kind: "invalid"; reason: string };
+
+/**
+ * A message received on `channel`: bounded, decoded, ValidateBasic'd. A variant on a channel it is
+ * not sent on is returned with channelMatches false (v0.34 only logs that; no disconnect).
+ */
+export function decodeConsensusWire(bytes: Uint8Array, channel: number): DecodedConsensusWire {
+  const at = `consensus channel 0x${channel.toString(16)}`;
+  if (bytes.length > CONSENSUS_RECV_MESSAGE_CAPACITY)
+    return {
+      kind: "invalid",
+      reason: `${at}: message of ${bytes.length} bytes exceeds ${CONSENSUS_RECV_MESSAGE_CAPACITY}`,
+    };
+  let message: Message;
+  try {
+    message = Message.decode(bytes);
+  } catch (error) {
+    return { kind: "invalid", reason: `${at}: undecodable message: ${(error as Error).message}` };
+  }
+  const sum = message.sum;
+  if (sum === undefined) return { kind: "invalid", reason: `${at}: message with no known variant` };
+  const problem = consensusMessageProblem(sum);
+  if (problem !== undefined) return { kind: "invalid", reason: `${at}: invalid ${sum.$case}: ${problem}` };
+  return { kind: "ok", message: sum, channelMatches: channelOf(sum) === channel };
+}
 
 type Decoded =
   | {

@@ -5,6 +5,7 @@
 export type { Condition, EventMap, Operand, Operator, Query } from "./ast.js";
 export { MAX_QUERY_LENGTH } from "./ast.js";
 export { compareDecimals, type Decimal, parseDecimal, truncateDecimal } from "./decimal.js";
+export { type EqualityCondition, equalityConditions, narrowestEquality } from "./equality.js";
 export { QueryError, type QueryErrorCode } from "./errors.js";
 export { parseDateNanos, parseEventValueNanos, parseRfc3339Nanos } from "./instant.js";
 export { type CompiledQuery, compileQuery, matchesEvents } from "./matcher.js";

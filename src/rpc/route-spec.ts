@@ -78,6 +78,13 @@ export interface Route<P extends readonly ParamSpec[] = readonly ParamSpec[]> {
   readonly params: P;
   /** WebSocket only (subscribe, unsubscribe, unsubscribe_all): "Method not found" elsewhere. */
   readonly webSocketOnly?: boolean;
+  /**
+   * Polled hard (health, status): no parameters, answered synchronously from a projection that
+   * hands back the same result object while it holds, nothing in it depends on the caller. A
+   * GET of such a route takes the server's short path: no request headers or remote address
+   * read, and the response text reused while the result object is the same.
+   */
+  readonly polled?: boolean;
   /** Whether a successful answer may be cached for a day (reference §1.1 "cacheable"). */
   readonly cacheable?: (args: ArgsOf<P>) => boolean;
   /** Returns the result in domain form; the encoder turns it into JSON. Throws to fail. */

@@ -68,12 +68,14 @@ export const ROUTES: readonly Route[] = [
   route({
     name: "health",
     params: [],
+    polled: true,
     description: "node health: {} when the node is running",
     handler: (_args, { context }) => (context.health === undefined ? EMPTY_RESULT : context.health()),
   }),
   route({
     name: "status",
     params: [],
+    polled: true,
     description: "node info, sync info and validator info",
     handler: (_args, { context }) => need(context, "status", "status")(),
   }),

@@ -12,17 +12,17 @@
 // power after it, and the block's evidence (each item verified against the validator set and
 // block time of its height, none committed before, all within the evidence max_bytes).
 
+import { blockTimeProblem } from "../consensus/proposal-block.js";
+import type { SignatureVerifier } from "../consensus/verify-input.js";
+import type { VerifyItem } from "../crypto/verify-item.js";
 import {
   checkBlockEvidence,
   type EvidenceHistory,
   type EvidencePoolState,
-} from "../consensus/evidence-pool.js";
-import { blockTimeProblem } from "../consensus/proposal-block.js";
-import type { SignatureVerifier } from "../consensus/verify-input.js";
-import type { VerifyItem } from "../crypto/verify-item.js";
+  evidenceHistoryHeights,
+} from "../evidence/index.js";
 import { BLOCK_PROTOCOL_VERSION } from "../types/block-limits.js";
 import { blockIdsEqual, verifyCommitThrough } from "../types/commit-verification.js";
-import { evidenceHeight } from "../types/evidence.js";
 import { andThen, type MaybePromise, recover } from "../types/maybe-async.js";
 import { validateBlock } from "../types/validate-block.js";
 import { ValidatorSet } from "../types/validator-set.js";
@@ -36,7 +36,7 @@ export interface ProposalBlockPorts {
   checkSignatures(items: readonly VerifyItem[]): MaybePromise<boolean[]>;
   /** The evidence pool's state: its committed list refuses evidence committed before. */
   evidencePool(): EvidencePoolState;
-  /** Block times and validator sets at these heights (of the block's evidence). */
+  /** Block times, validator sets and signed headers at these heights (of the block's evidence). */
   evidenceHistory(heights: readonly bigint[]): MaybePromise<EvidenceHistory>;
   /** One signature of an evidence vote. */
   verifyEvidenceVote: SignatureVerifier;
@@ -123,7 +123,7 @@ function evidenceProblem(
 ): MaybePromise<string | undefined> {
   const items = block.evidence?.evidence ?? [];
   if (items.length === 0) return undefined;
-  const heights = [...new Set(items.map(evidenceHeight))].filter((h) => h > 0n);
+  const heights = [...new Set(items.flatMap((e) => evidenceHistoryHeights(e, chain)))];
   return andThen(ports.evidenceHistory(heights), (history) => {
     const problem = checkBlockEvidence(ports.evidencePool(), items, chain, history, ports.verifyEvidenceVote);
     return problem === undefined ? undefined : `invalid evidence: ${problem}`;

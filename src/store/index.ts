@@ -36,6 +36,6 @@ export {
   type StoresOptions,
   TX_INDEX_DB,
 } from "./open-stores.js";
-export { type ExecutedHeight, persistExecutedHeight } from "./persist-height.js";
+export { type ExecutedHeight, persistExecutedHeight, persistHeightState } from "./persist-height.js";
 export { type ReconcileOptions, type ReconcileReport, reconcileStores } from "./reconcile.js";
 export { type AdvanceProposerPriority, StateStore, type StateStoreOptions } from "./state-store.js";

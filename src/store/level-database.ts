@@ -1,15 +1,41 @@
 // Opens one classic-level database with binary keys and values. Every store owns exactly one
 // database directory under data/, so each store's batches are atomic on their own.
+//
+// LevelDB's memory, per database, is bounded by these options (config.toml's db_* keys, see
+// docs/storage.md "Memory"): the block cache (`cacheSize`), up to two memtables of
+// `writeBufferSize` (one being written, one being flushed), and the table cache of at most
+// `maxOpenFiles` open tables, each holding its index and bloom filter blocks in memory (a table is
+// at most `maxFileSize` bytes; LevelDB raises a maxOpenFiles below 74 to 74).
 import { ClassicLevel } from "classic-level";
 import { StoreError } from "./errors.js";
 
 export type BinaryLevel = ClassicLevel<Uint8Array, Uint8Array>;
 
-export async function openBinaryLevel(location: string): Promise<BinaryLevel> {
+/** LevelDB's memory bounds for one database, in classic-level's names and units (bytes). */
+export interface LevelMemoryOptions {
+  cacheSize: number;
+  writeBufferSize: number;
+  maxOpenFiles: number;
+  maxFileSize: number;
+}
+
+/** The defaults of config.toml's db_* keys (rxbft's; classic-level's own default maxOpenFiles is 1000). */
+export const DEFAULT_LEVEL_MEMORY: LevelMemoryOptions = {
+  cacheSize: 8 * 1024 * 1024,
+  writeBufferSize: 4 * 1024 * 1024,
+  maxOpenFiles: 100,
+  maxFileSize: 2 * 1024 * 1024,
+};
+
+export async function openBinaryLevel(
+  location: string,
+  memory: LevelMemoryOptions = DEFAULT_LEVEL_MEMORY,
+): Promise<BinaryLevel> {
   const db = new ClassicLevel<Uint8Array, Uint8Array>(location, {
     keyEncoding: "view",
     valueEncoding: "view",
     createIfMissing: true,
+    ...memory,
   });
   try {
     await db.open();

@@ -15,7 +15,7 @@ import { heightIndexInputFrom } from "./indexer/height-index-input.js";
 import { NULL_BLOCK_INDEX, NULL_HEIGHT_INDEXER, NULL_TX_INDEX } from "./indexer/null-indexer.js";
 import { PsqlIndexer } from "./indexer/psql/psql-indexer.js";
 import type { SearchBudget } from "./indexer/search-executor.js";
-import { openBinaryLevel } from "./level-database.js";
+import { type LevelMemoryOptions, openBinaryLevel } from "./level-database.js";
 import { type ReconcileOptions, type ReconcileReport, reconcileStores } from "./reconcile.js";
 import { type AdvanceProposerPriority, StateStore } from "./state-store.js";
 
@@ -40,6 +40,8 @@ export interface StoresOptions {
   /** fsync block and state batches (default true). */
   sync?: boolean;
   searchBudget?: SearchBudget;
+  /** LevelDB's memory bounds, for each of the stores (config.toml's db_* keys). */
+  level?: LevelMemoryOptions;
 }
 
 export interface Stores {
@@ -60,9 +62,9 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
     for (const item of [...opened].reverse()) await item.close();
   };
   try {
-    const blockDb = await openBinaryLevel(join(dataDir, BLOCK_STORE_DB));
+    const blockDb = await openBinaryLevel(join(dataDir, BLOCK_STORE_DB), options.level);
     opened.push(blockDb);
-    const stateDb = await openBinaryLevel(join(dataDir, STATE_DB));
+    const stateDb = await openBinaryLevel(join(dataDir, STATE_DB), options.level);
     opened.push(stateDb);
     const blockStore = await BlockStore.open(blockDb, { sync: options.sync });
     const stateStore = await StateStore.open(stateDb, {
@@ -73,7 +75,7 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
     let txIndexer: TxIndexReader = NULL_TX_INDEX;
     let blockIndexer: BlockIndexReader = NULL_BLOCK_INDEX;
     if (options.indexer === "kv") {
-      const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB));
+      const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB), options.level);
       opened.push(indexDb);
       const eventIndexer = await EventIndexer.open(indexDb, { budget: options.searchBudget });
       indexer = eventIndexer;

@@ -16,10 +16,24 @@ export interface ExecutedHeight {
   /** The state after executing the block (state.lastBlockHeight = block height). */
   state: State;
   abciResponses: ABCIResponses;
+  /** The responses are already in state.db (saved before the app's Commit): not written again. */
+  abciResponsesSaved?: boolean;
 }
 
 export async function persistExecutedHeight(
   stores: { blockStore: BlockStore; stateStore: StateStore; indexer: HeightIndexer },
+  executed: ExecutedHeight,
+): Promise<void> {
+  await persistHeightState(stores, executed);
+  await stores.indexer.indexHeight(heightIndexInputFrom(executed.block.block, executed.abciResponses));
+}
+
+/**
+ * The block (unless stored) and the state, without the index: for a node that indexes the height
+ * on its own queue (reconcileStores re-indexes a height whose index a crash lost).
+ */
+export async function persistHeightState(
+  stores: { blockStore: BlockStore; stateStore: StateStore },
   executed: ExecutedHeight,
 ): Promise<void> {
   const height = executed.block.block.header.height;
@@ -30,6 +44,8 @@ export async function persistExecutedHeight(
     );
   }
   if (stores.blockStore.height() < height) await stores.blockStore.saveBlock(executed.block);
-  await stores.stateStore.save(executed.state, executed.abciResponses);
-  await stores.indexer.indexHeight(heightIndexInputFrom(executed.block.block, executed.abciResponses));
+  await stores.stateStore.save(
+    executed.state,
+    executed.abciResponsesSaved ? undefined : executed.abciResponses,
+  );
 }

@@ -10,6 +10,10 @@ export type WalErrorCode =
   | "WAL_UNENCODABLE"
   /** Bytes that are not a valid record payload. */
   | "WAL_UNDECODABLE"
+  /** A segment header of a format version this version does not read (or not a header of ours). */
+  | "WAL_UNSUPPORTED_FORMAT"
+  /** A decoded record whose shape the reader's declared schema refuses (file, offset, reason). */
+  | "WAL_BAD_RECORD"
   /** An end-of-height marker not above the previous one: a broken invariant of the caller. */
   | "WAL_HEIGHT_NOT_INCREASING"
   /** A write, fsync or rename failed; the log refuses further writes since the disk state is unknown. */

@@ -14,13 +14,46 @@ export const FrameType = {
   Input: 0x01,
   /** End of a height: 8-byte big-endian height. Everything after it belongs to the next height. */
   EndHeight: 0x02,
+  /**
+   * The first record of every segment since format 2: the magic "RXBFTLOG" and the format
+   * version (u16 big-endian). A segment without it is format 1 (written before the header).
+   */
+  Header: 0x03,
 } as const;
 export type FrameType = (typeof FrameType)[keyof typeof FrameType];
 
 const END_HEIGHT_PAYLOAD_SIZE = 8;
 
+/**
+ * The format this version writes. 1: no header, records are the record codec's values (their
+ * shape checked by the reader's schema). 2: the same records after a header per segment. Both
+ * are read; any other version is refused with file, offset and reason.
+ */
+export const LOG_FORMAT_VERSION = 2;
+export const READABLE_LOG_FORMATS: readonly number[] = [1, 2];
+
+const HEADER_MAGIC = new TextEncoder().encode("RXBFTLOG");
+const HEADER_PAYLOAD_SIZE = HEADER_MAGIC.length + 2;
+
 export function isFrameType(t: number): t is FrameType {
-  return t === FrameType.Input || t === FrameType.EndHeight;
+  return t === FrameType.Input || t === FrameType.EndHeight || t === FrameType.Header;
+}
+
+export function encodeHeaderPayload(version: number = LOG_FORMAT_VERSION): Uint8Array {
+  const payload = new Uint8Array(HEADER_PAYLOAD_SIZE);
+  payload.set(HEADER_MAGIC, 0);
+  new DataView(payload.buffer).setUint16(HEADER_MAGIC.length, version, false);
+  return payload;
+}
+
+/** The format version of a header payload, or undefined when it is not a header of ours. */
+export function decodeHeaderPayload(payload: Uint8Array): number | undefined {
+  if (payload.length !== HEADER_PAYLOAD_SIZE) return undefined;
+  for (let i = 0; i < HEADER_MAGIC.length; i++) if (payload[i] !== HEADER_MAGIC[i]) return undefined;
+  return new DataView(payload.buffer, payload.byteOffset, payload.byteLength).getUint16(
+    HEADER_MAGIC.length,
+    false,
+  );
 }
 
 /** Frames a payload. `maxPayloadBytes` is the configured bound; larger payloads are refused. */
@@ -59,7 +92,8 @@ export type FrameFault =
   | "short record"
   | "checksum mismatch"
   | "unknown record type"
-  | "bad end-of-height marker";
+  | "bad end-of-height marker"
+  | "bad header";
 
 export type FrameCheck =
   | { ok: true; type: FrameType; payloadStart: number; end: number }
@@ -92,6 +126,9 @@ export function checkFrame(
   }
   if (type === FrameType.EndHeight && length !== 1 + END_HEIGHT_PAYLOAD_SIZE) {
     return { ok: false, fault: "bad end-of-height marker", needMore: false };
+  }
+  if (type === FrameType.Header && length !== 1 + HEADER_PAYLOAD_SIZE) {
+    return { ok: false, fault: "bad header", needMore: false };
   }
   return { ok: true, type, payloadStart: at + FRAME_HEADER_SIZE + 1, end };
 }

@@ -3,25 +3,36 @@
 
 import { WalError } from "./errors.js";
 import { decodeEndHeightPayload, type FrameFault, FrameType } from "./frame.js";
+import { checkSegmentHeader } from "./log-format.js";
 import type { SegmentExtent } from "./log-scan.js";
 import { decodeRecord } from "./record-codec.js";
 import { listSegments } from "./segment-files.js";
 import { findFrameAfter, type ScanItem, scanSegment } from "./segment-scanner.js";
 
-export type WalEntry = { kind: "input"; input: unknown } | { kind: "end-height"; height: bigint };
+export type WalEntry<T = unknown> = { kind: "input"; input: T } | { kind: "end-height"; height: bigint };
 
 export const DEFAULT_MAX_RECORD_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The reader's declared record schema: the reason a decoded record is refused, or undefined when
+ * its shape is one the schema declares (src/consensus/log-record-schema.ts for the consensus log).
+ */
+export type RecordCheck<T = unknown> = ((record: unknown) => string | undefined) & {
+  /** The type a record the check accepts has (type-level only: readWal yields it as that). */
+  readonly accepts?: T;
+};
 
 /**
  * The entries of already-scanned segments from `(segment, offset)` on, up to each segment's
  * scanned size. A fault below that size means the files changed after the scan: WAL_CORRUPT.
  */
-export async function* readScannedEntries(
+export async function* readScannedEntries<T = unknown>(
   segments: readonly SegmentExtent[],
   fromSegment: number,
   fromOffset: number,
   maxPayloadBytes: number,
-): AsyncGenerator<WalEntry> {
+  checkRecord?: RecordCheck<T>,
+): AsyncGenerator<WalEntry<T>> {
   for (const segment of segments) {
     if (segment.index < fromSegment) continue;
     const start = segment.index === fromSegment ? fromOffset : 0;
@@ -32,14 +43,17 @@ export async function* readScannedEntries(
         throw corrupt(segment.path, item.offset, item.fault, "changed since it was opened");
       }
       if (item.offset >= segment.size) break;
-      yield entryOf(item, segment.path);
+      const entry = entryOf(item, segment.path, checkRecord);
+      if (entry) yield entry;
     }
   }
 }
 
 /** Everything `readWal` reports about the end of the log besides its entries. */
-export interface ReadWalOptions {
+export interface ReadWalOptions<T = unknown> {
   maxRecordBytes?: number;
+  /** The declared record schema; without it records are returned as decoded (tools, tests). */
+  checkRecord?: RecordCheck<T>;
   /** Called when the log ends in a torn record (read-only: nothing is changed on disk). */
   onTornTail?: (where: { file: string; offset: number; fault: FrameFault }) => void;
 }
@@ -49,14 +63,18 @@ export interface ReadWalOptions {
  * A torn last record ends the stream (reported through `onTornTail`); a bad record followed by
  * a good one throws WAL_CORRUPT naming file and offset.
  */
-export async function* readWal(dir: string, options: ReadWalOptions = {}): AsyncGenerator<WalEntry> {
+export async function* readWal<T = unknown>(
+  dir: string,
+  options: ReadWalOptions<T> = {},
+): AsyncGenerator<WalEntry<T>> {
   const maxPayloadBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   const files = await listSegments(dir);
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
     for await (const item of scanSegment(file.path, 0, maxPayloadBytes)) {
       if (item.kind === "frame") {
-        yield entryOf(item, file.path);
+        const entry = entryOf(item, file.path, options.checkRecord);
+        if (entry) yield entry;
         continue;
       }
       const candidates = [
@@ -80,12 +98,22 @@ export async function* readWal(dir: string, options: ReadWalOptions = {}): Async
   }
 }
 
-function entryOf(item: Extract<ScanItem, { kind: "frame" }>, path: string): WalEntry {
+/** The entry of a frame; a segment header is checked and yields nothing. */
+function entryOf<T>(
+  item: Extract<ScanItem, { kind: "frame" }>,
+  path: string,
+  checkRecord: RecordCheck<T> | undefined,
+): WalEntry<T> | undefined {
   if (item.type === FrameType.EndHeight) {
     return { kind: "end-height", height: decodeEndHeightPayload(item.payload)! };
   }
+  if (item.type === FrameType.Header) {
+    checkSegmentHeader(item.payload, path, item.offset);
+    return undefined;
+  }
+  let input: unknown;
   try {
-    return { kind: "input", input: decodeRecord(item.payload) };
+    input = decodeRecord(item.payload);
   } catch (error) {
     if (!(error instanceof WalError)) throw error;
     throw new WalError(
@@ -95,6 +123,17 @@ function entryOf(item: Extract<ScanItem, { kind: "frame" }>, path: string): WalE
       { file: path, offset: item.offset, cause: error },
     );
   }
+  const problem = checkRecord?.(input);
+  if (problem !== undefined) {
+    throw new WalError(
+      "WAL_BAD_RECORD",
+      `consensus log record at ${path} offset ${item.offset} is refused: ${problem} ` +
+        "(not a record this version declares; written by another version, or damaged before its checksum)",
+      { file: path, offset: item.offset },
+    );
+  }
+  // Checked against the declared schema above (or, without one, the caller asked for unknown).
+  return { kind: "input", input: input as T };
 }
 
 function corrupt(file: string, offset: number, fault: FrameFault, why: string): WalError {

@@ -4,6 +4,7 @@
 import { open, stat, unlink } from "node:fs/promises";
 import { WalError } from "./errors.js";
 import { decodeEndHeightPayload, type FrameFault, FrameType } from "./frame.js";
+import { checkSegmentHeader } from "./log-format.js";
 import { listSegments, type SegmentFile, syncDirectory } from "./segment-files.js";
 import { findFrameAfter, scanSegment } from "./segment-scanner.js";
 
@@ -52,6 +53,7 @@ export async function scanLog(dir: string, maxPayloadBytes: number, mode: ScanMo
       if (item.kind === "frame") {
         records++;
         size = item.end;
+        if (item.type === FrameType.Header) checkSegmentHeader(item.payload, file.path, item.offset);
         if (item.type === FrameType.EndHeight) {
           markers.push({ height: decodeEndHeightPayload(item.payload)!, segment: file.index, end: item.end });
         }

@@ -2,14 +2,26 @@
 // segments by size and reads back the inputs of the unfinished height after a restart.
 
 import { type FileHandle, mkdir, open, unlink } from "node:fs/promises";
+import type { SchedulerAction, SchedulerLike, Subscription } from "rxjs";
 import { WalError } from "./errors.js";
-import { encodeEndHeightPayload, encodeFrame, FRAME_HEADER_SIZE, FrameType } from "./frame.js";
-import { DEFAULT_MAX_RECORD_BYTES, readScannedEntries, type WalEntry } from "./log-reader.js";
+import {
+  encodeEndHeightPayload,
+  encodeFrame,
+  encodeHeaderPayload,
+  FRAME_HEADER_SIZE,
+  FrameType,
+} from "./frame.js";
+import {
+  DEFAULT_MAX_RECORD_BYTES,
+  type RecordCheck,
+  readScannedEntries,
+  type WalEntry,
+} from "./log-reader.js";
 import { type MarkerPosition, type RepairReport, type SegmentExtent, scanLog } from "./log-scan.js";
 import { encodeRecord } from "./record-codec.js";
 import { segmentPath, syncDirectory } from "./segment-files.js";
 
-export interface WalOptions {
+export interface WalOptions<T = unknown> {
   /** Largest encoded input in bytes (default 4 MiB). Bigger appends throw WAL_RECORD_TOO_LARGE. */
   maxRecordBytes?: number;
   /** A segment is closed and a new one started before it would grow past this (default 64 MiB). */
@@ -19,6 +31,11 @@ export interface WalOptions {
    * on rotation, but never the one holding the latest end-of-height marker or any after it.
    */
   maxSegments?: number;
+  /**
+   * The declared record schema the inputs read back (readAfterLastEndHeight, readAll) are checked
+   * against; a refused record throws WAL_BAD_RECORD naming file, offset and reason.
+   */
+  checkRecord?: RecordCheck<T>;
 }
 
 interface PendingFrame {
@@ -28,7 +45,16 @@ interface PendingFrame {
 
 const MAX_END_HEIGHT = (1n << 63n) - 1n;
 
-export class Wal {
+const SEGMENT_HEADER_FRAME = encodeFrame(FrameType.Header, encodeHeaderPayload(), 64);
+
+/**
+ * How often buffered records are written to the file (not synced) while the node runs: a kill -9
+ * keeps them; a power cut may not (the durable points are the syncs before signing and at each
+ * end-of-height marker).
+ */
+export const LOG_FLUSH_EVERY_MS = 100;
+
+export class Wal<T = unknown> {
   /** The torn tail cut at open, if any: the caller logs `repair.message` as a warning. */
   readonly repair: RepairReport | undefined;
 
@@ -39,6 +65,7 @@ export class Wal {
   private failure: WalError | undefined;
   private closed = false;
   private latestEndHeight: bigint | undefined;
+  private flushing: Subscription | undefined;
   /** Told the duration of each write-and-fdatasync, in seconds (the node's metrics). */
   onSynced: ((seconds: number) => void) | undefined;
 
@@ -51,6 +78,7 @@ export class Wal {
     private readonly markers: MarkerPosition[],
     private handle: FileHandle,
     repair: RepairReport | undefined,
+    private readonly checkRecord: RecordCheck<T> | undefined,
   ) {
     this.repair = repair;
     this.latestEndHeight = markers.at(-1)?.height;
@@ -60,7 +88,7 @@ export class Wal {
    * Opens (creating if needed) the log in `dir`: checks every record, cuts a torn tail (see
    * `repair`) and throws WAL_CORRUPT, naming file and offset, when a bad record has good ones after it.
    */
-  static async open(dir: string, options: WalOptions = {}): Promise<Wal> {
+  static async open<T = unknown>(dir: string, options: WalOptions<T> = {}): Promise<Wal<T>> {
     const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
     const maxSegmentBytes = options.maxSegmentBytes ?? 64 * 1024 * 1024;
     const maxSegments = options.maxSegments ?? 16;
@@ -83,7 +111,7 @@ export class Wal {
     if (created) segments.push({ index: 0, path: segmentPath(dir, 0), size: 0 });
     const handle = await open(segments.at(-1)!.path, "a", 0o600);
     if (created) await syncDirectory(dir);
-    return new Wal(
+    return new Wal<T>(
       dir,
       maxRecordBytes,
       maxSegmentBytes,
@@ -92,6 +120,7 @@ export class Wal {
       scan.markers,
       handle,
       scan.repair,
+      options.checkRecord,
     );
   }
 
@@ -107,6 +136,23 @@ export class Wal {
       bytes: encodeFrame(FrameType.Input, encodeRecord(input), this.maxRecordBytes),
       endHeight: undefined,
     });
+  }
+
+  /**
+   * The log's flush policy: writes buffered records every `everyMs` on `scheduler` (the node's
+   * injected scheduler, so a test on virtual time sees the same policy) until close(). A failed
+   * flush is retried at the next tick; the failure itself surfaces on the next sync.
+   */
+  flushEvery(scheduler: SchedulerLike, everyMs = LOG_FLUSH_EVERY_MS): void {
+    // A halt during the start may have closed the log already: then there is nothing to flush.
+    if (this.closed) return;
+    this.flushing?.unsubscribe();
+    const wal = this;
+    this.flushing = scheduler.schedule(function (this: SchedulerAction<undefined>) {
+      if (wal.closed) return;
+      wal.flush().catch(() => {});
+      this.schedule(undefined, everyMs);
+    }, everyMs);
   }
 
   /** Writes buffered records to the file (the OS may still lose them on a power cut). */
@@ -171,7 +217,7 @@ export class Wal {
   }
 
   /** The inputs after the latest end-of-height marker (all inputs when there is none), in order. */
-  async readAfterLastEndHeight(): Promise<unknown[]> {
+  async readAfterLastEndHeight(): Promise<T[]> {
     await this.flush();
     const marker = this.markers.at(-1);
     const from = marker ?? { segment: this.segments[0]!.index, end: 0 };
@@ -190,10 +236,10 @@ export class Wal {
   }
 
   /** Every entry of the kept segments, streamed (for `rxbft replay` on an open log). */
-  async *readAll(): AsyncGenerator<WalEntry> {
+  async *readAll(): AsyncGenerator<WalEntry<T>> {
     await this.flush();
     const snapshot = this.segments.map((s) => ({ ...s }));
-    yield* readScannedEntries(snapshot, snapshot[0]!.index, 0, this.maxRecordBytes);
+    yield* readScannedEntries(snapshot, snapshot[0]!.index, 0, this.maxRecordBytes, this.checkRecord);
   }
 
   /** Syncs what is buffered and closes the file. Later calls throw WAL_CLOSED. */
@@ -201,6 +247,7 @@ export class Wal {
     if (this.closed) return;
     // Refuse appends from here on: one accepted now could miss the last sync and vanish.
     this.closed = true;
+    this.flushing?.unsubscribe();
     try {
       if (!this.failure) await this.syncPending();
     } finally {
@@ -209,10 +256,16 @@ export class Wal {
     }
   }
 
-  private async collectInputs(segment: number, offset: number): Promise<unknown[]> {
+  private async collectInputs(segment: number, offset: number): Promise<T[]> {
     const snapshot = this.segments.map((s) => ({ ...s }));
-    const inputs: unknown[] = [];
-    for await (const entry of readScannedEntries(snapshot, segment, offset, this.maxRecordBytes)) {
+    const inputs: T[] = [];
+    for await (const entry of readScannedEntries(
+      snapshot,
+      segment,
+      offset,
+      this.maxRecordBytes,
+      this.checkRecord,
+    )) {
       if (entry.kind === "end-height") break;
       inputs.push(entry.input);
     }
@@ -269,8 +322,13 @@ export class Wal {
     await this.writeGroup(group, groupBytes);
   }
 
-  private async writeGroup(group: PendingFrame[], groupBytes: number): Promise<void> {
-    if (group.length === 0) return;
+  private async writeGroup(frames: PendingFrame[], framesBytes: number): Promise<void> {
+    if (frames.length === 0) return;
+    // Every segment starts with the format header (an empty one: new, rotated, or cut to nothing
+    // by a repair), so a reader knows the version before the first record.
+    const starts = this.segments.at(-1)!.size === 0;
+    const group = starts ? [{ bytes: SEGMENT_HEADER_FRAME, endHeight: undefined }, ...frames] : frames;
+    const groupBytes = starts ? framesBytes + SEGMENT_HEADER_FRAME.length : framesBytes;
     const buf =
       group.length === 1
         ? group[0]!.bytes

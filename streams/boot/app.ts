@@ -5,7 +5,7 @@
 // next restart.
 import { join } from "node:path";
 import type { AbciClient } from "../../src/abci/client/abci-client.js";
-import { createAbciClient } from "../../src/abci/client/create-client.js";
+import { type CreateClientOptions, createAbciClient } from "../../src/abci/client/create-client.js";
 import { haltOnAbciFailure } from "../../src/abci/halt-on-failure.js";
 import { type HandshakeResult, handshake } from "../../src/abci/handshake.js";
 import type { Logger } from "../../src/logger/index.js";
@@ -19,6 +19,8 @@ export interface ConnectAppOptions {
   dataDir: string;
   /** The in-process kvstore's retain_height policy (0 or absent: keep all). */
   kvstoreRetainBlocks?: bigint;
+  /** LevelDB's memory bounds for the in-process kvstore's database. */
+  kvstoreLevel?: CreateClientOptions["kvstoreLevel"];
   signal?: AbortSignal;
   logger: Logger;
   /** Called when a connection to the app dies: the node halts with this exit code. */
@@ -29,6 +31,7 @@ export async function connectApp(options: ConnectAppOptions): Promise<AbciClient
   const client = await createAbciClient(options.proxyApp, {
     kvstoreDir: join(options.dataDir, "kvstore.db"),
     ...(options.kvstoreRetainBlocks ? { retainBlocks: options.kvstoreRetainBlocks } : {}),
+    ...(options.kvstoreLevel ? { kvstoreLevel: options.kvstoreLevel } : {}),
     logger: options.logger,
     ...(options.signal ? { signal: options.signal } : {}),
   });

@@ -1,23 +1,18 @@
 // Boot step 3: the consensus log. A torn tail is cut and reported; corruption elsewhere stops the
 // start. The inputs of the unfinished height (after the last end-of-height marker) are read for
-// the restart fold. While the node runs, buffered records reach the file on a period of the
-// injected scheduler (a kill -9 keeps them; a power cut may not: the durable points are the syncs
-// before signing and at each end-of-height marker).
-import { interval, type SchedulerLike, type Subscription } from "rxjs";
+// the restart fold. The flush policy while the node runs is the log's own (Wal.flushEvery).
 import type { ConsensusInput } from "../../src/consensus/input.js";
+import { consensusRecordCheck } from "../../src/consensus/log-record-schema.js";
 import type { Logger } from "../../src/logger/index.js";
 import { Wal } from "../../src/wal/wal.js";
 import { NodeError } from "../node-errors.js";
-
-/** How often buffered log records are written to the file (not synced). */
-export const LOG_FLUSH_EVERY_MS = 100;
 
 export async function openConsensusLog(
   dir: string,
   height: bigint,
   log: Logger,
-): Promise<{ wal: Wal; earlier: ConsensusInput[] }> {
-  const wal = await Wal.open(dir);
+): Promise<{ wal: Wal<ConsensusInput>; earlier: ConsensusInput[] }> {
+  const wal = await Wal.open(dir, { checkRecord: consensusRecordCheck });
   try {
     if (wal.repair) log.warn(wal.repair.message);
     return { wal, earlier: await unfinishedHeightInputs(wal, height, log) };
@@ -27,23 +22,16 @@ export async function openConsensusLog(
   }
 }
 
-/** Flushes the log's buffer every `everyMs` on `scheduler`; a failed flush is retried next time. */
-export function flushPeriodically(
-  wal: Wal,
-  scheduler: SchedulerLike,
-  everyMs = LOG_FLUSH_EVERY_MS,
-): Subscription {
-  return interval(everyMs, scheduler).subscribe(() => {
-    wal.flush().catch(() => {});
-  });
-}
-
 /**
  * The inputs logged for the height after `height` (the last committed one). When the log's last
  * end-of-height marker is older (a crash between saving the state and writing the marker, or a
  * log moved aside), the marker is written now and nothing is replayed.
  */
-async function unfinishedHeightInputs(wal: Wal, height: bigint, log: Logger): Promise<ConsensusInput[]> {
+async function unfinishedHeightInputs(
+  wal: Wal<ConsensusInput>,
+  height: bigint,
+  log: Logger,
+): Promise<ConsensusInput[]> {
   const marker = wal.lastEndHeight;
   if (marker !== undefined && marker > height) {
     throw new NodeError(
@@ -56,7 +44,7 @@ async function unfinishedHeightInputs(wal: Wal, height: bigint, log: Logger): Pr
     await wal.endHeight(height);
     return [];
   }
-  const inputs = (await wal.readAfterLastEndHeight()) as ConsensusInput[];
+  const inputs = await wal.readAfterLastEndHeight();
   if (inputs.length > 0)
     log.info("read the unfinished height from the consensus log", {
       height: height + 1n,

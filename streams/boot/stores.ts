@@ -14,7 +14,7 @@ const advanceProposerPriority = (
 
 export async function openNodeStores(
   dataDir: string,
-  indexer: Pick<StoresOptions, "indexer" | "psql">,
+  indexer: Pick<StoresOptions, "indexer" | "psql" | "level">,
   log: Logger,
 ): Promise<{ stores: Stores; report: ReconcileReport }> {
   const stores = await openStores(dataDir, { ...indexer, advanceProposerPriority });

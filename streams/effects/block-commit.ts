@@ -3,20 +3,27 @@
 //   save block → execute on the app (responses saved before Commit; around Commit the mempool is
 //   locked: its connection flushed, new CheckTx held, then mempool BlockCommitted, then unlocked,
 //   as v0.34 does, so no tx is checked between the app's Commit and the mempool update)
-//   → save state → index
-//   → publish NewBlock/NewBlockHeader/Tx/ValidatorSetUpdates (a client that saw a Tx event always
-//   finds it indexed and no longer pending) → WAL end-of-height marker → BlockExecuted.
+//   → save state → WAL end-of-height marker → BlockExecuted. The mempool update (with the
+//   recheck it sends) runs on the next turn of the event loop, overlapping the state save; the
+//   lock is held until it ran and BlockExecuted waits for it.
+// The index of the height and the publication of NewBlock/NewBlockHeader/Tx/ValidatorSetUpdates
+// (after both the index and the state are written: a client that saw a Tx event always finds it
+// indexed and no longer pending) run on the node's index queue (height-index-queue.ts), queued at
+// Commit before the mempool update, while the state is saved and the next height starts; the
+// index readers wait for it, and H+1's state is saved only after H's index. Without a queue
+// (tests, tools), the height is indexed and published before the WAL marker.
 // A crash anywhere is repaired at the next start by reconcile + handshake (stores and app) and the
 // restart rule of the log (restart-fold.ts). Any failure halts: nothing more is signed.
 import type { ConsensusConnection, MempoolConnection } from "../../src/abci/client/abci-client.js";
 import { executeBlock } from "../../src/abci/execute-block.js";
 import type { CommitBlock } from "../../src/consensus/effect.js";
-import { isEvidenceExpired } from "../../src/consensus/evidence-pool.js";
 import { addressOf } from "../../src/crypto/hash.js";
+import { isEvidenceExpired } from "../../src/evidence/index.js";
 import type { Logger } from "../../src/logger/index.js";
 import type { BlockStore } from "../../src/store/block-store.js";
 import type { HeightIndexer } from "../../src/store/indexer/event-indexer.js";
-import { persistExecutedHeight } from "../../src/store/persist-height.js";
+import { heightIndexInputFrom } from "../../src/store/indexer/height-index-input.js";
+import { persistExecutedHeight, persistHeightState } from "../../src/store/persist-height.js";
 import type { StateStore } from "../../src/store/state-store.js";
 import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
 import {
@@ -31,6 +38,7 @@ import type { Validator } from "../../src/wire/generated/tendermint/types/valida
 import type { EventBus } from "../projections/event-bus.js";
 import { upperHex } from "../projections/event-bus.js";
 import { blockExecutionHandler } from "./block-execution.js";
+import type { HeightIndexQueue } from "./height-index-queue.js";
 
 export interface BlockCommitDeps {
   consensus: ConsensusConnection;
@@ -44,10 +52,13 @@ export interface BlockCommitDeps {
   endHeight(height: bigint): Promise<void>;
   /** Tells the mempool which txs left with the block (BlockCommitted), right after the app's Commit. */
   blockCommitted(block: Block, deliverTxs: readonly ResponseDeliverTx[]): void;
+  /**
+   * Indexes and publishes each height off the critical path (the node's). Absent: the height is
+   * indexed and published before BlockExecuted.
+   */
+  indexQueue?: HeightIndexQueue;
   /** Held around the app's Commit (the node's; absent in tests that need no mempool). */
   mempoolLock?: MempoolCommitLock;
-  /** Tells the evidence pool about the new chain state and the block's evidence. */
-  evidenceUpdated(state: ChainState, block: Block): void;
   /** Stops the node: a block that cannot be committed is a halt, never a retry. */
   halt(reason: string, cause: unknown): void;
   /**
@@ -110,6 +121,17 @@ export class MempoolCommitLock {
   }
 }
 
+/** Milliseconds spent in each named phase of a height's commit, for the debug log. */
+class PhaseClock {
+  readonly spans: Record<string, number> = {};
+  #last = performance.now();
+  mark(phase: string): void {
+    const now = performance.now();
+    this.spans[phase] = Math.round((now - this.#last) * 10) / 10;
+    this.#last = now;
+  }
+}
+
 function validatorsOfUpdates(responses: ABCIResponses): Validator[] {
   return (responses.endBlock?.validatorUpdates ?? []).map((u) => {
     const key = u.pubKey.sum;
@@ -131,47 +153,111 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
   const { block, blockId } = e;
   const before = deps.chainState();
   const started = Date.now();
+  const phases = new PhaseClock();
   if (deps.stores.blockStore.height() < e.height) {
     await deps.stores.blockStore.saveBlock({ block, blockId, parts: e.parts, seenCommit: e.seenCommit });
   }
+  phases.mark("saveBlockMs");
   const lock = deps.mempoolLock;
-  let executed: Awaited<ReturnType<typeof executeBlock>>;
-  try {
-    executed = await executeBlock(
-      {
-        consensus: deps.consensus,
-        saveAbciResponses: (height, responses) => deps.stores.stateStore.saveABCIResponses(height, responses),
-        beforeCommit: async () => {
-          await lock?.lock();
-        },
-        afterCommit: async (committed, deliverTxs) => {
-          deps.blockCommitted(committed, deliverTxs);
-          lock?.unlock();
-        },
-      },
-      before,
+  const queue = deps.indexQueue;
+  let responses: ABCIResponses | undefined;
+  let executed: Awaited<ReturnType<typeof executeBlock>> | undefined;
+  // With an index queue: the height is queued at Commit, before the mempool drops its txs, and
+  // indexed while its state is saved and the next height is proposed (height-index-queue.ts).
+  let previousIndexed: Promise<void> = Promise.resolve();
+  let mempoolUpdated: Promise<void> = Promise.resolve();
+  let mempoolMs = 0;
+  let stateSaved: { resolve(): void; reject(error: unknown): void } | undefined;
+  const publish = () => {
+    const done = executed!;
+    deps.events.publishBlock(
       block,
-      blockId,
+      done.events,
+      done.responses.beginBlock ?? { events: [] },
+      done.responses.endBlock ?? { validatorUpdates: [], consensusParamUpdates: undefined, events: [] },
+      validatorsOfUpdates(done.responses),
     );
-  } finally {
-    // A failed Commit halts the node; held admissions are not left waiting meanwhile.
-    if (lock?.locked) lock.unlock();
+  };
+  try {
+    try {
+      executed = await executeBlock(
+        {
+          consensus: deps.consensus,
+          saveAbciResponses: (height, saved) => {
+            phases.mark("executeMs");
+            responses = saved;
+            return deps.stores.stateStore.saveABCIResponses(height, saved);
+          },
+          beforeCommit: async () => {
+            phases.mark("saveResponsesMs");
+            await lock?.lock();
+          },
+          afterCommit: async (committed, deliverTxs) => {
+            phases.mark("appCommitMs");
+            if (queue && responses) {
+              const indexed = responses;
+              previousIndexed = queue.settled();
+              const saved = new Promise<void>((resolve, reject) => {
+                stateSaved = { resolve, reject };
+              });
+              queue.enqueue(
+                e.height,
+                () => deps.stores.indexer.indexHeight(heightIndexInputFrom(block, indexed)),
+                saved,
+                publish,
+              );
+            }
+            // The mempool update (and the recheck of every remaining tx it sends) runs on the
+            // next turn of the event loop, while this height's state is saved; the lock stays
+            // held until it ran, so held CheckTx still follow the rechecks, and BlockExecuted
+            // waits for it, so the next proposal never reaps a committed tx.
+            mempoolUpdated = new Promise<void>((resolve) =>
+              setImmediate(() => {
+                const at = performance.now();
+                try {
+                  deps.blockCommitted(committed, deliverTxs);
+                } finally {
+                  lock?.unlock();
+                  mempoolMs = Math.round((performance.now() - at) * 10) / 10;
+                  resolve();
+                }
+              }),
+            );
+          },
+        },
+        before,
+        block,
+        blockId,
+      );
+    } catch (error) {
+      // A failed Commit halts the node; held admissions are not left waiting meanwhile.
+      if (lock?.locked) lock.unlock();
+      throw error;
+    }
+    // At most two heights in flight: the one before this is indexed before this state is saved.
+    await previousIndexed;
+    phases.mark("previousIndexMs");
+    const persisted = {
+      block: { block, blockId, parts: e.parts, seenCommit: e.seenCommit },
+      state: executed.state,
+      abciResponses: executed.responses,
+      abciResponsesSaved: responses !== undefined,
+    };
+    if (stateSaved) await persistHeightState(deps.stores, persisted);
+    else await persistExecutedHeight(deps.stores, persisted);
+    phases.mark("persistMs");
+    stateSaved?.resolve();
+  } catch (error) {
+    stateSaved?.reject(error);
+    throw error;
   }
-  await persistExecutedHeight(deps.stores, {
-    block: { block, blockId, parts: e.parts, seenCommit: e.seenCommit },
-    state: executed.state,
-    abciResponses: executed.responses,
-  });
   deps.setChainState?.(executed.state);
-  deps.events.publishBlock(
-    block,
-    executed.events,
-    executed.responses.beginBlock ?? { events: [] },
-    executed.responses.endBlock ?? { validatorUpdates: [], consensusParamUpdates: undefined, events: [] },
-    validatorsOfUpdates(executed.responses),
-  );
+  if (!stateSaved) publish();
   await deps.endHeight(e.height);
-  deps.evidenceUpdated(executed.state, block);
+  phases.mark("walMs");
+  await mempoolUpdated;
+  phases.mark("mempoolWaitMs");
+  phases.spans.mempoolUpdateMs = mempoolMs;
   if (executed.commit.retainHeight > 0n) await pruneBelow(deps, executed.state, executed.commit.retainHeight);
   deps.logger.info("committed block", {
     height: e.height,
@@ -181,6 +267,7 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
     appHash: upperHex(executed.state.appHash),
     ms: Date.now() - started,
   });
+  deps.logger.debug("block commit phases", { height: e.height, ...phases.spans });
   return executed.state;
 }
 

@@ -32,7 +32,11 @@ export interface ConsensusHandlerDeps {
   execution: BlockExecutionDeps;
   peers: PeerBroadcaster;
   events: ConsensusEventsDeps;
-  evidence: EvidenceReportDeps;
+  /**
+   * Where ReportConflictingVotes goes. Absent in the node, whose evidence pool is a projection
+   * following the loop's folds (projections/evidence-pool.ts) and so reads the effect there.
+   */
+  evidence?: EvidenceReportDeps;
 }
 
 export function consensusHandlers(deps: ConsensusHandlerDeps): ConsensusHandler[] {
@@ -44,6 +48,6 @@ export function consensusHandlers(deps: ConsensusHandlerDeps): ConsensusHandler[
     blockExecutionHandler(deps.execution),
     broadcastHandler(deps.peers),
     consensusEventsHandler(deps.events),
-    evidenceReportHandler(deps.evidence),
+    ...(deps.evidence ? [evidenceReportHandler(deps.evidence)] : []),
   ];
 }

@@ -1,9 +1,9 @@
 // ReportConflictingVotes → the evidence pool. The pool's state is held by EvidencePoolHolder (the
-// rules are pure functions of src/consensus/evidence-pool.ts); after each block the pool turns
+// rules are pure functions of src/evidence); after each block the pool turns
 // buffered conflicts into evidence and drops what the block committed or what expired.
 import { EMPTY, filter, mergeMap, type Observable } from "rxjs";
-import { CodedError } from "../../src/coded-error.js";
 import type { ConsensusEffect, ReportConflictingVotes } from "../../src/consensus/effect.js";
+import type { ConsensusInput } from "../../src/consensus/input.js";
 import {
   addConflictingVotes,
   addVerifiedEvidence,
@@ -11,21 +11,14 @@ import {
   EMPTY_EVIDENCE_POOL,
   type EvidenceHistory,
   type EvidencePoolState,
+  EvidenceRejectedError,
+  type SignatureVerifier,
   updateEvidencePool,
-} from "../../src/consensus/evidence-pool.js";
-import type { ConsensusInput } from "../../src/consensus/input.js";
-import type { SignatureVerifier } from "../../src/consensus/verify-input.js";
+} from "../../src/evidence/index.js";
 import type { Logger } from "../../src/logger/index.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
-
-/** Evidence refused by the pool's checks; `message` says why. */
-export class EvidenceRejectedError extends CodedError<"EVIDENCE_REJECTED"> {
-  constructor(reason: string) {
-    super("EVIDENCE_REJECTED", reason);
-  }
-}
 
 /** Where conflicting votes go (the node's and the simulation's EvidencePoolHolder). */
 export interface EvidenceReportDeps {

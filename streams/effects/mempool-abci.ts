@@ -11,6 +11,9 @@ import type { MempoolEffect } from "../../src/mempool/effect.js";
 import type { MempoolInput } from "../../src/mempool/input.js";
 import { CheckTxType, type ResponseCheckTx } from "../../src/wire/generated/tendermint/abci/types.js";
 
+/** Recheck answers folded together (one RechecksCompleted input each). */
+export const RECHECK_WINDOW = 1024;
+
 export interface MempoolAbciDeps {
   mempool: MempoolConnection;
   /** Receives each caller's full CheckTx answer before its CheckTxCompleted is folded. */
@@ -47,13 +50,22 @@ export function mempoolAbciHandler(deps: MempoolAbciDeps) {
             failed("CheckTx failed", e.hash),
           );
         } else if (e.type === "RunRecheck") {
-          for (const { hash, tx } of e.txs) {
-            deps.mempool
-              .checkTx({ tx, type: CheckTxType.RECHECK })
-              .then(
-                (r) => emit({ type: "RecheckCompleted", hash, code: r.code, time: 0 }),
-                failed("recheck failed", hash),
-              );
+          // Every recheck is sent at once (pipelined); the answers come back as one input per
+          // window of RECHECK_WINDOW, in the order sent.
+          for (let start = 0; start < e.txs.length; start += RECHECK_WINDOW) {
+            const window = e.txs.slice(start, start + RECHECK_WINDOW).map(({ hash, tx }) =>
+              deps.mempool.checkTx({ tx, type: CheckTxType.RECHECK }).then(
+                (r) => ({ hash, code: r.code }),
+                (error: unknown) => {
+                  failed("recheck failed", hash)(error);
+                  return undefined;
+                },
+              ),
+            );
+            void Promise.all(window).then((answers) => {
+              const results = answers.filter((a): a is { hash: string; code: number } => a !== undefined);
+              if (results.length > 0) emit({ type: "RechecksCompleted", results, time: 0 });
+            });
           }
         }
       });

@@ -4,8 +4,8 @@
 // latest pool states; the answer is logged, so replay needs neither pool.
 import { filter, map, type Observable } from "rxjs";
 import type { ConsensusEffect, ReapProposalBlock } from "../../src/consensus/effect.js";
-import { type EvidencePoolState, pendingEvidence } from "../../src/consensus/evidence-pool.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
+import { type EvidencePoolState, pendingEvidence } from "../../src/evidence/index.js";
 import { maxDataBytes } from "../../src/types/block-limits.js";
 import { UNSTAMPED } from "../sources/stamp-time.js";
 

@@ -30,6 +30,7 @@ export function mempoolInputSource(input: { type: string; from?: string }): stri
       return input.from === "rpc" ? "rpc" : "peer";
     case "CheckTxCompleted":
     case "RecheckCompleted":
+    case "RechecksCompleted":
       return "app";
     case "BlockCommitted":
       return "consensus";

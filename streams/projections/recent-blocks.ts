@@ -2,7 +2,7 @@
 // projection of the chain states BlockExecuted carries (state.lastBlockTime and lastValidators
 // are the block's time and the set that signed it). The evidence pool reads it to verify evidence
 // of a past height without awaiting the stores. Bounded: heights older than `keep` are dropped.
-import type { EvidenceHistory } from "../../src/consensus/evidence-pool.js";
+import type { EvidenceHistory } from "../../src/evidence/index.js";
 import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";

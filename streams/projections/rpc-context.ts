@@ -37,8 +37,14 @@ import {
 
 export { encoders } from "./rpc-encoders.js";
 
+/** health's result: one object, so the encoder's JSON of it is reused (rpc-encoders.ts). */
+const HEALTHY = Object.freeze({});
+
 export interface RpcContextOptions {
-  /** the genesis file, to serve genesis_chunked from it; without it the document's JSON is chunked */
+  /**
+   * the genesis file, to serve genesis_chunked from it in the tendermint form; without it, and
+   * always in the seed form, the document's JSON in the route's form is chunked
+   */
   genesisFile?: string;
 }
 
@@ -56,14 +62,17 @@ async function dialling(run: () => Promise<void>): Promise<void> {
 }
 
 export function createRpcContext(node: NodeHandle, options: RpcContextOptions = {}): RpcContext {
+  const form = node.config?.rpc?.compat === "tendermint" ? "tendermint" : "seed";
+  // The seed form's document is not the file's (its params read evidence {max_age} beside v0.34's
+  // fields): its chunks are the seed form's JSON, so genesis_chunked decodes to what genesis says.
   const genesis: GenesisSource =
-    options.genesisFile === undefined
-      ? genesisDocSource(node, node.config?.rpc?.compat === "tendermint" ? "tendermint" : "seed")
+    options.genesisFile === undefined || form === "seed"
+      ? genesisDocSource(node, form)
       : genesisFileSource(options.genesisFile);
   const store = node.stores.blockStore;
   return {
     chainHeights: () => ({ base: store.base(), height: store.height(), catchingUp: node.catchingUp() }),
-    health: () => ({}),
+    health: () => HEALTHY,
     status: () => statusOf(node),
     netInfo: () => netInfoOf(node),
     blockchain: (min, max) => blockchainOf(node, min, max),

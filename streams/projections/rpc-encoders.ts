@@ -5,7 +5,7 @@ import { createJsonEncoder, eventDataTypeName, type JsonFormEncoder } from "../.
 import type { RpcCompat } from "../../src/rpc/options.js";
 
 /** Routes whose context may hand back the same (immutable) result object while it holds. */
-const REUSED_RESULTS = new Set(["status"]);
+const REUSED_RESULTS = new Set(["health", "status"]);
 
 export function toResultEncoder(json: JsonFormEncoder): ResultEncoder {
   // JSON of result objects seen before, by identity (the objects are never mutated).

@@ -31,18 +31,35 @@ const EMPTY = new Uint8Array(0);
  * address and voting power): status is polled hard, and an unchanged result object lets the
  * encoders reuse its JSON too (streams/projections/rpc-encoders.ts).
  */
-const lastStatus = new WeakMap<NodeHandle, { key: string; result: StatusResult }>();
+interface StatusKey {
+  height: bigint;
+  base: bigint;
+  catchingUp: boolean;
+  rpcAddress: string;
+  power: bigint | undefined;
+}
+const lastStatus = new WeakMap<NodeHandle, { key: StatusKey; result: StatusResult }>();
+
+// Compared field by field rather than through a key string: a poll then allocates nothing.
+const sameKey = (a: StatusKey, b: StatusKey) =>
+  a.height === b.height &&
+  a.base === b.base &&
+  a.catchingUp === b.catchingUp &&
+  a.rpcAddress === b.rpcAddress &&
+  a.power === b.power;
 
 export function statusOf(node: NodeHandle): StatusResult | Promise<StatusResult> {
   const store = node.stores.blockStore;
-  const height = store.height();
-  const base = store.base();
-  const catchingUp = node.catchingUp();
-  const power = node.validator?.votingPower();
-  const key = `${height}|${base}|${catchingUp}|${node.nodeInfo.rpcAddress}|${power}`;
+  const key: StatusKey = {
+    height: store.height(),
+    base: store.base(),
+    catchingUp: node.catchingUp(),
+    rpcAddress: node.nodeInfo.rpcAddress,
+    power: node.validator?.votingPower(),
+  };
   const cached = lastStatus.get(node);
-  if (cached !== undefined && cached.key === key) return cached.result;
-  return buildStatus(node, height, base, catchingUp, power).then((result) => {
+  if (cached !== undefined && sameKey(cached.key, key)) return cached.result;
+  return buildStatus(node, key.height, key.base, key.catchingUp, key.power).then((result) => {
     lastStatus.set(node, { key, result });
     return result;
   });

@@ -3,9 +3,11 @@
 // by folding the log from the nearest snapshot before it (one every `snapshotEvery` inputs),
 // through the traced reducer and the node's restart rule (restart-fold.ts), so stepping back is as
 // exact as stepping forward and costs at most `snapshotEvery` folds.
+
 import { createDefaultConsensusRules } from "../../src/consensus/default-rules.js";
 import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
+import { consensusRecordCheck } from "../../src/consensus/log-record-schema.js";
 import type { RuleId } from "../../src/consensus/paper-lines.js";
 import { type ConsensusReducer, createConsensusReducer } from "../../src/consensus/reducer.js";
 import type { ConsensusState } from "../../src/consensus/state.js";
@@ -121,6 +123,7 @@ export async function readTimelineInputs(
   let segmentStart = 0;
   let tornTail: string | undefined;
   for await (const entry of readWal(walDir, {
+    checkRecord: consensusRecordCheck,
     onTornTail: (t) => {
       tornTail = `${t.file} offset ${t.offset} (${t.fault})`;
     },
@@ -130,7 +133,7 @@ export async function readTimelineInputs(
       continue;
     }
     starts.push(segmentStart);
-    inputs.push(entry.input as ConsensusInput);
+    inputs.push(entry.input);
   }
   return { inputs, segmentStarts: Int32Array.from(starts), tornTail };
 }

@@ -414,3 +414,72 @@ describe("rpc server limits", () => {
     );
   });
 });
+
+// health and status are polled routes: a plain GET takes uWS's short path (no request headers
+// read, the response text reused while the projection's result object is the same). These
+// check it answers exactly what the general path answers, and only while it may.
+describe("polled routes (health, status)", () => {
+  for (const backend of ["uws", "node"] as const) {
+    it(`answers GET by the short path with the general path's bytes, fresh after a change (${backend})`, async () => {
+      let current: object = { node_info: { moniker: "one" } };
+      let later: Promise<object> | undefined;
+      const context: RpcContext = { status: () => later ?? current };
+      const server = await startRpcServer({ laddr: "tcp://127.0.0.1:0", maxBodyBytes: 4096 }, context, {
+        logger: quiet,
+        backend,
+      });
+      try {
+        const viaPost = async () => {
+          const posted = await http(server, "POST", "/", '{"jsonrpc":"2.0","id":-1,"method":"status"}');
+          return posted.body;
+        };
+        const first = await http(server, "GET", "/status");
+        assert.equal(first.status, 200);
+        assert.equal(first.headers["content-type"], "application/json");
+        assert.match(String(first.headers["x-server-time"]), /^\d+$/);
+        assert.equal(first.body, '{"jsonrpc":"2.0","id":-1,"result":{"node_info":{"moniker":"one"}}}');
+        assert.equal(first.body, await viaPost());
+        assert.equal((await http(server, "GET", "/status?anything=1")).body, first.body);
+        assert.equal((await http(server, "HEAD", "/status")).status, 200);
+        // a new result object is a new answer, never the reused text of the old one
+        current = { node_info: { moniker: "two" } };
+        assert.equal(
+          (await http(server, "GET", "/status")).body,
+          '{"jsonrpc":"2.0","id":-1,"result":{"node_info":{"moniker":"two"}}}',
+        );
+        // a projection being rebuilt answers once it is ready
+        later = new Promise((resolve) => setTimeout(() => resolve({ node_info: { moniker: "three" } }), 20));
+        assert.equal(
+          (await http(server, "GET", "/status")).body,
+          '{"jsonrpc":"2.0","id":-1,"result":{"node_info":{"moniker":"three"}}}',
+        );
+        later = undefined;
+        // a GET with a body takes the general path, which answers the same
+        const withBody = await http(server, "GET", "/health", "a=b", {
+          "content-type": "application/x-www-form-urlencoded",
+        });
+        assert.equal(withBody.body, '{"jsonrpc":"2.0","id":-1,"result":{}}');
+        assert.equal((await http(server, "GET", "/health")).body, withBody.body);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  it("keeps CORS headers on health and status when CORS is on (no short path)", async () => {
+    const server = await startRpcServer(
+      { laddr: "tcp://127.0.0.1:0", corsAllowedOrigins: ["*"] },
+      { status: () => ({ ok: true }) },
+      { logger: quiet, backend: "uws" },
+    );
+    try {
+      for (const path of ["/health", "/status"]) {
+        const reply = await http(server, "GET", path, undefined, { origin: "http://example.test" });
+        assert.equal(reply.status, 200);
+        assert.equal(reply.headers["access-control-allow-origin"], "*", path);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});

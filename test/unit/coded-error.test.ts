@@ -5,13 +5,13 @@ import { test } from "node:test";
 import { AbciError } from "../../src/abci/errors.js";
 import { CodedError } from "../../src/coded-error.js";
 import { ConfigError } from "../../src/config/errors.js";
+import { EvidenceRejectedError } from "../../src/evidence/errors.js";
 import { MempoolError } from "../../src/mempool/errors.js";
 import { PrivvalError } from "../../src/privval/errors.js";
 import { QueryError } from "../../src/query/errors.js";
 import { StateError } from "../../src/state/errors.js";
 import { TypesError } from "../../src/types/errors.js";
 import { WalError } from "../../src/wal/errors.js";
-import { EvidenceRejectedError } from "../../streams/effects/evidence.js";
 import { NodeError } from "../../streams/node-errors.js";
 
 test("module errors share one coded base", () => {

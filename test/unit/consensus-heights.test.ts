@@ -7,12 +7,12 @@ import {
   type ConsensusEffect,
   type ConsensusInput,
   commitFromPrecommits,
-  duplicateVoteEvidence,
   type HeldBlock,
   medianCommitTime,
   RoundStep,
   weightedMedian,
 } from "../../src/consensus/index.js";
+import { duplicateVoteEvidence } from "../../src/evidence/index.js";
 import { blockIdKey } from "../../src/wire/block-id.js";
 import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
 import {

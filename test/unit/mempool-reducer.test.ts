@@ -221,6 +221,38 @@ describe("after a block", () => {
     assert.ok(failed.effects.some((e) => e.type === "TxsEvicted" && e.reason === "recheck-failed"));
   });
 
+  test("a window of recheck answers folds to what the answers fold to one at a time", () => {
+    const { state } = admit(["a", "b", "c", "d", "e"]);
+    const block = run([committed(1n, ["a"], [0])], {}, state).state;
+    const answers = [
+      { hash: hashOf(bytes("b")), code: 0 },
+      { hash: hashOf(bytes("c")), code: 3 },
+      { hash: hashOf(bytes("zz")), code: 1 }, // not rechecking: ignored
+      { hash: hashOf(bytes("d")), code: 0 },
+      { hash: hashOf(bytes("e")), code: 7 },
+    ];
+    const single = run(
+      answers.map((a) => ({ type: "RecheckCompleted" as const, ...a, time: 0 })),
+      {},
+      block,
+    );
+    const windowed = run([{ type: "RechecksCompleted", results: answers, time: 0 }], {}, block);
+    assert.deepEqual(pendingTxs(windowed.state), ["b", "d"]);
+    assert.deepEqual(pendingTxs(windowed.state), pendingTxs(single.state));
+    assert.equal(windowed.state.txsBytes, single.state.txsBytes);
+    assert.equal(windowed.state.rechecking.size, 0);
+    assert.equal(windowed.state.cache.size, single.state.cache.size);
+    assert.deepEqual(
+      windowed.effects
+        .filter((e) => e.type === "TxsEvicted")
+        .flatMap((e) => (e.type === "TxsEvicted" ? e.hashes : [])),
+      [hashOf(bytes("c")), hashOf(bytes("e"))],
+    );
+    // The recheck is over: consensus is told txs are available, once, as with single answers.
+    assert.equal(windowed.effects.filter((e) => e.type === "TxsAvailable").length, 1);
+    assert.equal(single.effects.filter((e) => e.type === "TxsAvailable").length, 1);
+  });
+
   test("a stale recheck answer (tx no longer rechecking) changes nothing", () => {
     const { state } = admit(["a"], { recheck: false });
     const t = mempoolReducer(state, { type: "RecheckCompleted", hash: hashOf(bytes("a")), code: 1, time: 0 });
@@ -347,4 +379,59 @@ test("the reducer never mutates the state it is given", () => {
     JSON.stringify({ txs: state.txs.keySeq().toArray(), cache: state.cache.keySeq().toArray() }),
     snapshot,
   );
+});
+
+describe("senders (never gossiped back)", () => {
+  const gossip = (effects: MempoolEffect[]) => effects.find((e) => e.type === "GossipTx");
+
+  test("every peer that sent a tx while its CheckTx ran is excluded from its gossip", () => {
+    const s = submit("a=1", "peerA");
+    const { effects, state } = run([s, submit("a=1", "peerB"), submit("a=1", "rpc"), submit("a=1", "peerA")]);
+    assert.equal(effects.filter((e) => e.type === "NoteTxSender").length, 0);
+    const after = run([checked(s)], {}, state);
+    assert.deepEqual(gossip(after.effects), {
+      type: "GossipTx",
+      hash: s.type === "TxSubmitted" ? s.hash : "",
+      tx: bytes("a=1"),
+      height: 0n,
+      exceptPeers: ["peerA", "peerB"],
+    });
+    assert.deepEqual(after.state.txs.first()?.senders, ["peerA", "peerB"]);
+  });
+
+  test("a peer sending a pending tx is noted once for the gossip; the RPC never is", () => {
+    const s = submit("a=1");
+    const { effects, state } = run([
+      s,
+      checked(s),
+      submit("a=1", "peerC"),
+      submit("a=1", "peerC"),
+      submit("a=1"),
+    ]);
+    assert.deepEqual(
+      effects.filter((e) => e.type === "NoteTxSender"),
+      [{ type: "NoteTxSender", hash: hashOf(bytes("a=1")), peerId: "peerC" }],
+    );
+    assert.deepEqual(gossip(effects)?.type === "GossipTx" && gossip(effects), {
+      type: "GossipTx",
+      hash: hashOf(bytes("a=1")),
+      tx: bytes("a=1"),
+      height: 0n,
+      exceptPeers: [],
+    });
+    assert.deepEqual(state.txs.first()?.senders, ["peerC"]);
+  });
+
+  test("committed pending txs stop being gossiped; a tx committed during its CheckTx is refused", () => {
+    const a = submit("a=1");
+    const b = submit("b=1");
+    const { state, effects } = run([a, checked(a), b, committed(1n, ["a=1", "b=1", "zz"])]);
+    assert.deepEqual(
+      effects.filter((e) => e.type === "StopGossipingTxs"),
+      [{ type: "StopGossipingTxs", hashes: [hashOf(bytes("a=1"))] }],
+    );
+    const late = run([checked(b)], {}, state);
+    assert.equal(decisions(late.effects)[0]?.kind, "refused");
+    assert.equal(gossip(late.effects), undefined);
+  });
 });

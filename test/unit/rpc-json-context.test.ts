@@ -260,25 +260,27 @@ test("genesis_chunked without a file chunks the document's compact JSON in the n
   }
 });
 
+/** A genesis file as Tendermint v0.34 writes it: evidence params with max_age_num_blocks, no max_age. */
+function genesisFileText(chainId: string, keyByte: number): string {
+  const key = Buffer.from(filled(32, keyByte)).toString("base64");
+  return JSON.stringify({
+    genesis_time: "2020-01-01T00:00:00Z",
+    chain_id: chainId,
+    consensus_params: {
+      block: { max_bytes: "22020096", max_gas: "-1", time_iota_ms: "1000" },
+      evidence: { max_age_num_blocks: "100000", max_age_duration: "172800000000000", max_bytes: "1048576" },
+      validator: { pub_key_types: ["ed25519"] },
+    },
+    validators: [{ pub_key: { type: "tendermint/PubKeyEd25519", value: key }, power: "10", name: "" }],
+  });
+}
+
 test("genesis_chunked decodes to the very document /genesis returns, in both forms", async () => {
   const { genesisFromJson } = await import("../../src/types/genesis.js");
   const { genesisDocSource } = await import("../../streams/projections/rpc-genesis.js");
   const { routeResultJson, jsonText } = await import("../../src/rpc/json/index.js");
-  const key = Buffer.from(filled(32, 8)).toString("base64");
   // Tendermint's genesis as a file holds evidence.max_age_num_blocks; the seed form writes max_age.
-  const doc = genesisFromJson(
-    JSON.stringify({
-      genesis_time: "2020-01-01T00:00:00Z",
-      chain_id: "same-doc",
-      consensus_params: {
-        block: { max_bytes: "22020096", max_gas: "-1", time_iota_ms: "1000" },
-        evidence: { max_age_num_blocks: "100000", max_age_duration: "172800000000000", max_bytes: "1048576" },
-        validator: { pub_key_types: ["ed25519"] },
-      },
-      validators: [{ pub_key: { type: "tendermint/PubKeyEd25519", value: key }, power: "10", name: "" }],
-    }),
-    "test genesis",
-  );
+  const doc = genesisFromJson(genesisFileText("same-doc", 8), "test genesis");
   const node = fakeNode({ genesis: doc });
   for (const form of ["seed", "tendermint"] as const) {
     const chunk = await genesisChunk(genesisDocSource(node, form), 0);
@@ -322,4 +324,29 @@ test("status: one result object per state (heights, sync, power), so its JSON is
   assert.notEqual(next, first);
   assert.match(encoders.tendermint.encodeResult("status", next), /"latest_block_height":"4"/);
   assert.match(encoders.seed.encodeResult("status", next), /"type":"node\/PubKeyEd25519"/);
+});
+
+test("genesis_chunked of a context given the genesis file (rxbft inspect) decodes to /genesis in the seed form", async () => {
+  const { writeFileSync, mkdtempSync, rmSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { tmpdir } = await import("node:os");
+  const { genesisFromJson } = await import("../../src/types/genesis.js");
+  const { routeResultJson, jsonText } = await import("../../src/rpc/json/index.js");
+  const text = genesisFileText("file-doc", 9);
+  const dir = mkdtempSync(join(tmpdir(), "rxbft-genesis-file-"));
+  const genesisFile = join(dir, "genesis.json");
+  writeFileSync(genesisFile, text);
+  try {
+    const doc = genesisFromJson(text, "test genesis");
+    const context = createRpcContext(fakeNode({ genesis: doc }), { genesisFile });
+    const chunk = (await context.genesisChunked!(0)) as { data: Uint8Array };
+    const route = routeResultJson("genesis", { genesis: doc }, "seed") as {
+      genesis: Parameters<typeof jsonText>[0];
+    };
+    const decoded = JSON.parse(Buffer.from(chunk.data).toString());
+    assert.deepEqual(decoded, JSON.parse(jsonText(route.genesis)));
+    assert.equal(decoded.consensus_params.evidence.max_age, "100000");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -6,17 +6,17 @@
 // must give the same answer, the synchronous one without a promise.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { EvidenceHistory } from "../../src/consensus/evidence-pool.js";
-import {
-  addConflictingVotes,
-  buildProposalBlock,
-  EMPTY_EVIDENCE_POOL,
-  type EvidencePoolState,
-  updateEvidencePool,
-} from "../../src/consensus/index.js";
+import { buildProposalBlock } from "../../src/consensus/index.js";
 import type { HeldBlock } from "../../src/consensus/state.js";
 import { keyPairFromSeed, signEd25519 } from "../../src/crypto/ed25519-keys.js";
 import { verifyEd25519 } from "../../src/crypto/ed25519-verify.js";
+import type { EvidenceHistory } from "../../src/evidence/index.js";
+import {
+  addConflictingVotes,
+  EMPTY_EVIDENCE_POOL,
+  type EvidencePoolState,
+  updateEvidencePool,
+} from "../../src/evidence/index.js";
 import { proposalBlockProblem } from "../../src/state/validate-proposal-block.js";
 import { commitVoteSignBytes } from "../../src/types/commit-verification.js";
 import { isPromise } from "../../src/types/maybe-async.js";

@@ -155,7 +155,6 @@ describe("streams: block commit", () => {
         events: new EventBus(),
         endHeight: async () => assert.fail("no end-of-height marker"),
         blockCommitted: () => assert.fail("no mempool update"),
-        evidenceUpdated: () => {},
         halt: (reason) => halts.push(reason),
         logger: silent,
       })(effect$).pipe(toArray()),

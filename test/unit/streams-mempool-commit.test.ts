@@ -94,7 +94,6 @@ describe("streams: the mempool around Commit", () => {
           void lock.connection.checkTx({ tx: tx("left=1"), type: CheckTxType.RECHECK });
         },
         mempoolLock: lock,
-        evidenceUpdated: () => {},
         halt: (reason) => assert.fail(reason),
         logger: silent,
       })(effect$),

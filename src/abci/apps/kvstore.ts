@@ -68,6 +68,8 @@ export interface KvstoreOptions {
   validatorTxs?: boolean;
   /** Keep only this many recent blocks (Commit's retain_height); 0 keeps all. */
   retainBlocks?: bigint;
+  /** LevelDB's memory bounds for the app's database (classic-level's option names, bytes). */
+  level?: { cacheSize: number; writeBufferSize: number; maxOpenFiles: number; maxFileSize: number };
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
@@ -132,6 +134,7 @@ export class KvstoreApplication extends NoopApplication {
     const db = new ClassicLevel<Uint8Array, Uint8Array>(directory, {
       keyEncoding: "view",
       valueEncoding: "view",
+      ...options.level,
     });
     try {
       await db.open();

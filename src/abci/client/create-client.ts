@@ -2,7 +2,7 @@
 // address (tcp://host:port, unix:///path).
 import type { Application } from "../apps/application.js";
 import { CounterApplication } from "../apps/counter.js";
-import { KvstoreApplication } from "../apps/kvstore.js";
+import { KvstoreApplication, type KvstoreOptions } from "../apps/kvstore.js";
 import { NoopApplication } from "../apps/noop.js";
 import { AbciError } from "../errors.js";
 import type { AbciClient } from "./abci-client.js";
@@ -23,6 +23,8 @@ export interface CreateClientOptions extends SocketClientOptions {
   kvstoreDir?: string;
   /** kvstore's retain_height policy (0 keeps every block). */
   retainBlocks?: bigint;
+  /** LevelDB's memory bounds for kvstore's database (config.toml's db_* keys). */
+  kvstoreLevel?: KvstoreOptions["level"];
 }
 
 export function isInProcessApp(proxyApp: string): proxyApp is InProcessAppName {
@@ -49,6 +51,7 @@ export async function createExampleApp(
       return KvstoreApplication.open(options.kvstoreDir, {
         validatorTxs: name === "persistent_kvstore",
         retainBlocks: options.retainBlocks ?? 0n,
+        ...(options.kvstoreLevel ? { level: options.kvstoreLevel } : {}),
       });
     }
   }

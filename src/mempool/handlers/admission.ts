@@ -35,23 +35,31 @@ export function onTxSubmitted(state: MempoolState, input: TxSubmitted): MempoolT
   if (full) return { state, effects: [refuse(input, full)] };
 
   const pending = state.txs.get(input.hash);
-  if (state.cache.has(input.hash) || pending || state.checking.has(input.hash)) {
-    // Remember another sender of a pending tx so it is not gossiped back to it.
-    const txs =
-      pending && !pending.senders.includes(input.from)
-        ? state.txs.set(input.hash, { ...pending, senders: [...pending.senders, input.from] })
-        : state.txs;
+  const running = state.checking.get(input.hash);
+  if (state.cache.has(input.hash) || pending || running) {
+    // Remember another peer that sent a pending (or still checking) tx, so it is never gossiped
+    // back to it (v0.34 keeps every sender, even of duplicates arriving later).
+    const fromPeer = input.from !== "rpc";
+    const effects: MempoolEffect[] = [];
+    let { txs, checking } = state;
+    if (fromPeer && pending && !pending.senders.includes(input.from)) {
+      txs = txs.set(input.hash, { ...pending, senders: [...pending.senders, input.from] });
+      effects.push({ type: "NoteTxSender", hash: input.hash, peerId: input.from });
+    } else if (fromPeer && running && !running.senders.includes(input.from)) {
+      checking = checking.set(input.hash, { ...running, senders: [...running.senders, input.from] });
+    }
     const cache = cachePush(state.cache, input.hash, config.cacheSize);
-    return {
-      state: { ...state, txs, cache },
-      effects: [refuse(input, txInCache(pending !== undefined || state.checking.has(input.hash)))],
-    };
+    effects.push(refuse(input, txInCache(pending !== undefined || running !== undefined)));
+    return { state: { ...state, txs, checking, cache }, effects };
   }
   return {
     state: {
       ...state,
       cache: cachePush(state.cache, input.hash, config.cacheSize),
-      checking: state.checking.set(input.hash, false),
+      checking: state.checking.set(input.hash, {
+        committed: false,
+        senders: input.from === "rpc" ? [] : [input.from],
+      }),
     },
     effects: [
       { type: "RunCheckTx", requestId: input.requestId, hash: input.hash, tx: input.tx, from: input.from },
@@ -61,7 +69,8 @@ export function onTxSubmitted(state: MempoolState, input: TxSubmitted): MempoolT
 
 export function onCheckTxCompleted(state: MempoolState, input: CheckTxCompleted): MempoolTransition {
   const checking = state.checking.delete(input.hash);
-  if (state.checking.get(input.hash) === true) {
+  const running = state.checking.get(input.hash);
+  if (running?.committed === true) {
     // Committed in a block while its CheckTx ran: adding it now would propose it twice.
     return { state: { ...state, checking }, effects: [refuse(input, txInCache(false))] };
   }
@@ -88,6 +97,7 @@ export function onCheckTxCompleted(state: MempoolState, input: CheckTxCompleted)
       effects: [refuse(input, refusal)],
     };
   }
+  const senders = running?.senders ?? (input.from === "rpc" ? [] : [input.from]);
   const added: MempoolState = {
     ...state,
     checking,
@@ -97,7 +107,7 @@ export function onCheckTxCompleted(state: MempoolState, input: CheckTxCompleted)
       gasWanted: input.gasWanted,
       height: state.height,
       addedAtMs: input.time,
-      senders: input.from === "rpc" ? [] : [input.from],
+      senders,
     }),
     txsBytes: state.txsBytes + input.tx.length,
   };
@@ -107,7 +117,8 @@ export function onCheckTxCompleted(state: MempoolState, input: CheckTxCompleted)
       type: "GossipTx",
       hash: input.hash,
       tx: input.tx,
-      exceptPeers: input.from === "rpc" ? [] : [input.from],
+      height: state.height,
+      exceptPeers: senders,
     },
   ];
   return noticeTxsAvailable(added, effects);

@@ -17,6 +17,7 @@ export function onBlockCommitted(state: MempoolState, input: BlockCommitted): Me
   let cache = state.cache;
   let checking = state.checking;
   const hashes = input.txHashes;
+  const left: string[] = [];
   if (hashes.length > 0) {
     txs = txs.withMutations((pool) => {
       for (const hash of hashes) {
@@ -24,13 +25,17 @@ export function onBlockCommitted(state: MempoolState, input: BlockCommitted): Me
         if (pending) {
           pool.delete(hash);
           txsBytes -= pending.tx.length;
+          left.push(hash);
         }
       }
     });
     if (checking.size > 0) {
       // A CheckTx still running for a tx that is now committed must not add it afterwards.
       checking = checking.withMutations((running) => {
-        for (const hash of hashes) if (running.has(hash)) running.set(hash, true);
+        for (const hash of hashes) {
+          const tx = running.get(hash);
+          if (tx) running.set(hash, { ...tx, committed: true });
+        }
       });
     }
     hashes.forEach((hash, i) => {
@@ -56,6 +61,7 @@ export function onBlockCommitted(state: MempoolState, input: BlockCommitted): Me
   }
 
   const effects: MempoolEffect[] = [];
+  if (left.length) effects.push({ type: "StopGossipingTxs", hashes: left });
   if (expired.length) effects.push({ type: "TxsEvicted", reason: "ttl-expired", hashes: expired });
   const next: MempoolState = {
     ...state,

@@ -2,7 +2,7 @@
 // returns a tx known to have failed.
 import { cacheRemove } from "../cache.js";
 import type { MempoolEffect } from "../effect.js";
-import type { RecheckCompleted } from "../input.js";
+import type { RecheckCompleted, RechecksCompleted } from "../input.js";
 import type { MempoolState } from "../state.js";
 import type { MempoolTransition } from "../transition.js";
 import { noticeTxsAvailable } from "./txs-available.js";
@@ -24,4 +24,28 @@ export function onRecheckCompleted(state: MempoolState, input: RecheckCompleted)
     effects.push({ type: "TxsEvicted", reason: "recheck-failed", hashes: [input.hash] });
   }
   return noticeTxsAvailable(next, effects);
+}
+
+/** A window of recheck answers in one fold: the same outcome as folding each answer in turn. */
+export function onRechecksCompleted(state: MempoolState, input: RechecksCompleted): MempoolTransition {
+  const refused: string[] = [];
+  let { txs, txsBytes, cache } = state;
+  const rechecking = state.rechecking.withMutations((running) => {
+    txs = txs.withMutations((pool) => {
+      for (const { hash, code } of input.results) {
+        if (!running.has(hash)) continue;
+        running.delete(hash);
+        const pending = code !== 0 ? pool.get(hash) : undefined;
+        if (pending) {
+          pool.delete(hash);
+          txsBytes -= pending.tx.length;
+          if (!state.config.keepInvalidTxsInCache) cache = cacheRemove(cache, hash);
+          refused.push(hash);
+        }
+      }
+    });
+  });
+  const effects: MempoolEffect[] = [];
+  if (refused.length > 0) effects.push({ type: "TxsEvicted", reason: "recheck-failed", hashes: refused });
+  return noticeTxsAvailable({ ...state, rechecking, txs, txsBytes, cache }, effects);
 }

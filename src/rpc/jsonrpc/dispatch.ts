@@ -54,6 +54,9 @@ function isPromise(value: unknown): value is Promise<unknown> {
 }
 
 export class Dispatcher {
+  /** The last response text of each polled route called by URI, with the result JSON it holds. */
+  private readonly polledTexts = new Map<Route, { json: string; text: string }>();
+
   constructor(
     private readonly routes: RouteTable,
     private readonly encoder: ResultEncoder,
@@ -110,14 +113,28 @@ export class Dispatcher {
   ): Answered | Promise<Answered> {
     try {
       const result = this.invoke(route, args, env);
-      if (typeof result === "string") return { text: successResponse(id, result), ok: true };
+      if (typeof result === "string") return { text: this.success(route, id, result), ok: true };
       return result.then(
-        (json): Answered => ({ text: successResponse(id, json), ok: true }),
+        (json): Answered => ({ text: this.success(route, id, json), ok: true }),
         (error: unknown): Answered => ({ text: errorResponse(id, toJsonRpcError(error)), ok: false }),
       );
     } catch (error) {
       return { text: errorResponse(id, toJsonRpcError(error)), ok: false };
     }
+  }
+
+  /**
+   * The success envelope; for a polled route called by URI the text is reused while the result
+   * JSON is the same string (the encoder hands back the same string for the same result object),
+   * so polling /status does not build a kilobyte of text per request.
+   */
+  private success(route: Route, id: JsonRpcId | undefined, json: string): string {
+    if (route.polled !== true || id !== URI_ID) return successResponse(id, json);
+    const last = this.polledTexts.get(route);
+    if (last !== undefined && last.json === json) return last.text;
+    const text = successResponse(id, json);
+    this.polledTexts.set(route, { json, text });
+    return text;
   }
 
   /** One request of a POST body: not found, bad params, or the route's answer. */

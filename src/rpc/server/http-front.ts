@@ -6,7 +6,7 @@
 import { JSONRPC_CODE } from "../errors.js";
 import type { Dispatcher, RouteTable, RpcReply } from "../jsonrpc/dispatch.js";
 import { errorResponse } from "../jsonrpc/envelope.js";
-import type { RouteEnv } from "../route-spec.js";
+import type { Route, RouteEnv } from "../route-spec.js";
 import { CorsPolicy, type CorsSettings, type Header } from "./cors.js";
 import { renderIndexPage } from "./index-page.js";
 
@@ -29,6 +29,8 @@ export interface HttpAnswer {
   contentType: string;
   headers: Header[];
   body: string;
+  /** the body already encoded as UTF-8, when it is reused (polled routes): written as it is */
+  bodyBytes?: Buffer;
 }
 
 export const WEBSOCKET_PATH = "/websocket";
@@ -67,9 +69,25 @@ function serverTime(): string {
   return serverTimeText;
 }
 
+/** The call a polled route's short path stands for: a plain GET (its fields are never read). */
+export const PLAIN_GET: HttpCall = {
+  method: "GET",
+  path: "",
+  query: "",
+  contentType: "",
+  origin: "",
+  corsRequestMethod: "",
+  corsRequestHeaders: "",
+  remoteAddress: "",
+};
+
 export class HttpFront {
   private readonly cors: CorsPolicy | undefined;
   private readonly indexPage: string;
+  private readonly polledEnv: RouteEnv;
+  private readonly polledBytes = new Map<Route, { text: string; bytes: Buffer }>();
+  /** Routes a backend may answer by the short path (none while CORS needs the request's headers). */
+  readonly polledRoutes: readonly Route[];
 
   constructor(
     private readonly dispatcher: Dispatcher,
@@ -81,6 +99,34 @@ export class HttpFront {
   ) {
     this.cors = cors.allowedOrigins.length > 0 ? new CorsPolicy(cors) : undefined;
     this.indexPage = renderIndexPage(routes.values(), nodeVersion);
+    // Polled routes depend on nothing of the caller (route-spec.ts), so one env serves them all.
+    this.polledEnv = envFor("");
+    this.polledRoutes =
+      this.cors === undefined
+        ? [...routes.values()].filter((r) => r.polled === true && r.params.length === 0)
+        : [];
+  }
+
+  /**
+   * A plain GET of a polled route (no body, CORS off): the same answer `answer` gives, without
+   * the request's headers, query or remote address (a polled route reads none of them).
+   */
+  answerPolled(route: Route): HttpAnswer | Promise<HttpAnswer> {
+    const reply = this.dispatcher.handleUri(route, NOTHING, this.polledEnv);
+    return reply instanceof Promise ? reply.then((r) => this.polled(route, r)) : this.polled(route, reply);
+  }
+
+  /** The answer with its body's bytes, encoded once per new body text of the route. */
+  private polled(route: Route, reply: RpcReply): HttpAnswer {
+    const answer = this.reply(PLAIN_GET, reply);
+    const last = this.polledBytes.get(route);
+    if (last !== undefined && last.text === answer.body) {
+      answer.bodyBytes = last.bytes;
+    } else if (reply.status === 200) {
+      answer.bodyBytes = Buffer.from(answer.body, "utf8");
+      this.polledBytes.set(route, { text: answer.body, bytes: answer.bodyBytes });
+    }
+    return answer;
   }
 
   /** Whether CORS headers of requests matter (backends skip reading them otherwise). */

@@ -1,7 +1,10 @@
 // WebSocket subscriptions (reference §1.5): each connection subscribes to queries; every event
-// the node publishes is matched against every subscription and pushed as a JSON-RPC success
-// response carrying the subscribe request's id, `{query, data, events}`. The event's data and
-// events are encoded once per event, whatever the number of subscribers. Limits and error
+// the node publishes is matched against the subscriptions that could match it (indexed by an
+// equality condition of their query, subscription-index.ts, so the cost does not grow with the
+// number of subscribers) and pushed as a JSON-RPC success response carrying the subscribe
+// request's id, `{query, data, events}`. The event's data and events are encoded once per
+// event, whatever the number of subscribers; each message is that text behind the
+// subscription's own prefix. Limits and error
 // messages are Tendermint's; a client too slow to take its messages has the subscription
 // cancelled with an explicit -32000 message, and is closed when closeOnSlowClient is set.
 
@@ -17,6 +20,7 @@ import type { ResultEncoder } from "../encoder.js";
 import { handlerError, RpcError } from "../errors.js";
 import { errorResponse, goJsonString, type JsonRpcId } from "../jsonrpc/envelope.js";
 import type { RpcObserver } from "../server/rpc-observer.js";
+import { SubscriptionIndex } from "./subscription-index.js";
 
 /** A connection as the hub sees it. */
 export interface SubscriberConnection {
@@ -55,6 +59,7 @@ const SERVER_ERROR = { code: -32000, message: "Server error" };
 export class SubscriptionHub {
   private readonly byConnection = new Map<SubscriberConnection, Map<string, Subscription>>();
   private readonly countByAddress = new Map<string, number>();
+  private readonly index = new SubscriptionIndex<Subscription>();
   private detach: Unsubscribe | undefined;
   private closed = false;
 
@@ -108,6 +113,7 @@ export class SubscriptionHub {
     const map = mine ?? new Map<string, Subscription>();
     map.set(queryText, subscription);
     if (mine === undefined) this.byConnection.set(connection, map);
+    this.index.add(subscription);
     this.countByAddress.set(connection.remoteAddress, this.subscriptionsOf(connection.remoteAddress) + 1);
     this.logger.info("subscribed", { remote: connection.remoteAddress, query: queryText });
     this.attach();
@@ -146,7 +152,10 @@ export class SubscriptionHub {
 
   private remove(connection: SubscriberConnection, queryText: string): void {
     const mine = this.byConnection.get(connection);
-    if (mine === undefined || !mine.delete(queryText)) return;
+    const subscription = mine?.get(queryText);
+    if (mine === undefined || subscription === undefined) return;
+    mine.delete(queryText);
+    this.index.delete(subscription);
     if (mine.size === 0) this.byConnection.delete(connection);
     const left = this.subscriptionsOf(connection.remoteAddress) - 1;
     if (left <= 0) this.countByAddress.delete(connection.remoteAddress);
@@ -176,26 +185,26 @@ export class SubscriptionHub {
 
   /** Delivers one event to every matching subscription. Never throws back into the node. */
   publish(event: RpcEvent): void {
-    if (this.byConnection.size === 0) return;
+    if (this.index.size === 0) return;
     let tail: string | undefined;
+    let unencodable = false;
     const slow: Subscription[] = [];
-    for (const mine of this.byConnection.values()) {
-      for (const subscription of mine.values()) {
-        if (!this.matches(subscription, event)) continue;
-        if (tail === undefined) {
-          try {
-            tail = `${this.encoder.encodeEventData(event)},"events":${JSON.stringify(event.events)}}}`;
-          } catch (error) {
-            this.logger.warn("event could not be encoded; not delivered", {
-              type: event.type,
-              err: String(error),
-            });
-            return;
-          }
+    this.index.forEachCandidate(event.events, (subscription) => {
+      if (unencodable || !this.matches(subscription, event)) return;
+      if (tail === undefined) {
+        try {
+          tail = `${this.encoder.encodeEventData(event)},"events":${JSON.stringify(event.events)}}}`;
+        } catch (error) {
+          unencodable = true;
+          this.logger.warn("event could not be encoded; not delivered", {
+            type: event.type,
+            err: String(error),
+          });
+          return;
         }
-        if (!subscription.connection.deliver(subscription.prefix + tail)) slow.push(subscription);
       }
-    }
+      if (!subscription.connection.deliver(subscription.prefix + tail)) slow.push(subscription);
+    });
     for (const subscription of slow) this.dropSlow(subscription);
   }
 

@@ -1,58 +1,31 @@
 // The evidence pool's pure rules (v0.34's evidence pool): conflicting votes seen by consensus are
 // buffered until the block time of their height is known, then become DuplicateVoteEvidence;
-// evidence from peers, the RPC or a proposed block is verified against the validator set and the
-// block time of its height; pending evidence is offered to proposals within the evidence
-// max_bytes, and dropped once committed or expired (older than BOTH max_age_num_blocks and
-// max_age_duration). Immutable values throughout; the caller persists and looks up history.
+// evidence from peers, the RPC or a proposed block is verified against the validator set, the
+// block time and (light client attacks) the signed header of its height; pending evidence is
+// offered to proposals within the evidence max_bytes, and dropped once committed or expired
+// (older than BOTH max_age_num_blocks and max_age_duration). The caller persists and looks up history.
 
+import { bytesEqual as sameBytes } from "../types/bytes.js";
 import { TypesError } from "../types/errors.js";
 import { evidenceHeight, evidenceTime, wrapDuplicateVoteEvidence } from "../types/evidence.js";
+import { compareTimestamps as compareTime, timestampToNanos as toNanos } from "../types/time.js";
 import { validateEvidence } from "../types/validate-evidence.js";
 import type { Duration } from "../wire/generated/google/protobuf/duration.js";
 import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../wire/generated/tendermint/state/types.js";
-import { type DuplicateVoteEvidence, Evidence } from "../wire/generated/tendermint/types/evidence.js";
+import { Evidence } from "../wire/generated/tendermint/types/evidence.js";
 import type { Vote } from "../wire/generated/tendermint/types/types.js";
-import type { Validator } from "../wire/generated/tendermint/types/validator.js";
 import { evidenceItemHash } from "../wire/hashes.js";
-import { voteSignBytes } from "../wire/sign-bytes.js";
-import { compareTime, toNanos } from "./consensus-time.js";
-import { conflictProblem, duplicateVoteEvidence } from "./evidence.js";
-import type { SignatureVerifier } from "./verify-input.js";
-import { sameBytes } from "./vote-keeper/block-key.js";
-
-/** Bounds: pending evidence items, and conflicting vote pairs waiting for their block time. */
-export const MAX_PENDING_EVIDENCE = 10_000;
-export const MAX_BUFFERED_CONFLICTS = 1_000;
-
-export interface PendingEvidence {
-  readonly evidence: Evidence;
-  /** Hex of the evidence hash: the pool's identity for it. */
-  readonly key: string;
-  readonly height: bigint;
-  readonly time: Timestamp;
-  /** Protobuf size of the Evidence (oneof wrapper); in an EvidenceList it takes listEntryBytes(size). */
-  readonly size: number;
-}
-
-export interface EvidencePoolState {
-  /** In ascending height order (the order v0.34 proposes them in). */
-  readonly pending: readonly PendingEvidence[];
-  /** Hashes of committed evidence, kept until expired so it is never proposed twice. */
-  readonly committed: readonly { readonly key: string; readonly height: bigint; readonly time: Timestamp }[];
-  /** Conflicting votes reported by consensus, awaiting the commit of their height. */
-  readonly conflicts: readonly { readonly voteA: Vote; readonly voteB: Vote }[];
-}
-
-/** What the pool needs from the store to verify evidence of a past height. */
-export interface EvidenceHistory {
-  /** The time of the block at `height`, or undefined when it is not stored. */
-  blockTimeAt(height: bigint): Timestamp | undefined;
-  /** The validator set of `height`, or undefined when it is not stored. */
-  validatorsAt(height: bigint): readonly Validator[] | undefined;
-}
-
-export const EMPTY_EVIDENCE_POOL: EvidencePoolState = { pending: [], committed: [], conflicts: [] };
+import { conflictProblem, duplicateVoteEvidence, duplicateVoteProblem } from "./duplicate-vote.js";
+import { lightClientAttackProblem, validatorsAtHeight } from "./light-client-attack.js";
+import {
+  type EvidenceHistory,
+  type EvidencePoolState,
+  MAX_BUFFERED_CONFLICTS,
+  MAX_PENDING_EVIDENCE,
+  type PendingEvidence,
+  type SignatureVerifier,
+} from "./state.js";
 
 function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
@@ -74,7 +47,8 @@ export function isEvidenceExpired(chain: ChainState, height: bigint, time: Times
   return ageBlocks > params.maxAgeNumBlocks && ageNanos > durationNanos(params.maxAgeDuration);
 }
 
-function isKnown(pool: EvidencePoolState, key: string): "pending" | "committed" | undefined {
+/** Whether the pool holds this evidence (by its key) as pending or committed. */
+export function knownEvidence(pool: EvidencePoolState, key: string): "pending" | "committed" | undefined {
   if (pool.pending.some((p) => p.key === key)) return "pending";
   if (pool.committed.some((c) => c.key === key)) return "committed";
   return undefined;
@@ -139,7 +113,7 @@ export function updateEvidencePool(
       continue; // not a conflict against that set (a validator that has left): nothing to prove
     }
     const key = evidenceKey(evidence);
-    if (isKnown(next, key) === undefined && !isEvidenceExpired(chain, height, time))
+    if (knownEvidence(next, key) === undefined && !isEvidenceExpired(chain, height, time))
       next = withPending(next, evidence, key);
   }
   const committedNow = blockEvidence.map((e) => ({
@@ -188,42 +162,9 @@ export function pendingEvidence(
   return { evidence, bytes };
 }
 
-/** v0.34's VerifyDuplicateVote: what is wrong with the evidence against `validators`, or undefined. */
-export function duplicateVoteProblem(
-  e: DuplicateVoteEvidence,
-  chainId: string,
-  validators: readonly Validator[],
-  verify: SignatureVerifier,
-): string | undefined {
-  const a = e.voteA;
-  const b = e.voteB;
-  if (a === undefined || b === undefined) return "a vote is missing";
-  const validator = validators.find((v) => sameBytes(v.address, a.validatorAddress));
-  if (validator === undefined)
-    return `address ${hex(a.validatorAddress).toUpperCase()} was not a validator at height ${a.height}`;
-  const conflict = conflictProblem(a, b);
-  if (conflict !== undefined) return conflict;
-  if (validator.votingPower !== e.validatorPower) {
-    return `validator power ${e.validatorPower} does not match the set's ${validator.votingPower}`;
-  }
-  let total = 0n;
-  for (const v of validators) total += v.votingPower;
-  if (total !== e.totalVotingPower)
-    return `total voting power ${e.totalVotingPower} does not match the set's ${total}`;
-  const sum = validator.pubKey.sum;
-  if (sum?.$case !== "ed25519") return "the validator has no ed25519 key";
-  if (!verify(sum.ed25519, voteSignBytes(chainId, a), a.signature))
-    return "voteA's signature does not verify";
-  if (!verify(sum.ed25519, voteSignBytes(chainId, b), b.signature))
-    return "voteB's signature does not verify";
-  return undefined;
-}
-
 export type EvidenceCheck =
   | { readonly kind: "valid"; readonly key: string; readonly alreadyPending: boolean }
-  | { readonly kind: "invalid"; readonly reason: string }
-  /** LightClientAttackEvidence needs the light client's verification, which rxbft does not do yet. */
-  | { readonly kind: "unsupported"; readonly reason: string };
+  | { readonly kind: "invalid"; readonly reason: string };
 
 /** Checks evidence from a peer, the RPC or a proposed block (v0.34's CheckEvidence for one item). */
 export function checkEvidence(
@@ -240,13 +181,10 @@ export function checkEvidence(
     throw error;
   }
   const key = evidenceKey(evidence);
-  const known = isKnown(pool, key);
+  const known = knownEvidence(pool, key);
   if (known === "committed") return { kind: "invalid", reason: "evidence was already committed" };
   if (known === "pending") return { kind: "valid", key, alreadyPending: true };
   const sum = evidence.sum!;
-  if (sum.$case !== "duplicateVoteEvidence") {
-    return { kind: "unsupported", reason: "light client attack evidence is not verified by this node" };
-  }
   const height = evidenceHeight(evidence);
   if (height > chain.lastBlockHeight)
     return { kind: "invalid", reason: `evidence from future height ${height}` };
@@ -260,20 +198,40 @@ export function checkEvidence(
   }
   if (isEvidenceExpired(chain, height, time))
     return { kind: "invalid", reason: `evidence from height ${height} is too old` };
-  const validators =
-    height === chain.lastBlockHeight ? chain.lastValidators?.validators : history.validatorsAt(height);
-  if (validators === undefined)
-    return { kind: "invalid", reason: `no validator set stored for height ${height}` };
-  const problem = duplicateVoteProblem(sum.duplicateVoteEvidence, chain.chainId, validators, verify);
+  let problem: string | undefined;
+  if (sum.$case === "lightClientAttackEvidence") {
+    problem = lightClientAttackProblem(sum.lightClientAttackEvidence, chain, history);
+  } else {
+    const validators = validatorsAtHeight(chain, history, height);
+    if (validators === undefined)
+      return { kind: "invalid", reason: `no validator set stored for height ${height}` };
+    problem = duplicateVoteProblem(sum.duplicateVoteEvidence, chain.chainId, validators, verify);
+  }
   return problem === undefined
     ? { kind: "valid", key, alreadyPending: false }
     : { kind: "invalid", reason: problem };
 }
 
+/**
+ * The heights whose block time, validator set and signed header checking this evidence reads: its
+ * own height, and for a light client attack the conflicting block's height and our latest (the
+ * trusted header of a forward attack).
+ */
+export function evidenceHistoryHeights(evidence: Evidence, chain: ChainState): bigint[] {
+  const heights = [evidenceHeight(evidence)];
+  const sum = evidence.sum;
+  if (sum?.$case === "lightClientAttackEvidence") {
+    const conflicting = sum.lightClientAttackEvidence.conflictingBlock?.signedHeader?.header?.height;
+    if (conflicting !== undefined) heights.push(conflicting);
+    heights.push(chain.lastBlockHeight);
+  }
+  return heights.filter((h) => h > 0n && h <= chain.lastBlockHeight);
+}
+
 /** Adds evidence that checkEvidence found valid (from a peer or the RPC). */
 export function addVerifiedEvidence(pool: EvidencePoolState, evidence: Evidence): EvidencePoolState {
   const key = evidenceKey(evidence);
-  return isKnown(pool, key) === undefined ? withPending(pool, evidence, key) : pool;
+  return knownEvidence(pool, key) === undefined ? withPending(pool, evidence, key) : pool;
 }
 
 /** The evidence of a proposed block: each valid, none twice, within the evidence max_bytes. */

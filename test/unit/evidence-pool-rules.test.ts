@@ -3,6 +3,8 @@
 // max_bytes, and forgetting evidence once committed or expired. Real ed25519 signatures.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { keyPairFromSeed, signEd25519 } from "../../src/crypto/ed25519-keys.js";
+import { verifyEd25519 } from "../../src/crypto/ed25519-verify.js";
 import {
   addConflictingVotes,
   addVerifiedEvidence,
@@ -13,9 +15,7 @@ import {
   isEvidenceExpired,
   pendingEvidence,
   updateEvidencePool,
-} from "../../src/consensus/index.js";
-import { keyPairFromSeed, signEd25519 } from "../../src/crypto/ed25519-keys.js";
-import { verifyEd25519 } from "../../src/crypto/ed25519-verify.js";
+} from "../../src/evidence/index.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { DuplicateVoteEvidence, Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
 import { type BlockID, SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";

@@ -5,6 +5,8 @@
 // under-reports the evidence bytes the block's data budget (maxDataBytes) is computed from.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { keyPairFromSeed, signEd25519 } from "../../src/crypto/ed25519-keys.js";
+import { verifyEd25519 } from "../../src/crypto/ed25519-verify.js";
 import {
   addConflictingVotes,
   checkBlockEvidence,
@@ -12,9 +14,7 @@ import {
   type EvidenceHistory,
   pendingEvidence,
   updateEvidencePool,
-} from "../../src/consensus/index.js";
-import { keyPairFromSeed, signEd25519 } from "../../src/crypto/ed25519-keys.js";
-import { verifyEd25519 } from "../../src/crypto/ed25519-verify.js";
+} from "../../src/evidence/index.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import { EvidenceList } from "../../src/wire/generated/tendermint/types/evidence.js";
 import { type BlockID, SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";

@@ -1,0 +1,255 @@
+// What we believe a peer holds (v0.34's PeerRoundState): its height, round and step, its
+// proposal's part set and which parts it has, its POL round's prevotes, and which prevotes and
+// precommits it has for its round, its last commit and a catch-up commit. Learnt from its
+// NewRoundStep, NewValidBlock, ProposalPOL, HasVote and VoteSetBits, from the proposals, parts and
+// votes it sent us, and from what we sent it. Every function returns a new value (or the same one
+// when nothing changes).
+import type { PartSetHeader } from "../../wire/generated/tendermint/types/types.js";
+import { SignedMsgType } from "../../wire/generated/tendermint/types/types.js";
+import { type Bits, emptyBits, resized, withBit } from "./bit-array.js";
+
+export interface PeerRoundState {
+  readonly height: bigint;
+  /** -1 until the peer's first NewRoundStep. */
+  readonly round: number;
+  /** RoundStep number; 0 until the first NewRoundStep. */
+  readonly step: number;
+  /** When the peer's height started, in our ms clock (from seconds_since_start_time). */
+  readonly startTimeMs: number;
+  readonly proposal: boolean;
+  readonly proposalHeader: PartSetHeader | undefined;
+  readonly proposalParts: Bits | undefined;
+  readonly proposalPolRound: number;
+  readonly proposalPol: Bits | undefined;
+  readonly prevotes: Bits | undefined;
+  readonly precommits: Bits | undefined;
+  readonly lastCommitRound: number;
+  readonly lastCommit: Bits | undefined;
+  readonly catchupCommitRound: number;
+  readonly catchupCommit: Bits | undefined;
+}
+
+export const INITIAL_PEER_ROUND_STATE: PeerRoundState = {
+  height: 0n,
+  round: -1,
+  step: 0,
+  startTimeMs: 0,
+  proposal: false,
+  proposalHeader: undefined,
+  proposalParts: undefined,
+  proposalPolRound: -1,
+  proposalPol: undefined,
+  prevotes: undefined,
+  precommits: undefined,
+  lastCommitRound: -1,
+  lastCommit: undefined,
+  catchupCommitRound: -1,
+  catchupCommit: undefined,
+};
+
+const PREVOTE = SignedMsgType.SIGNED_MSG_TYPE_PREVOTE;
+const PRECOMMIT = SignedMsgType.SIGNED_MSG_TYPE_PRECOMMIT;
+
+export interface NewRoundStepFields {
+  readonly height: bigint;
+  readonly round: number;
+  readonly step: number;
+  readonly secondsSinceStartTime: bigint;
+  readonly lastCommitRound: number;
+}
+
+/** -1, 0, 1 as (height, round, step) of `a` orders before, equal to or after `b`'s. */
+function compareHrs(a: NewRoundStepFields, b: PeerRoundState): number {
+  if (a.height !== b.height) return a.height < b.height ? -1 : 1;
+  if (a.round !== b.round) return a.round < b.round ? -1 : 1;
+  return a.step === b.step ? 0 : a.step < b.step ? -1 : 1;
+}
+
+/** The peer moved on (never back: a repeated or older step is ignored, as v0.34 does). */
+export function applyNewRoundStep(ps: PeerRoundState, m: NewRoundStepFields, nowMs: number): PeerRoundState {
+  if (compareHrs(m, ps) <= 0) return ps;
+  const sameHeight = ps.height === m.height;
+  const moved = !sameHeight || ps.round !== m.round;
+  let next: PeerRoundState = {
+    ...ps,
+    height: m.height,
+    round: m.round,
+    step: m.step,
+    startTimeMs: nowMs - Number(m.secondsSinceStartTime) * 1000,
+  };
+  if (moved)
+    next = {
+      ...next,
+      proposal: false,
+      proposalHeader: undefined,
+      proposalParts: undefined,
+      proposalPolRound: -1,
+      proposalPol: undefined,
+      prevotes: undefined,
+      precommits: undefined,
+    };
+  // The peer reached the round of the commit we were catching it up with: those are its precommits.
+  if (sameHeight && ps.round !== m.round && m.round === ps.catchupCommitRound)
+    next = { ...next, precommits: ps.catchupCommit };
+  if (!sameHeight) {
+    // Its precommits of the height it left become its last commit, when the rounds agree.
+    const kept = ps.height + 1n === m.height && ps.round === m.lastCommitRound;
+    next = {
+      ...next,
+      lastCommitRound: m.lastCommitRound,
+      lastCommit: kept ? ps.precommits : undefined,
+      catchupCommitRound: -1,
+      catchupCommit: undefined,
+    };
+  }
+  return next;
+}
+
+export function applyNewValidBlock(
+  ps: PeerRoundState,
+  height: bigint,
+  round: number,
+  header: PartSetHeader,
+  parts: Bits,
+  isCommit: boolean,
+): PeerRoundState {
+  if (ps.height !== height) return ps;
+  if (ps.round !== round && !isCommit) return ps;
+  return { ...ps, proposalHeader: header, proposalParts: parts };
+}
+
+export function applyProposalPol(
+  ps: PeerRoundState,
+  height: bigint,
+  polRound: number,
+  bits: Bits,
+): PeerRoundState {
+  if (ps.height !== height || ps.proposalPolRound !== polRound) return ps;
+  return { ...ps, proposalPol: bits };
+}
+
+/** The peer has (or was sent) the proposal of its height and round. */
+export function setHasProposal(
+  ps: PeerRoundState,
+  height: bigint,
+  round: number,
+  header: PartSetHeader,
+  polRound: number,
+): PeerRoundState {
+  if (ps.height !== height || ps.round !== round || ps.proposal) return ps;
+  // Parts already announced by its NewValidBlock stay (v0.34 keeps them).
+  if (ps.proposalParts !== undefined) return { ...ps, proposal: true };
+  return {
+    ...ps,
+    proposal: true,
+    proposalHeader: header,
+    proposalParts: emptyBits(header.total),
+    proposalPolRound: polRound,
+    proposalPol: undefined,
+  };
+}
+
+/** A catch-up: the peer's part set is the stored block's (set only when it has none). */
+export function initProposalParts(ps: PeerRoundState, header: PartSetHeader): PeerRoundState {
+  if (ps.proposalParts !== undefined) return ps;
+  return { ...ps, proposalHeader: header, proposalParts: emptyBits(header.total) };
+}
+
+export function setHasPart(
+  ps: PeerRoundState,
+  height: bigint,
+  round: number,
+  index: number,
+  value = true,
+): PeerRoundState {
+  if (ps.height !== height || ps.round !== round || ps.proposalParts === undefined) return ps;
+  const parts = withBit(ps.proposalParts, index, value);
+  return parts === ps.proposalParts ? ps : { ...ps, proposalParts: parts };
+}
+
+type VoteSlot = "prevotes" | "precommits" | "catchupCommit" | "proposalPol" | "lastCommit";
+
+/** Where the peer's bits for votes of (height, round, type) are kept, if anywhere. */
+export function voteSlot(
+  ps: PeerRoundState,
+  height: bigint,
+  round: number,
+  type: number,
+): VoteSlot | undefined {
+  if (ps.height === height) {
+    if (ps.round === round)
+      return type === PREVOTE ? "prevotes" : type === PRECOMMIT ? "precommits" : undefined;
+    if (ps.catchupCommitRound === round && type === PRECOMMIT) return "catchupCommit";
+    if (ps.proposalPolRound === round && type === PREVOTE) return "proposalPol";
+    return undefined;
+  }
+  if (ps.height === height + 1n && ps.lastCommitRound === round && type === PRECOMMIT) return "lastCommit";
+  return undefined;
+}
+
+export function voteBits(ps: PeerRoundState, height: bigint, round: number, type: number): Bits | undefined {
+  const slot = voteSlot(ps, height, round, type);
+  return slot === undefined ? undefined : ps[slot];
+}
+
+/** Replaces the peer's bits for (height, round, type) when it has a slot for them (v0.34 Update). */
+export function setVoteBits(
+  ps: PeerRoundState,
+  height: bigint,
+  round: number,
+  type: number,
+  bits: Bits,
+): PeerRoundState {
+  const slot = voteSlot(ps, height, round, type);
+  const held = slot === undefined ? undefined : ps[slot];
+  if (slot === undefined || held === undefined) return ps;
+  return { ...ps, [slot]: resized(bits, held.length) };
+}
+
+export function setHasVote(
+  ps: PeerRoundState,
+  height: bigint,
+  round: number,
+  type: number,
+  index: number,
+  value = true,
+): PeerRoundState {
+  const slot = voteSlot(ps, height, round, type);
+  const held = slot === undefined ? undefined : ps[slot];
+  if (slot === undefined || held === undefined) return ps;
+  const bits = withBit(held, index, value);
+  return bits === held ? ps : { ...ps, [slot]: bits };
+}
+
+/** Bit arrays for the votes of `height` (its validator count `size`), where the peer lacks them. */
+export function ensureVoteBits(ps: PeerRoundState, height: bigint, size: number): PeerRoundState {
+  if (ps.height === height) {
+    if (ps.prevotes && ps.precommits && ps.catchupCommit && ps.proposalPol) return ps;
+    return {
+      ...ps,
+      prevotes: ps.prevotes ?? emptyBits(size),
+      precommits: ps.precommits ?? emptyBits(size),
+      catchupCommit: ps.catchupCommit ?? emptyBits(size),
+      proposalPol: ps.proposalPol ?? emptyBits(size),
+    };
+  }
+  if (ps.height === height + 1n && ps.lastCommit === undefined) return { ...ps, lastCommit: emptyBits(size) };
+  return ps;
+}
+
+/** We are catching the peer up with the commit of its height made in `round`. */
+export function ensureCatchupCommitRound(
+  ps: PeerRoundState,
+  height: bigint,
+  round: number,
+  size: number,
+): PeerRoundState {
+  if (ps.height !== height || ps.catchupCommitRound === round) return ps;
+  // (v0.34 keeps a catch-up commit once chosen: a peer has one commit to learn per height.)
+  if (ps.catchupCommitRound !== -1) return ps;
+  return {
+    ...ps,
+    catchupCommitRound: round,
+    catchupCommit: round === ps.round ? (ps.precommits ?? emptyBits(size)) : emptyBits(size),
+  };
+}

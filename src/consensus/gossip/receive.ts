@@ -1,0 +1,177 @@
+// A message a peer sent, applied to what we believe it holds (v0.34's Receive): its round steps,
+// valid block, POL, HasVote and VoteSetBits; the proposal, parts and votes it sent us (it holds
+// them). A VoteSetMaj23 is answered with our VoteSetBits for that BlockID; a peer claiming two
+// different +2/3 BlockIDs for one vote set, or starting a height with an impossible last commit
+// round, is reported. The proposal, parts and votes themselves go to consensus elsewhere (through
+// the verification step), not through here.
+import { MAX_BLOCK_PARTS } from "../../types/part-set.js";
+import { SignedMsgType } from "../../wire/generated/tendermint/types/types.js";
+import type { ConsensusState } from "../state.js";
+import { blockKeyOf } from "../vote-keeper/block-key.js";
+import { bitsFromWire, bitsToWire } from "./bit-array.js";
+import type { GossipEffect } from "./effect.js";
+import type { ConsensusMessage } from "./message.js";
+import { bitsForBlock, roundVotes, validatorCount } from "./our-view.js";
+import {
+  applyNewRoundStep,
+  applyNewValidBlock,
+  applyProposalPol,
+  ensureVoteBits,
+  type PeerRoundState,
+  setHasPart,
+  setHasProposal,
+  setHasVote,
+  setVoteBits,
+  voteBits,
+} from "./peer-round-state.js";
+import { MAX_MAJ23_CLAIMS, type PeerGossip } from "./state.js";
+
+/** Up to this many votes in a bit array from a peer (v0.34's MaxVotesCount). */
+const MAX_VOTES = 10000;
+
+/** The peer's vote bit arrays for our height (and our last commit), sized by our validator sets. */
+function withOurBits(prs: PeerRoundState, our: ConsensusState | undefined): PeerRoundState {
+  if (!our?.started) return prs;
+  let next = ensureVoteBits(prs, our.height, validatorCount(our));
+  if (our.lastCommit !== undefined)
+    next = ensureVoteBits(next, our.height - 1n, our.lastCommit.weights.addresses.length);
+  return next;
+}
+
+export interface Received {
+  readonly peer: PeerGossip;
+  readonly effects: readonly GossipEffect[];
+  /** What the peer needs may have changed: run its routines now. */
+  readonly wake: boolean;
+}
+
+export function receive(
+  peerId: string,
+  peer: PeerGossip,
+  m: ConsensusMessage,
+  our: ConsensusState | undefined,
+  nowMs: number,
+): Received {
+  const prs = peer.prs;
+  const same = (next: typeof prs, wake: boolean, effects: GossipEffect[] = []): Received => ({
+    peer: next === prs ? peer : { ...peer, prs: next },
+    effects,
+    wake,
+  });
+  const report = (reason: string): Received => ({
+    peer,
+    effects: [{ type: "ReportPeer", peerId, reason }],
+    wake: false,
+  });
+  switch (m.$case) {
+    case "newRoundStep": {
+      const s = m.newRoundStep;
+      if (our?.started) {
+        const h0 = our.chain.initialHeight;
+        const where = `consensus channel 0x20: NewRoundStep height ${s.height}`;
+        if (s.height < h0) return report(`${where} is below the chain's initial height ${h0}`);
+        if (s.height === h0 && s.lastCommitRound !== -1)
+          return report(
+            `${where} is the initial height but last_commit_round is ${s.lastCommitRound}, not -1`,
+          );
+        if (s.height > h0 && s.lastCommitRound < 0)
+          return report(`${where} is above the initial height but last_commit_round is ${s.lastCommitRound}`);
+      }
+      const next = applyNewRoundStep(prs, s, nowMs);
+      return same(next, next !== prs);
+    }
+    case "newValidBlock": {
+      const b = m.newValidBlock;
+      const bits = b.blockParts === undefined ? "missing" : bitsFromWire(b.blockParts, MAX_BLOCK_PARTS);
+      if (typeof bits === "string")
+        return report(`consensus channel 0x20: NewValidBlock block_parts ${bits}`);
+      const next = applyNewValidBlock(prs, b.height, b.round, b.blockPartSetHeader, bits, b.isCommit);
+      return same(next, next !== prs);
+    }
+    case "proposalPol": {
+      const p = m.proposalPol;
+      const bits = bitsFromWire(p.proposalPol, MAX_VOTES);
+      if (typeof bits === "string") return report(`consensus channel 0x21: ProposalPOL ${bits}`);
+      return same(applyProposalPol(prs, p.height, p.proposalPolRound, bits), false);
+    }
+    case "hasVote": {
+      const v = m.hasVote;
+      if (prs.height !== v.height) return same(prs, false);
+      return same(setHasVote(withOurBits(prs, our), v.height, v.round, v.type, v.index), false);
+    }
+    case "proposal": {
+      const p = m.proposal.proposal;
+      const next = setHasProposal(prs, p.height, p.round, p.blockId.partSetHeader, p.polRound);
+      return same(next, next !== prs);
+    }
+    case "blockPart": {
+      const b = m.blockPart;
+      return same(setHasPart(prs, b.height, b.round, b.part.index), false);
+    }
+    case "vote": {
+      const vote = m.vote.vote;
+      if (vote === undefined) return same(prs, false);
+      const next = withOurBits(prs, our);
+      return same(setHasVote(next, vote.height, vote.round, vote.type, vote.validatorIndex), false);
+    }
+    case "voteSetMaj23": {
+      const q = m.voteSetMaj23;
+      if (our === undefined || !our.started || our.height !== q.height) return same(prs, false);
+      const key = `${q.height}/${q.round}/${q.type}`;
+      const claimed = blockKeyOf(q.blockId);
+      const earlier = peer.maj23Claims.get(key);
+      if (earlier !== undefined && earlier !== claimed)
+        return report(
+          `consensus channel 0x20: VoteSetMaj23 claims +2/3 for two different blocks at height ${q.height} round ${q.round} type ${q.type}`,
+        );
+      let claims = peer.maj23Claims;
+      if (earlier === undefined && claims.size < MAX_MAJ23_CLAIMS) {
+        const copy = new Map(claims);
+        copy.set(key, claimed);
+        claims = copy;
+      }
+      const votes = roundVotes(our.votes, q.round);
+      const tally = q.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? votes?.prevotes : votes?.precommits;
+      const ours = bitsForBlock(tally, q.blockId, validatorCount(our));
+      return {
+        peer: claims === peer.maj23Claims ? peer : { ...peer, maj23Claims: claims },
+        effects: [
+          {
+            type: "SendToPeer",
+            peerId,
+            message: {
+              $case: "voteSetBits",
+              voteSetBits: {
+                height: q.height,
+                round: q.round,
+                type: q.type,
+                blockId: q.blockId,
+                votes: bitsToWire(ours),
+              },
+            },
+          },
+        ],
+        wake: false,
+      };
+    }
+    case "voteSetBits": {
+      const b = m.voteSetBits;
+      const theirs = bitsFromWire(b.votes, MAX_VOTES);
+      if (typeof theirs === "string") return report(`consensus channel 0x23: VoteSetBits ${theirs}`);
+      const held = voteBits(prs, b.height, b.round, b.type);
+      if (held === undefined) return same(prs, false);
+      // At our height: what it holds for that BlockID is exactly what it says; other bits stay.
+      let update: Uint8Array = Uint8Array.from(theirs);
+      if (our?.started && our.height === b.height) {
+        const votes = roundVotes(our.votes, b.round);
+        const tally = b.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? votes?.prevotes : votes?.precommits;
+        const ours = bitsForBlock(tally, b.blockId, held.length);
+        update = new Uint8Array(held.length);
+        for (let i = 0; i < held.length; i++)
+          update[i] = (held[i] === 1 && ours[i] !== 1) || theirs[i] === 1 ? 1 : 0;
+      }
+      const next = setVoteBits(prs, b.height, b.round, b.type, update);
+      return same(next, next !== prs);
+    }
+  }
+}

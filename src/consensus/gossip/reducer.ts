@@ -1,0 +1,251 @@
+// The consensus gossip reducer (v0.34's consensus reactor as a pure function): per-peer round
+// state, fed by peers' messages and our own state after each consensus transition, producing the
+// messages for each peer. v0.34's three per-peer routines (data, votes, maj23 queries) are due
+// times per peer: a routine that has nothing to send sleeps peer_gossip_sleep_duration (or
+// peer_query_maj23_sleep_duration), one that sent its budget comes back after busyRetryMs, and
+// any change of ours or of the peer's round wakes it at once. A single tick (ScheduleTick, the
+// earliest due time) drives them all; the tick's time comes in the input.
+import type { ConsensusState } from "../state.js";
+import { announcements, newRoundStepOf } from "./announce.js";
+import type { GossipEffect } from "./effect.js";
+import { gossipData } from "./gossip-data.js";
+import { gossipVotes } from "./gossip-votes.js";
+import type { GossipInput } from "./input.js";
+import type { ConsensusMessage } from "./message.js";
+import type { Pass, StoredView } from "./pass.js";
+import { setHasPart, setHasVote } from "./peer-round-state.js";
+import { queryMaj23 } from "./query-maj23.js";
+import { receive } from "./receive.js";
+import {
+  type GossipState,
+  newPeerGossip,
+  type PeerGossip,
+  STORED_BLOCKS_KEPT,
+  STORED_MISSING_RETRY_MS,
+  type StoredBlock,
+} from "./state.js";
+
+export interface GossipTransition {
+  readonly state: GossipState;
+  readonly effects: readonly GossipEffect[];
+}
+
+/** Store reads in flight at once (each answers with one block's parts). */
+const MAX_LOADS_IN_FLIGHT = 4;
+
+export function gossipReducer(state: GossipState, input: GossipInput): GossipTransition {
+  const effects: GossipEffect[] = [];
+  let next = state;
+  switch (input.type) {
+    case "GossipPeerAdded": {
+      if (state.peers.has(input.peerId)) break;
+      next = withPeer(state, input.peerId, newPeerGossip(input.nowMs, state.config));
+      if (state.our?.started)
+        effects.push({
+          type: "SendToPeer",
+          peerId: input.peerId,
+          message: newRoundStepOf(state.our, input.nowMs),
+        });
+      break;
+    }
+    case "GossipPeerRemoved": {
+      if (!state.peers.has(input.peerId)) break;
+      const peers = new Map(state.peers);
+      peers.delete(input.peerId);
+      next = { ...state, peers };
+      break;
+    }
+    case "GossipMessageReceived": {
+      const peer = state.peers.get(input.peerId);
+      if (peer === undefined) break;
+      const got = receive(input.peerId, peer, input.message, state.our, input.nowMs);
+      effects.push(...got.effects);
+      let updated = got.peer;
+      if (got.wake) updated = wake(updated, input.nowMs);
+      if (updated !== peer) next = withPeer(state, input.peerId, updated);
+      break;
+    }
+    case "OurStateChanged": {
+      const before = state.our;
+      if (before === input.state) break;
+      for (const message of announcements(before, input.state, input.nowMs))
+        effects.push({ type: "BroadcastToPeers", message });
+      next = {
+        ...state,
+        our: input.state,
+        peers: wakesPeers(before, input.state)
+          ? mapPeers(state.peers, (p) => wake(p, input.nowMs))
+          : state.peers,
+      };
+      // A new height: the blocks kept for catch-up stay valid (committed blocks never change).
+      break;
+    }
+    case "GossipTicked": {
+      next = runDue({ ...state, tickAtMs: undefined }, input.nowMs, effects);
+      break;
+    }
+    case "StoredBlockLoaded":
+    case "StoredBlockMissing": {
+      const entry: StoredBlock =
+        input.type === "StoredBlockLoaded"
+          ? {
+              height: input.height,
+              missing: false,
+              header: input.header,
+              parts: input.parts,
+              commit: input.commit,
+            }
+          : { height: input.height, missing: true, atMs: input.nowMs };
+      const stored = [...state.stored.filter((s) => s.height !== input.height), entry].slice(
+        -STORED_BLOCKS_KEPT,
+      );
+      next = {
+        ...state,
+        stored,
+        loading: state.loading.filter((h) => h !== input.height),
+        peers:
+          input.type === "StoredBlockLoaded"
+            ? mapPeers(state.peers, (p) => (p.prs.height === input.height ? wake(p, input.nowMs) : p))
+            : state.peers,
+      };
+      break;
+    }
+    case "GossipSendFailed": {
+      const peer = state.peers.get(input.peerId);
+      if (peer === undefined) break;
+      const prs = unmark(peer.prs, input.message);
+      const retry = input.nowMs + state.config.busyRetryMs;
+      next = withPeer(state, input.peerId, {
+        ...peer,
+        prs,
+        dataDueMs: Math.min(peer.dataDueMs, retry),
+        votesDueMs: Math.min(peer.votesDueMs, retry),
+      });
+      break;
+    }
+  }
+  return { state: schedule(next, effects), effects };
+}
+
+/**
+ * Whether a transition of ours calls for the peers' routines at once: a new height, round or step,
+ * a proposal or part we did not have, or a vote of our own. Others' votes are passed on at the
+ * routines' next pass (peer_gossip_sleep_duration, as v0.34 polls), by when the HasVotes of the
+ * peers that already got them from elsewhere have mostly arrived: far fewer duplicates.
+ */
+function wakesPeers(before: ConsensusState | undefined, after: ConsensusState): boolean {
+  if (before === undefined || !before.started) return true;
+  if (before.height !== after.height || before.round !== after.round || before.step !== after.step)
+    return true;
+  if (before.proposal !== after.proposal) return true;
+  if ((before.proposalParts?.count ?? 0) !== (after.proposalParts?.count ?? 0)) return true;
+  if (before.proposalParts?.header !== after.proposalParts?.header) return true;
+  const own = after.ownIndex;
+  if (own < 0 || before.votes === after.votes) return false;
+  const a = before.votes.rounds[after.round];
+  const b = after.votes.rounds[after.round];
+  if (a === b || b === undefined) return false;
+  return (
+    a?.prevotes.votes[own] !== b.prevotes.votes[own] || a?.precommits.votes[own] !== b.precommits.votes[own]
+  );
+}
+
+function withPeer(state: GossipState, id: string, peer: PeerGossip): GossipState {
+  const peers = new Map(state.peers);
+  peers.set(id, peer);
+  return { ...state, peers };
+}
+
+function mapPeers(
+  peers: ReadonlyMap<string, PeerGossip>,
+  f: (p: PeerGossip, id: string) => PeerGossip,
+): ReadonlyMap<string, PeerGossip> {
+  let out: Map<string, PeerGossip> | undefined;
+  for (const [id, p] of peers) {
+    const q = f(p, id);
+    if (q === p) continue;
+    out ??= new Map(peers);
+    out.set(id, q);
+  }
+  return out ?? peers;
+}
+
+function wake(p: PeerGossip, nowMs: number): PeerGossip {
+  if (p.dataDueMs <= nowMs && p.votesDueMs <= nowMs) return p;
+  return { ...p, dataDueMs: Math.min(p.dataDueMs, nowMs), votesDueMs: Math.min(p.votesDueMs, nowMs) };
+}
+
+/** A message that did not go out is not held by the peer after all. */
+function unmark(prs: PeerGossip["prs"], m: ConsensusMessage): PeerGossip["prs"] {
+  switch (m.$case) {
+    case "blockPart":
+      return setHasPart(prs, prs.height, prs.round, m.blockPart.part.index, false);
+    case "vote": {
+      const v = m.vote.vote;
+      return v === undefined ? prs : setHasVote(prs, v.height, v.round, v.type, v.validatorIndex, false);
+    }
+    case "proposal": {
+      const p = m.proposal.proposal;
+      return prs.height === p.height && prs.round === p.round ? { ...prs, proposal: false } : prs;
+    }
+    default:
+      return prs;
+  }
+}
+
+/** Runs every routine that is due, for every peer. */
+function runDue(state: GossipState, nowMs: number, effects: GossipEffect[]): GossipState {
+  const our = state.our;
+  if (our === undefined || !our.started || our.halted !== undefined) return state;
+  let loading = state.loading;
+  const stored = (height: bigint): StoredView | undefined => {
+    const hit = state.stored.find((s) => s.height === height);
+    if (hit !== undefined && !hit.missing) return hit;
+    const retry = hit === undefined || nowMs - hit.atMs >= STORED_MISSING_RETRY_MS;
+    if (retry && !loading.includes(height) && loading.length < MAX_LOADS_IN_FLIGHT) {
+      loading = [...loading, height];
+      effects.push({ type: "LoadStoredBlock", height });
+    }
+    return undefined;
+  };
+  const peers = mapPeers(state.peers, (peer, peerId) => {
+    if (peer.dataDueMs > nowMs && peer.votesDueMs > nowMs && peer.maj23DueMs > nowMs) return peer;
+    return runPeer(peerId, peer, our, nowMs, state, stored, effects);
+  });
+  return { ...state, peers, loading };
+}
+
+function runPeer(
+  peerId: string,
+  peer: PeerGossip,
+  our: ConsensusState,
+  nowMs: number,
+  state: GossipState,
+  stored: (height: bigint) => StoredView | undefined,
+  effects: GossipEffect[],
+): PeerGossip {
+  const pass: Pass = {
+    our,
+    nowMs,
+    config: state.config,
+    stored,
+    send: (message) => effects.push({ type: "SendToPeer", peerId, message }),
+  };
+  let { prs, dataDueMs, votesDueMs, maj23DueMs } = peer;
+  if (dataDueMs <= nowMs) ({ prs, dueMs: dataDueMs } = gossipData(prs, pass));
+  if (votesDueMs <= nowMs) ({ prs, dueMs: votesDueMs } = gossipVotes(prs, pass));
+  if (maj23DueMs <= nowMs) maj23DueMs = queryMaj23(prs, pass);
+  return { ...peer, prs, dataDueMs, votesDueMs, maj23DueMs };
+}
+
+/** Asks for a tick at the earliest due time, unless one at or before it is already asked for. */
+function schedule(state: GossipState, effects: GossipEffect[]): GossipState {
+  if (state.our === undefined || !state.our.started) return state;
+  let earliest = Number.POSITIVE_INFINITY;
+  for (const p of state.peers.values())
+    earliest = Math.min(earliest, p.dataDueMs, p.votesDueMs, p.maj23DueMs);
+  if (earliest === Number.POSITIVE_INFINITY) return state;
+  if (state.tickAtMs !== undefined && state.tickAtMs <= earliest) return state;
+  effects.push({ type: "ScheduleTick", atMs: earliest });
+  return { ...state, tickAtMs: earliest };
+}

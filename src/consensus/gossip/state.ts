@@ -1,0 +1,76 @@
+// The gossip reducer's state: its settings, the latest view of our consensus state, what we believe
+// each peer holds and when each of its three routines (data, votes, maj23 queries) is next due, and
+// the few committed blocks loaded from the store for catching lagging peers up.
+import type { Commit, Part, PartSetHeader } from "../../wire/generated/tendermint/types/types.js";
+import type { ConsensusState } from "../state.js";
+import { INITIAL_PEER_ROUND_STATE, type PeerRoundState } from "./peer-round-state.js";
+
+export interface GossipConfig {
+  /** peer_gossip_sleep_duration: a routine's pause when it has nothing to send (v0.34: 100 ms). */
+  readonly gossipSleepMs: number;
+  /** peer_query_maj23_sleep_duration: the pause between VoteSetMaj23 passes (v0.34: 2 s). */
+  readonly queryMaj23SleepMs: number;
+  /** Messages one routine sends a peer in one pass; the rest follow after `busyRetryMs`. */
+  readonly maxSendsPerPass: number;
+  /** The pause after a pass that hit maxSendsPerPass, or a send that found the queue full. */
+  readonly busyRetryMs: number;
+}
+
+export const DEFAULT_GOSSIP_CONFIG: GossipConfig = {
+  gossipSleepMs: 100,
+  queryMaj23SleepMs: 2000,
+  maxSendsPerPass: 32,
+  busyRetryMs: 10,
+};
+
+/** Committed blocks kept for catch-up (each up to a block's parts): a few lagging heights at once. */
+export const STORED_BLOCKS_KEPT = 4;
+/** How long a "not in the store" answer stands before the store is asked again. */
+export const STORED_MISSING_RETRY_MS = 1000;
+/** VoteSetMaj23 claims remembered per peer (our height only), to catch a conflicting one. */
+export const MAX_MAJ23_CLAIMS = 64;
+
+export type StoredBlock =
+  | {
+      readonly height: bigint;
+      readonly missing: false;
+      readonly header: PartSetHeader;
+      readonly parts: readonly Part[];
+      readonly commit: Commit;
+    }
+  | { readonly height: bigint; readonly missing: true; readonly atMs: number };
+
+export interface PeerGossip {
+  readonly prs: PeerRoundState;
+  readonly dataDueMs: number;
+  readonly votesDueMs: number;
+  readonly maj23DueMs: number;
+  /** `height/round/type` → the BlockID key the peer claimed +2/3 for (our height only). */
+  readonly maj23Claims: ReadonlyMap<string, string>;
+}
+
+export interface GossipState {
+  readonly config: GossipConfig;
+  /** Our consensus state as of the last OurStateChanged; undefined before the first. */
+  readonly our: ConsensusState | undefined;
+  readonly peers: ReadonlyMap<string, PeerGossip>;
+  readonly stored: readonly StoredBlock[];
+  /** Heights asked of the store and not answered yet. */
+  readonly loading: readonly bigint[];
+  /** The tick asked for and not yet come, if any. */
+  readonly tickAtMs: number | undefined;
+}
+
+export function initialGossipState(config: GossipConfig = DEFAULT_GOSSIP_CONFIG): GossipState {
+  return { config, our: undefined, peers: new Map(), stored: [], loading: [], tickAtMs: undefined };
+}
+
+export function newPeerGossip(nowMs: number, config: GossipConfig): PeerGossip {
+  return {
+    prs: INITIAL_PEER_ROUND_STATE,
+    dataDueMs: nowMs,
+    votesDueMs: nowMs,
+    maj23DueMs: nowMs + config.queryMaj23SleepMs,
+    maj23Claims: new Map(),
+  };
+}

@@ -1,0 +1,142 @@
+// The mempool gossip reducer (v0.34's broadcastTxRoutine, one walk per peer): each admitted tx is
+// offered to each peer once, in admission order, one tx per message, with at most one message in
+// flight per peer. A peer that sent us the tx is skipped; a peer whose height is below the tx's
+// height − 1 (one block of lag allowed) waits peer_gossip_sleep and is looked at again; so does a
+// peer whose connection did not take the message. With mempool.broadcast = false nothing is sent.
+import { CHANNEL_MEMPOOL } from "../p2p/channels.js";
+import { encodeMempoolTx } from "../p2p/mempool-wire.js";
+import type { MempoolGossipEffect } from "./effect.js";
+import type { MempoolGossipInput } from "./input.js";
+import type { MempoolGossipState, PeerCursor } from "./state.js";
+
+export interface MempoolGossipTransition {
+  state: MempoolGossipState;
+  effects: MempoolGossipEffect[];
+}
+
+/**
+ * Moves a ready peer's walk on to the next tx it should get: emits its send, or its sleep, or
+ * leaves it idle at the end of the list.
+ */
+function advance(
+  state: MempoolGossipState,
+  peerId: string,
+  cursor: PeerCursor,
+  effects: MempoolGossipEffect[],
+) {
+  let next = cursor.next;
+  while (next < state.nextSeq) {
+    const tx = state.txs.get(next);
+    if (tx === undefined || tx.senders.includes(peerId)) {
+      next++; // gone from the pool, or the peer sent it to us
+      continue;
+    }
+    if (cursor.height !== undefined && cursor.height < tx.height - 1n) {
+      effects.push({ type: "ScheduleGossipSleep", peerId, afterMs: state.config.peerGossipSleepMs });
+      return state.peers.set(peerId, { ...cursor, next, status: "sleeping" });
+    }
+    effects.push({
+      type: "SendGossipTx",
+      peerId,
+      channelId: CHANNEL_MEMPOOL,
+      seq: next,
+      message: tx.message,
+    });
+    return state.peers.set(peerId, { ...cursor, next, status: "sending" });
+  }
+  return state.peers.set(peerId, { ...cursor, next, status: "idle" });
+}
+
+function step(state: MempoolGossipState, peerId: string, cursor: PeerCursor): MempoolGossipTransition {
+  const effects: MempoolGossipEffect[] = [];
+  return { state: { ...state, peers: advance(state, peerId, cursor, effects) }, effects };
+}
+
+export function mempoolGossipReducer(
+  state: MempoolGossipState,
+  input: MempoolGossipInput,
+): MempoolGossipTransition {
+  switch (input.type) {
+    case "GossipPeerAdded": {
+      if (!state.config.broadcast || state.peers.has(input.peerId)) return { state, effects: [] };
+      // A new peer is offered the whole pool, oldest first.
+      const first = state.txs.isEmpty() ? state.nextSeq : (state.txs.keySeq().min() ?? state.nextSeq);
+      return step(state, input.peerId, { next: first, height: input.peerHeight, status: "idle" });
+    }
+    case "GossipPeerRemoved":
+      return state.peers.has(input.peerId)
+        ? { state: { ...state, peers: state.peers.delete(input.peerId) }, effects: [] }
+        : { state, effects: [] };
+    case "TxAdmitted": {
+      if (state.seqOf.has(input.hash)) return { state, effects: [] };
+      const seq = state.nextSeq;
+      const added: MempoolGossipState = {
+        ...state,
+        nextSeq: seq + 1,
+        txs: state.txs.set(seq, {
+          seq,
+          hash: input.hash,
+          message: encodeMempoolTx(input.tx),
+          height: input.height,
+          senders: input.senders,
+        }),
+        seqOf: state.seqOf.set(input.hash, seq),
+      };
+      // Wake the peers that were waiting at the end of the list.
+      const effects: MempoolGossipEffect[] = [];
+      let peers = added.peers;
+      for (const [peerId, cursor] of added.peers) {
+        if (cursor.status === "idle") peers = advance({ ...added, peers }, peerId, cursor, effects);
+      }
+      return { state: { ...added, peers }, effects };
+    }
+    case "TxSenderNoted": {
+      const seq = state.seqOf.get(input.hash);
+      const tx = seq === undefined ? undefined : state.txs.get(seq);
+      if (seq === undefined || tx === undefined || tx.senders.includes(input.peerId))
+        return { state, effects: [] };
+      return {
+        state: { ...state, txs: state.txs.set(seq, { ...tx, senders: [...tx.senders, input.peerId] }) },
+        effects: [],
+      };
+    }
+    case "TxsLeftPool": {
+      let { txs, seqOf } = state;
+      for (const hash of input.hashes) {
+        const seq = seqOf.get(hash);
+        if (seq === undefined) continue;
+        txs = txs.delete(seq);
+        seqOf = seqOf.delete(hash);
+      }
+      return { state: { ...state, txs, seqOf }, effects: [] };
+    }
+    case "GossipTxSendFinished": {
+      const cursor = state.peers.get(input.peerId);
+      if (cursor === undefined || cursor.status !== "sending" || cursor.next !== input.seq)
+        return { state, effects: [] };
+      const height = input.peerHeight ?? cursor.height;
+      if (!input.delivered) {
+        // v0.34: a failed Send sleeps peer_gossip_sleep and retries the same tx.
+        return {
+          state: {
+            ...state,
+            peers: state.peers.set(input.peerId, { ...cursor, height, status: "sleeping" }),
+          },
+          effects: [
+            { type: "ScheduleGossipSleep", peerId: input.peerId, afterMs: state.config.peerGossipSleepMs },
+          ],
+        };
+      }
+      return step(state, input.peerId, { next: input.seq + 1, height, status: "idle" });
+    }
+    case "GossipSleepElapsed": {
+      const cursor = state.peers.get(input.peerId);
+      if (cursor === undefined || cursor.status !== "sleeping") return { state, effects: [] };
+      return step(state, input.peerId, {
+        ...cursor,
+        height: input.peerHeight ?? cursor.height,
+        status: "idle",
+      });
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// The mempool gossip reactor's state: the admitted txs in admission order (each numbered, its
+// channel message encoded once, with the peers that sent it to us) and one cursor per peer over
+// them, as v0.34's per-peer broadcastTxRoutine walks the mempool's list.
+import { Map as ImmutableMap } from "immutable";
+
+export interface MempoolGossipConfig {
+  /** `mempool.broadcast`: false sends nothing (received txs are still checked and admitted). */
+  readonly broadcast: boolean;
+  /** `consensus.peer_gossip_sleep_duration` in ms: the wait when a peer is not ready for a tx. */
+  readonly peerGossipSleepMs: number;
+}
+
+export const DEFAULT_MEMPOOL_GOSSIP_CONFIG: MempoolGossipConfig = { broadcast: true, peerGossipSleepMs: 100 };
+
+/** An admitted tx as gossip offers it. */
+export interface GossipedTx {
+  /** Admission number: the cursors' order. */
+  readonly seq: number;
+  readonly hash: string;
+  /** The 0x30 message carrying it alone (one tx per message). */
+  readonly message: Uint8Array;
+  /** Height of the last committed block when it was admitted. */
+  readonly height: bigint;
+  /** Peers that sent it to us: it is never sent back to them. */
+  readonly senders: readonly string[];
+}
+
+/**
+ * Where a peer's walk stands. idle: it has been offered every tx, waiting for the next admission;
+ * sending: one tx is on its way (the answer says whether the connection took it); sleeping:
+ * waiting out peer_gossip_sleep (peer too far behind, or its queue stayed full).
+ */
+export type PeerGossipStatus = "idle" | "sending" | "sleeping";
+
+export interface PeerCursor {
+  /** The next admission number to look at. */
+  readonly next: number;
+  /** The peer's consensus height as last reported to us; undefined: not known, so it is sent. */
+  readonly height: bigint | undefined;
+  readonly status: PeerGossipStatus;
+}
+
+export interface MempoolGossipState {
+  readonly config: MempoolGossipConfig;
+  /** The admission number the next admitted tx gets. */
+  readonly nextSeq: number;
+  readonly txs: ImmutableMap<number, GossipedTx>;
+  readonly seqOf: ImmutableMap<string, number>;
+  readonly peers: ImmutableMap<string, PeerCursor>;
+}
+
+export function initialMempoolGossipState(
+  config: MempoolGossipConfig = DEFAULT_MEMPOOL_GOSSIP_CONFIG,
+): MempoolGossipState {
+  return { config, nextSeq: 0, txs: ImmutableMap(), seqOf: ImmutableMap(), peers: ImmutableMap() };
+}

@@ -1,0 +1,45 @@
+// The mempool channel (0x30): `tendermint.mempool.Message{txs: Txs{repeated bytes txs}}`. We send
+// one tx per message, as v0.34 does; a peer's message may carry several (any v0.34 node accepts
+// them), each bounded by the receiver's max_tx_bytes, the whole by the channel's receive capacity.
+import { Message } from "../wire/generated/tendermint/mempool/types.js";
+import { mempoolRecvMessageCapacity } from "./channels.js";
+
+/** One tx as the message v0.34's broadcastTxRoutine sends. */
+export function encodeMempoolTx(tx: Uint8Array): Uint8Array {
+  return Message.encode({ sum: { $case: "txs", txs: { txs: [tx] } } }).finish();
+}
+
+export type DecodedMempoolMessage =
+  | { readonly kind: "txs"; readonly txs: readonly Uint8Array[] }
+  /** The peer broke the protocol: it is reported with this reason. */
+  | { readonly kind: "invalid"; readonly reason: string };
+
+/**
+ * A peer's mempool message, checked against our limits: its size against the channel's receive
+ * capacity (derived from our max_tx_bytes), each tx against max_tx_bytes; undecodable bytes and
+ * an empty or unknown oneof are protocol faults. An empty tx list is valid (v0.34 only logs it).
+ */
+export function decodeMempoolMessage(bytes: Uint8Array, maxTxBytes: number): DecodedMempoolMessage {
+  const capacity = mempoolRecvMessageCapacity(maxTxBytes);
+  if (bytes.length > capacity)
+    return {
+      kind: "invalid",
+      reason: `mempool message of ${bytes.length} bytes is over the channel's capacity ${capacity}`,
+    };
+  let message: Message;
+  try {
+    message = Message.decode(bytes);
+  } catch (error) {
+    return { kind: "invalid", reason: `undecodable mempool message: ${(error as Error).message}` };
+  }
+  if (message.sum === undefined) return { kind: "invalid", reason: "mempool message with no known variant" };
+  const txs = message.sum.txs.txs;
+  for (const [i, tx] of txs.entries()) {
+    if (tx.length > maxTxBytes)
+      return {
+        kind: "invalid",
+        reason: `mempool message tx ${i} is ${tx.length} bytes, over max_tx_bytes ${maxTxBytes}`,
+      };
+  }
+  return { kind: "txs", txs };
+}

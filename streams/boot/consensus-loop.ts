@@ -1,0 +1,277 @@
+// Boot step 6: the consensus loop. The reducer (with the injected rules), the ConsensusStarted
+// input logged first and the restart fold of the unfinished height (restart.ts), the one
+// effect-handler table (effects/consensus-handlers.ts) over the node's ports (signer, mempool
+// reaping, the verify pool, the stores, the app, the peers, the projections), and the loop that
+// logs each input before folding it. start() subscribes the projections and the step hooks
+// before the first fold, then starts the mempool's loop and this one.
+import { type SchedulerLike, Subscription } from "rxjs";
+import type { AbciClient } from "../../src/abci/client/abci-client.js";
+import type { NodeConfig } from "../../src/config/config-schema.js";
+import { createDefaultConsensusRules } from "../../src/consensus/default-rules.js";
+import type { ConsensusEffect } from "../../src/consensus/effect.js";
+import type { ConsensusInput, ConsensusStarted } from "../../src/consensus/input.js";
+import { createConsensusReducer } from "../../src/consensus/reducer.js";
+import { type ConsensusState, initialConsensusState } from "../../src/consensus/state.js";
+import { verifyEd25519 } from "../../src/crypto/ed25519-verify.js";
+import type { VerifyPool } from "../../src/crypto/verify-pool.js";
+import type { Logger } from "../../src/logger/index.js";
+import { reapMaxBytesMaxGas } from "../../src/mempool/reap.js";
+import type { ProposalBlockPorts } from "../../src/state/validate-proposal-block.js";
+import type { Stores } from "../../src/store/open-stores.js";
+import type { Wal } from "../../src/wal/wal.js";
+import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
+import { type BlockCommitDeps, commitOne, type MempoolCommitLock } from "../effects/block-commit.js";
+import { storedEvidenceHistory, storedSignedHeader } from "../effects/block-validation.js";
+import { NO_PEERS } from "../effects/broadcasts.js";
+import { consensusHandlers } from "../effects/consensus-handlers.js";
+import { HeightIndexQueue } from "../effects/height-index-queue.js";
+import { createLoop, type Loop } from "../loop.js";
+import type { MempoolNode } from "../mempool-node.js";
+import { consensusConfigOf } from "../node-config.js";
+import type { NodeLifecycle } from "../node-lifecycle.js";
+import type { StartNodeOptions } from "../node-options.js";
+import type { PeerLayer } from "../p2p-layer.js";
+import type { NodeSigner } from "../remote-signer.js";
+import { logFiredRules } from "../rule-trace.js";
+import { mempoolTxsAvailableSource } from "../sources/mempool-txs-available.js";
+import type { Clock } from "../sources/stamp-time.js";
+import type { NodeProjections } from "./projections.js";
+import { restoreConsensus } from "./restart.js";
+
+export interface ConsensusLoopParts {
+  config: NodeConfig;
+  /** The chain state after the handshake (the stores' latest height). */
+  handshaken: ChainState;
+  clock: Clock;
+  scheduler: SchedulerLike;
+  stores: Stores;
+  app: AbciClient;
+  wal: Wal;
+  /** The unfinished height's inputs read from the log (consensus-log.ts). */
+  earlier: readonly ConsensusInput[];
+  signer: NodeSigner | undefined;
+  pool: VerifyPool;
+  peers: PeerLayer;
+  mempool: MempoolNode;
+  mempoolLock: MempoolCommitLock;
+  projections: NodeProjections;
+  life: Pick<NodeLifecycle, "halt" | "track" | "run">;
+  log: { consensus: Logger; state: Logger; privval: Logger };
+  options: Pick<StartNodeOptions, "consensusRules" | "trace" | "onConsensusStep">;
+}
+
+export interface ConsensusLoop {
+  readonly loop: Loop<ConsensusState, ConsensusInput, ConsensusEffect>;
+  /** The latest folded state (the peer hand-off and the RPC read it). */
+  latest(): ConsensusState;
+  /** Heights indexed off the critical path; the RPC's index readers wait on it (no mempool→index window). */
+  readonly indexQueue: HeightIndexQueue;
+  /**
+   * Subscribes the projections and the step hooks, then starts the mempool's loop and this one,
+   * all under one subscription the lifecycle holds from the first line: a halt while starting
+   * (a request re-issued from the log may halt at once) stops what started and what follows.
+   */
+  start(): void;
+  /**
+   * Starts after block sync applied `synced` blocks (0: as start()). The synced heights never went
+   * through the log: its end-of-height marker moves to the synced height, the unfinished height
+   * restored from it is dropped with its requests (v0.34 skips the WAL catch-up after synced
+   * blocks), and a ConsensusStarted at the synced chain state is the loop's first input.
+   */
+  startAfterSync(synced: number): Promise<void>;
+  /**
+   * Starts the mempool's loop alone (once; start() does it too): block sync applies blocks, and
+   * takes txs over the RPC, before consensus starts.
+   */
+  startMempool(): void;
+  /** The block commit consensus runs (block sync applies its blocks through the same one). */
+  readonly commitDeps: BlockCommitDeps;
+  /** The ports block validation runs on (block sync validates its blocks with the same ones). */
+  readonly validationPorts: ProposalBlockPorts;
+}
+
+export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<ConsensusLoop> {
+  const { stores, wal, signer, projections, clock, life, log } = parts;
+  const { chain, evidence, events } = projections;
+  const { consensusRules, trace, onConsensusStep } = parts.options;
+  const height = parts.handshaken.lastBlockHeight;
+  // The peer hand-off verifies peer messages with the same rules the reducer folds them with.
+  const rules = consensusRules ?? createDefaultConsensusRules();
+  const reducer = createConsensusReducer(rules, { trace: trace === true });
+  const lastCommit = height > 0n ? await stores.blockStore.loadSeenCommit(height) : undefined;
+  const lastMeta = height > 0n ? await stores.blockStore.loadBlockMeta(height) : undefined;
+  const started: ConsensusStarted = {
+    type: "ConsensusStarted",
+    time: clock(),
+    chainState: parts.handshaken,
+    lastCommit,
+    lastBlockAppHash: lastMeta?.header?.appHash ?? new Uint8Array(0),
+  };
+  wal.appendInput(started);
+  const restored = restoreConsensus({
+    reducer,
+    initial: initialConsensusState({
+      config: consensusConfigOf(parts.config),
+      ...(signer ? { ownAddress: signer.address } : {}),
+    }),
+    started,
+    earlier: parts.earlier,
+    ...(onConsensusStep ? { onStep: onConsensusStep } : {}),
+    log: log.consensus,
+  });
+
+  // A height is indexed and published off the critical path (height-index-queue.ts).
+  const indexQueue = new HeightIndexQueue({ halt: life.halt, track: life.track, logger: log.state });
+  const commitDeps: BlockCommitDeps = {
+    indexQueue,
+    consensus: parts.app.consensus,
+    stores: { blockStore: stores.blockStore, stateStore: stores.stateStore, indexer: stores.indexer },
+    chainState: () => chain.current,
+    events,
+    endHeight: (h) => life.track(wal.endHeight(h)),
+    blockCommitted: (block, deliverTxs) => parts.mempool.blockCommitted(block, deliverTxs),
+    mempoolLock: parts.mempoolLock,
+    keepRecentHeights: BigInt(parts.config.consensus.double_sign_check_height),
+    halt: life.halt,
+    logger: log.state,
+  };
+  const validationPorts: ProposalBlockPorts = {
+    checkSignatures: (items) => parts.pool.verifyBatch(items),
+    evidencePool: () => evidence.state(),
+    // A block's evidence is checked against the stores at its height.
+    evidenceHistory: (heights) =>
+      storedEvidenceHistory(
+        {
+          blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
+          validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
+          signedHeaderAt: (h) => storedSignedHeader(stores.blockStore, h),
+        },
+        heights,
+      ),
+    verifyEvidenceVote: verifyEd25519,
+  };
+  const handlers = consensusHandlers({
+    scheduler: parts.scheduler,
+    ...(signer
+      ? {
+          signing: {
+            signer: {
+              signVote: (id, vote) => life.track(Promise.resolve(signer.signVote(id, vote))),
+              signProposal: (id, proposal) => life.track(Promise.resolve(signer.signProposal(id, proposal))),
+            },
+            chainId: parts.handshaken.chainId,
+            syncLog: () => wal.syncBeforeSigning(),
+            logger: log.privval,
+          },
+        }
+      : {}),
+    reaping: {
+      reapTxs: (maxBytes, maxGas) =>
+        reapMaxBytesMaxGas(parts.mempool.state(), maxBytes, maxGas).map((t) => t.tx),
+      evidencePool: () => evidence.state(),
+    },
+    validation: { chainState: () => chain.current, ports: validationPorts },
+    execution: { execute: (e) => life.track(commitOne(commitDeps, e)), halt: life.halt },
+    // Our votes, proposal and parts reach peers through the consensus reactor, not once.
+    peers: NO_PEERS,
+    events: {
+      publish: (name, data) => events.publishConsensus(name, data),
+      halt: life.halt,
+      peerMisbehaved: (peer, reason) => log.consensus.info("peer misbehaved", { peer, reason }),
+    },
+  });
+
+  let latest = restored.state;
+  let resumed: readonly ConsensusEffect[] = restored.pending;
+  let startedAt: bigint | undefined;
+  let mempoolRunning: Subscription | undefined;
+  let consensusStarted = false;
+  const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
+    initialState: restored.state,
+    reducer: trace ? logFiredRules(reducer, log.consensus) : reducer,
+    sources: [
+      mempoolTxsAvailableSource(parts.mempool.txsAvailable$),
+      parts.peers.consensusInput$({ state: () => latest, rules, verifier: parts.pool, clock }),
+    ],
+    stamp: (input) => ({ ...input, time: clock() }),
+    toInput: (record) => record,
+    append: (record) => wal.appendInput(record),
+    handlers,
+    // Read at start: block sync may drop them (startAfterSync).
+    get resumeEffects() {
+      return resumed;
+    },
+    // Our own exception in the reducer or a handler: consensus stops folding at once (nothing
+    // more is signed) and the node halts with the message naming the input.
+    onFault: (fault) => life.halt(`consensus halted on an internal error: ${fault.reason}`),
+  });
+
+  const consensusLoop: ConsensusLoop = {
+    loop,
+    indexQueue,
+    commitDeps,
+    validationPorts,
+    latest: () => latest,
+    startMempool() {
+      if (mempoolRunning) return;
+      mempoolRunning = new Subscription();
+      // Before consensus the lifecycle holds the mempool's; start() then holds both.
+      if (!consensusStarted) life.run(mempoolRunning);
+      mempoolRunning.add(parts.mempool.start());
+    },
+    async startAfterSync(synced) {
+      if (synced === 0) {
+        consensusLoop.start();
+        return;
+      }
+      const state = chain.current;
+      const h = state.lastBlockHeight;
+      await wal.endHeight(h);
+      const started: ConsensusStarted = {
+        type: "ConsensusStarted",
+        time: clock(),
+        chainState: state,
+        lastCommit: await stores.blockStore.loadSeenCommit(h),
+        lastBlockAppHash: (await stores.blockStore.loadBlockMeta(h))?.header?.appHash ?? new Uint8Array(0),
+      };
+      resumed = [];
+      startedAt = h + 1n;
+      consensusLoop.start();
+      loop.dispatch(started);
+    },
+    start() {
+      consensusStarted = true;
+      const following = new Subscription();
+      life.run(following);
+      following.add(
+        loop.state$.subscribe((s) => {
+          latest = s;
+        }),
+      );
+      following.add(projections.follow(loop.transition$, resumed));
+      const onStep = onConsensusStep;
+      if (onStep)
+        following.add(
+          loop.transition$.subscribe((s) =>
+            onStep({ input: s.input, state: s.state, effects: s.effects, refolded: false }),
+          ),
+        );
+      following.add(
+        loop.transition$.subscribe((s) => {
+          if (s.input.type === "VoteSigned" || s.input.type === "ProposalSigned")
+            log.consensus.debug("signed", { type: s.input.type, height: latest.height, round: latest.round });
+        }),
+      );
+      consensusLoop.startMempool();
+      // The lifecycle holds one subscription: the mempool's joins this one.
+      following.add(mempoolRunning!);
+      following.add(loop.start());
+      log.consensus.info("consensus started", {
+        height: startedAt ?? latest.height,
+        round: latest.round,
+        validator: signer ? Buffer.from(signer.address).toString("hex").toUpperCase() : "none",
+      });
+    },
+  };
+  return consensusLoop;
+}

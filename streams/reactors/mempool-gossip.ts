@@ -1,0 +1,224 @@
+// The mempool reactor on channel 0x30 (v0.34 mempool/reactor.go): the gossip reducer
+// (src/mempool-gossip) in a loop of its own, fed by the peer layer's joins and leaves and by the
+// mempool's effects (admissions, later senders, txs leaving the pool); its sends go on the peers'
+// connections and their outcome comes back as input. Peers' txs are decoded against our
+// max_tx_bytes and the channel capacity, then submitted to the mempool with their sender (CheckTx
+// refusals never stop a peer); garbage is reported to the peer layer with the reason.
+import {
+  asyncScheduler,
+  EMPTY,
+  filter,
+  from,
+  map,
+  mergeMap,
+  Observable,
+  type SchedulerLike,
+  timer,
+} from "rxjs";
+import type { NodeConfig } from "../../src/config/config-schema.js";
+import type { Logger } from "../../src/logger/index.js";
+import type { MempoolEffect } from "../../src/mempool/effect.js";
+import {
+  initialMempoolGossipState,
+  type MempoolGossipConfig,
+  type MempoolGossipEffect,
+  type MempoolGossipInput,
+  type MempoolGossipState,
+  mempoolGossipReducer,
+  type SendGossipTx,
+} from "../../src/mempool-gossip/index.js";
+import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
+import { decodeMempoolMessage } from "../../src/p2p/mempool-wire.js";
+import { createLoop, type LoopFault } from "../loop.js";
+import type { SubmitResult } from "../node-handle.js";
+import type { PeerLayer } from "../p2p-layer.js";
+import type { PeerLifecycleEvent } from "../sources/peers.js";
+
+/** v0.34's Send blocks this long for room in a full channel queue before it gives up. */
+export const SEND_TIMEOUT_MS = 10_000;
+/** Peer txs submitted and not yet answered, over all peers: beyond it a peer's tx is dropped. */
+export const MAX_PEER_TXS_IN_FLIGHT = 10_000;
+
+export interface MempoolGossipDeps {
+  mempool: {
+    readonly effect$: Observable<MempoolEffect>;
+    submit(tx: Uint8Array, from: string): Promise<SubmitResult>;
+  };
+  config: MempoolGossipConfig & { readonly maxTxBytes: number };
+  /** The peer's consensus height (the consensus gossip reactor's peer state); undefined: not known. */
+  peerHeight?: (peerId: string) => bigint | undefined;
+  scheduler?: SchedulerLike;
+  logger: Logger;
+  /** Our own exception in the reducer or a handler. */
+  onFault(fault: LoopFault): void;
+}
+
+export interface MempoolGossipReactor {
+  /** The reducer's latest state (tests, metrics). */
+  state(): MempoolGossipState;
+  stop(): void;
+}
+
+type LayerHub = Pick<PeerLayer, "hub" | "reportPeer">;
+
+/** The settings the reactor reads: mempool.broadcast, mempool.max_tx_bytes, peer_gossip_sleep. */
+export function mempoolGossipConfigOf(config: NodeConfig): MempoolGossipDeps["config"] {
+  return {
+    broadcast: config.mempool.broadcast,
+    maxTxBytes: config.mempool.max_tx_bytes,
+    peerGossipSleepMs: config.consensus.peer_gossip_sleep_duration,
+  };
+}
+
+export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDeps): MempoolGossipReactor {
+  const { hub } = layer;
+  const scheduler = deps.scheduler ?? asyncScheduler;
+  const peerHeight = deps.peerHeight ?? (() => undefined);
+  const log = deps.logger;
+  const speaksMempool = (channels: Uint8Array) => channels.includes(CHANNEL_MEMPOOL);
+
+  // Peers already connected when the reactor starts, then every join and leave.
+  const peerInputs$ = new Observable<MempoolGossipInput>((subscriber) => {
+    for (const peerId of hub.ids()) {
+      const info = hub.get(peerId)?.remoteNodeInfo;
+      if (info && speaksMempool(info.channels))
+        subscriber.next({ type: "GossipPeerAdded", peerId, peerHeight: peerHeight(peerId) });
+    }
+    return hub.peers$
+      .pipe(
+        filter((e: PeerLifecycleEvent) => e.type === "removed" || speaksMempool(e.nodeInfo.channels)),
+        map(
+          (e): MempoolGossipInput =>
+            e.type === "added"
+              ? { type: "GossipPeerAdded", peerId: e.peerId, peerHeight: peerHeight(e.peerId) }
+              : { type: "GossipPeerRemoved", peerId: e.peerId },
+        ),
+      )
+      .subscribe(subscriber);
+  });
+  const mempoolInputs$ = deps.mempool.effect$.pipe(
+    mergeMap((e): MempoolGossipInput[] => {
+      switch (e.type) {
+        case "GossipTx":
+          return [{ type: "TxAdmitted", hash: e.hash, tx: e.tx, height: e.height, senders: e.exceptPeers }];
+        case "NoteTxSender":
+          return [{ type: "TxSenderNoted", hash: e.hash, peerId: e.peerId }];
+        case "StopGossipingTxs":
+        case "TxsEvicted":
+          return [{ type: "TxsLeftPool", hashes: e.hashes }];
+        default:
+          return [];
+      }
+    }),
+  );
+
+  // Go's blocking Send: the mempool channel queues one message, drained on the connection's next
+  // turn, so a full queue is tried again on the next turns, then with growing pauses, until the
+  // peer is gone or SEND_TIMEOUT_MS passed.
+  const sendOne = (e: SendGossipTx) =>
+    new Observable<MempoolGossipInput>((subscriber) => {
+      const started = scheduler.now();
+      let attempt = 0;
+      let cancelled = false;
+      let pending: { unsubscribe(): void } | undefined;
+      const finish = (delivered: boolean) => {
+        subscriber.next({
+          type: "GossipTxSendFinished",
+          peerId: e.peerId,
+          seq: e.seq,
+          delivered,
+          peerHeight: peerHeight(e.peerId),
+        });
+        subscriber.complete();
+      };
+      const tryOnce = () => {
+        if (cancelled) return;
+        if (hub.send(e.peerId, e.channelId, e.message)) return finish(true);
+        if (hub.get(e.peerId) === undefined || scheduler.now() - started >= SEND_TIMEOUT_MS)
+          return finish(false);
+        attempt++;
+        if (attempt <= 8) {
+          const handle = setImmediate(tryOnce);
+          pending = { unsubscribe: () => clearImmediate(handle) };
+        } else {
+          pending = scheduler.schedule(tryOnce, Math.min(100, 2 ** (attempt - 9)));
+        }
+      };
+      tryOnce();
+      return () => {
+        cancelled = true;
+        pending?.unsubscribe();
+      };
+    });
+
+  const handler = (effect$: Observable<MempoolGossipEffect>): Observable<MempoolGossipInput> =>
+    effect$.pipe(
+      mergeMap((e) =>
+        e.type === "SendGossipTx"
+          ? sendOne(e)
+          : timer(e.afterMs, scheduler).pipe(
+              map(
+                (): MempoolGossipInput => ({
+                  type: "GossipSleepElapsed",
+                  peerId: e.peerId,
+                  peerHeight: peerHeight(e.peerId),
+                }),
+              ),
+            ),
+      ),
+    );
+
+  let latest = initialMempoolGossipState(deps.config);
+  const loop = createLoop<MempoolGossipState, MempoolGossipInput, MempoolGossipEffect, MempoolGossipInput>({
+    initialState: latest,
+    reducer: mempoolGossipReducer,
+    sources: deps.config.broadcast ? [peerInputs$, mempoolInputs$] : [],
+    stamp: (input) => input,
+    toInput: (record) => record,
+    handlers: [handler],
+    onFault: (fault) => deps.onFault(fault),
+  });
+  const running = loop.state$.subscribe((s) => {
+    latest = s;
+  });
+  running.add(loop.start());
+
+  // Receiving: decode within our limits, then the mempool's admission with the sender.
+  let inFlight = 0;
+  running.add(
+    hub
+      .channel$(CHANNEL_MEMPOOL)
+      .pipe(
+        mergeMap((m) => {
+          const decoded = decodeMempoolMessage(m.bytes, deps.config.maxTxBytes);
+          if (decoded.kind === "invalid") {
+            log.info("peer sent a bad mempool message", { peer: m.peerId, reason: decoded.reason });
+            layer.reportPeer(m.peerId, `mempool channel 0x30: ${decoded.reason}`);
+            return EMPTY;
+          }
+          if (decoded.txs.length === 0) log.debug("peer sent an empty txs message", { peer: m.peerId });
+          return from(decoded.txs.map((tx) => ({ peerId: m.peerId, tx })));
+        }),
+      )
+      .subscribe(({ peerId, tx }) => {
+        if (inFlight >= MAX_PEER_TXS_IN_FLIGHT) {
+          log.debug("dropped a peer tx: too many peer txs awaiting CheckTx", { peer: peerId });
+          return;
+        }
+        inFlight++;
+        deps.mempool.submit(tx, peerId).then(
+          (r) => {
+            inFlight--;
+            if (r.outcome.kind !== "added" && log.isEnabled("debug"))
+              log.debug("peer tx not added", { peer: peerId, hash: r.hash, outcome: r.outcome.kind });
+          },
+          (error: Error) => {
+            inFlight--;
+            log.error("submitting a peer tx failed", { peer: peerId, err: error.message });
+          },
+        );
+      }),
+  );
+
+  return { state: () => latest, stop: () => running.unsubscribe() };
+}

@@ -1,0 +1,420 @@
+// One validator under load from wrk (issue 19): the BUILT node (`bin/run.js node`, in-process
+// kvstore, default consensus timeouts unless LOAD_TIMEOUT_COMMIT, mempool size LOAD_MEMPOOL_SIZE)
+// driven over loopback by wrk, a C client that costs the 2 cores far less than the node does (a
+// Node client saturates first and makes every server look equal).
+//   1. broadcast_tx_async of unique 100-byte txs (test/bench/wrk/broadcast-tx.lua) over
+//      LOAD_CONNECTIONS connections for LOAD_SECONDS (LOAD_RATE > 0 paces wrk to about that many
+//      requests per second): committed tx/s from the committed heights' num_txs (the node's
+//      `committed block … txs=` lines, checked against /blockchain), wrk's latency percentiles
+//      and per-thread rate spread, the node's RSS (and V8's heap size, from --trace-gc, so RSS
+//      minus heap is native memory) sampled every second (and after the load,
+//      idle), the node's CPU per 1,000 committed txs.
+//   2. the baseline in the same run, on the same node: GET /health with wrk, same connections.
+//   3. broadcast_tx_sync with wrk for LOAD_SYNC_SECONDS: admitted tx/s.
+//   4. broadcast_tx_commit, one client, on a second node with timeout_commit = 0: p50/p99 beside
+//      broadcast_tx_sync's on that node (LOAD_COMMIT_CALLS calls each).
+// Says so and skips when wrk is absent (test/system/packages.txt installs it). CI runs a few
+// seconds; the long runs: LOAD_SECONDS=60 (throughput), LOAD_SECONDS=600 LOAD_RATE=10000 (memory).
+// LOAD_PROF=<dir> runs the node under --cpu-prof; LOAD_LOG=<file> keeps the node's log and
+// LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases). Writes bench-results/load.json; never fails
+// on time.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const BIN = process.env.LOAD_BIN ?? join(root, "bin", "run.js");
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 5);
+const SYNC_SECONDS = Number(process.env.LOAD_SYNC_SECONDS ?? Math.min(SECONDS, 5));
+const HEALTH_SECONDS = Number(process.env.LOAD_HEALTH_SECONDS ?? 3);
+const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 32);
+const THREADS = Number(process.env.LOAD_THREADS ?? 2);
+const RATE = Number(process.env.LOAD_RATE ?? 0);
+const MEMPOOL_SIZE = Number(process.env.LOAD_MEMPOOL_SIZE ?? 50_000);
+const TIMEOUT_COMMIT = process.env.LOAD_TIMEOUT_COMMIT;
+const COMMIT_CALLS = Number(process.env.LOAD_COMMIT_CALLS ?? 200);
+const IDLE_SECONDS = Number(process.env.LOAD_IDLE_SECONDS ?? 3);
+const LUA = join(root, "test", "bench", "wrk", "broadcast-tx.lua");
+
+const wrkFound = spawnSync("wrk", ["--version"], { encoding: "utf8" });
+if (wrkFound.error) {
+  console.log("load bench skipped: wrk is not on PATH (apt-get install wrk; see test/system/packages.txt)");
+  process.exit(0);
+}
+if (!existsSync(join(root, "dist", "streams", "node.js"))) {
+  const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  if (built.status !== 0) throw new Error("npm run build failed");
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (n: number, d = 1) => Number(n.toFixed(d));
+const load1 = () => round(loadavg()[0]!, 2);
+
+const COMMITTED = /committed block\s.*height=(\d+) .*txs=(\d+)/;
+const GC_TRACE = /-> [\d.]+ \(([\d.]+)\) MB/;
+const RPC_LISTENING = /RPC server listening\s.*address=tcp:\/\/([0-9.]+:\d+)/;
+
+/** A node in a temporary home, its committed heights read from its log as they happen. */
+class BenchNode {
+  readonly home = mkdtempSync(join(tmpdir(), "rxbft-load-"));
+  readonly commits: { height: number; txs: number; at: number }[] = [];
+  address = "";
+  /** V8's heap size after the latest GC (--trace-gc), MB: RSS minus this is native memory. */
+  heapTotalMb = 0;
+  tail = "";
+  #pending = "";
+  #child: ChildProcess | undefined;
+  #exited: Promise<void> = Promise.resolve();
+
+  constructor(readonly settings: [section: string, key: string, value: string][]) {}
+
+  async start(prof?: string) {
+    const init = spawnSync(process.execPath, [BIN, "init", "--home", this.home, "--chain-id", "load"], {
+      encoding: "utf8",
+    });
+    if (init.status !== 0) throw new Error(`init failed: ${init.stderr}`);
+    const file = join(this.home, "config", "config.toml");
+    let config = readFileSync(file, "utf8");
+    for (const [section, key, value] of this.settings) {
+      const start = config.indexOf(`[${section}]`);
+      const m = new RegExp(`^${key} = .*$`, "m").exec(config.slice(start));
+      if (start < 0 || !m) throw new Error(`config.toml has no [${section}] ${key}`);
+      const at = start + m.index;
+      config = `${config.slice(0, at)}${key} = ${value}${config.slice(at + m[0].length)}`;
+    }
+    writeFileSync(file, config);
+    const args = [
+      "--trace-gc",
+      ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []),
+      BIN,
+      "node",
+      "--home",
+      this.home,
+      "--proxy_app",
+      "kvstore",
+      "--rpc.laddr",
+      "tcp://127.0.0.1:0",
+      "--p2p.laddr",
+      "tcp://127.0.0.1:0",
+      ...(process.env.LOAD_LOG_LEVEL ? ["--log_level", process.env.LOAD_LOG_LEVEL] : []),
+    ];
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    this.#child = child;
+    this.#exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+    const logFile = process.env.LOAD_LOG;
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString();
+      if (logFile) appendFileSync(logFile, text);
+      this.tail = (this.tail + text).slice(-4000);
+      this.#pending += text;
+      const lines = this.#pending.split("\n");
+      this.#pending = lines.pop() ?? "";
+      for (const line of lines) {
+        const c = COMMITTED.exec(line);
+        if (c) this.commits.push({ height: Number(c[1]), txs: Number(c[2]), at: performance.now() });
+        const gc = GC_TRACE.exec(line);
+        if (gc) this.heapTotalMb = Math.round(Number(gc[1]));
+        const r = RPC_LISTENING.exec(line);
+        if (r) this.address = r[1]!;
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const deadline = performance.now() + 60_000;
+    while (this.address === "" || this.commits.length === 0) {
+      if (child.exitCode !== null) throw new Error(`node exited:\n${this.tail}`);
+      if (performance.now() > deadline) throw new Error(`node did not start:\n${this.tail}`);
+      await sleep(50);
+    }
+  }
+
+  get pid() {
+    return this.#child?.pid ?? 0;
+  }
+
+  /** Resident set size in MB, from /proc. */
+  rssMb(): number {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${this.pid}/status`, "utf8"));
+      return m ? Math.round(Number(m[1]) / 1024) : 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  cpuMs(): number {
+    try {
+      const fields = readFileSync(`/proc/${this.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      return 0;
+    }
+  }
+
+  async rpc(method: string, params: Record<string, unknown> = {}) {
+    const res = await fetch(`http://${this.address}/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+    return (await res.json()) as { result?: Record<string, unknown>; error?: unknown };
+  }
+
+  async stop() {
+    const child = this.#child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGINT");
+      const done = await Promise.race([this.#exited.then(() => true), sleep(15_000).then(() => false)]);
+      if (!done) child.kill("SIGKILL");
+      await this.#exited;
+    }
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+interface WrkResult {
+  requests: number;
+  perSecond: number;
+  latencyMs: Record<string, number>;
+  threadRate: { mean: number; stdev: number; max: number };
+  errors: string;
+}
+
+const toMs = (value: string) => {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(value.trim());
+  if (!m) return Number.NaN;
+  const n = Number(m[1]);
+  return m[2] === "us" ? n / 1000 : m[2] === "ms" ? n : m[2] === "s" ? n * 1000 : n * 60_000;
+};
+const toCount = (value: string) => {
+  const m = /^([\d.]+)(k|M)?$/.exec(value.trim());
+  return m ? Number(m[1]) * (m[2] === "k" ? 1000 : m[2] === "M" ? 1e6 : 1) : Number.NaN;
+};
+
+/** Runs wrk (asynchronously: the bench samples the node meanwhile) and parses its report. */
+function wrk(url: string, seconds: number, connections: number, lua?: string[]): Promise<WrkResult> {
+  const args = ["-t", String(THREADS), "-c", String(connections), "-d", `${seconds}s`, "--latency"];
+  if (lua) args.push("-s", LUA, url, "--", ...lua);
+  else args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    child.on("error", reject);
+    child.on("exit", () => {
+      const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+      const perSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+      const latencyMs: Record<string, number> = {};
+      for (const m of out.matchAll(/^\s+(50|75|90|99)%\s+(\S+)/gm)) latencyMs[`p${m[1]}`] = toMs(m[2]!);
+      const rate = /Req\/Sec\s+(\S+)\s+(\S+)\s+(\S+)/.exec(out);
+      const errors = [/Socket errors:.*$/m.exec(out)?.[0], /Non-2xx.*$/m.exec(out)?.[0]]
+        .filter(Boolean)
+        .join("; ");
+      if (requests === 0) reject(new Error(`wrk made no requests:\n${out}`));
+      else
+        resolve({
+          requests,
+          perSecond: Math.round(perSecond),
+          latencyMs,
+          // wrk reports per-thread rates; times THREADS for the node's whole rate.
+          threadRate: {
+            mean: Math.round(toCount(rate?.[1] ?? "0") * THREADS),
+            stdev: Math.round(toCount(rate?.[2] ?? "0") * THREADS),
+            max: Math.round(toCount(rate?.[3] ?? "0") * THREADS),
+          },
+          errors,
+        });
+    });
+  });
+}
+
+/** Sum of num_txs of heights in (from, to] from /blockchain: the block store's own count. */
+async function storedTxs(node: BenchNode, from: number, to: number): Promise<number> {
+  let sum = 0;
+  for (let min = from + 1; min <= to; min += 20) {
+    const max = Math.min(to, min + 19);
+    const page = await node.rpc("blockchain", { minHeight: String(min), maxHeight: String(max) });
+    for (const m of (page.result?.block_metas ?? []) as { num_txs: string }[]) sum += Number(m.num_txs);
+  }
+  return sum;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+const settings: [string, string, string][] = [
+  ["mempool", "size", String(MEMPOOL_SIZE)],
+  ["rpc", "max_open_connections", "0"],
+];
+if (TIMEOUT_COMMIT) settings.push(["consensus", "timeout_commit", JSON.stringify(TIMEOUT_COMMIT)]);
+const node = new BenchNode(settings);
+const latencyNode = new BenchNode([
+  ["consensus", "timeout_commit", '"0s"'],
+  ["rpc", "timeout_broadcast_tx_commit", '"10s"'],
+]);
+try {
+  await node.start(process.env.LOAD_PROF);
+  const url = `http://${node.address}`;
+  const idleBefore = node.rssMb();
+
+  // 1. broadcast_tx_async under wrk, RSS sampled each second.
+  const pause = RATE > 0 ? String(Math.max(1, Math.round((CONNECTIONS * 1000) / RATE))) : "0";
+  const startIndex = node.commits.length;
+  const startHeight = node.commits.at(-1)!.height;
+  const cpu0 = node.cpuMs();
+  const load0 = load1();
+  const t0 = performance.now();
+  const rss: { s: number; mb: number; heapMb: number }[] = [];
+  const sampling = setInterval(
+    () =>
+      rss.push({
+        s: Math.round((performance.now() - t0) / 1000),
+        mb: node.rssMb(),
+        heapMb: node.heapTotalMb,
+      }),
+    1000,
+  );
+  const asyncRun = await wrk(url, SECONDS, CONNECTIONS, ["broadcast_tx_async", "a", pause]);
+  const t1 = performance.now();
+  clearInterval(sampling);
+  const during = node.commits.slice(startIndex).filter((c) => c.at <= t1);
+  const committedDuring = during.reduce((s, c) => s + c.txs, 0);
+  const endHeight = during.at(-1)?.height ?? startHeight;
+  const stored = await storedTxs(node, startHeight, endHeight);
+  const nodeCpu = node.cpuMs() - cpu0;
+  const intervals = during.slice(1).map((c, i) => c.at - during[i]!.at);
+  const commitsPerHeight = during.map((c) => c.txs);
+  const asyncLoad = load1();
+
+  // Let the mempool drain, then idle RSS.
+  const drainDeadline = performance.now() + 60_000;
+  while (performance.now() < drainDeadline) {
+    const n = await node.rpc("num_unconfirmed_txs");
+    if (Number(n.result?.n_txs ?? n.result?.total ?? 0) === 0) break;
+    await sleep(250);
+  }
+  await sleep(IDLE_SECONDS * 1000);
+  const idleAfter = node.rssMb();
+
+  // 2. GET /health on the same node.
+  const health = await wrk(`${url}/health`, HEALTH_SECONDS, CONNECTIONS);
+  const healthLoad = load1();
+
+  // 3. broadcast_tx_sync admissions.
+  const syncRun = await wrk(url, SYNC_SECONDS, CONNECTIONS, ["broadcast_tx_sync", "s", "0"]);
+  const syncLoad = load1();
+  await node.stop();
+
+  // 4. broadcast_tx_commit latency, one client, timeout_commit = 0, beside broadcast_tx_sync.
+  await latencyNode.start();
+  const timed = async (method: string, run: string) => {
+    const times: number[] = [];
+    let failures = 0;
+    for (let i = 0; i < COMMIT_CALLS; i++) {
+      const tx = `${run}-${i}=`.padEnd(100, "v");
+      const s = performance.now();
+      const res = await fetch(`http://${latencyNode.address}/${method}?tx=%22${tx}%22`);
+      const body = (await res.json()) as { result?: { code?: number; check_tx?: { code?: number } } };
+      times.push(performance.now() - s);
+      if (!body.result || Number(body.result.code ?? body.result.check_tx?.code ?? 0) !== 0) failures++;
+    }
+    times.sort((a, b) => a - b);
+    return {
+      calls: COMMIT_CALLS,
+      failures,
+      p50Ms: round(percentile(times, 50), 2),
+      p99Ms: round(percentile(times, 99), 2),
+    };
+  };
+  const syncLatency = await timed("broadcast_tx_sync", "ls");
+  const commitLatency = await timed("broadcast_tx_commit", "lc");
+  const commitLoad = load1();
+
+  const committedPerSecond = Math.round((committedDuring * 1000) / (t1 - t0));
+  const result = {
+    machine: { cores: (await import("node:os")).cpus().length, node: process.version },
+    config: {
+      connections: CONNECTIONS,
+      threads: THREADS,
+      seconds: SECONDS,
+      rate: RATE,
+      mempoolSize: MEMPOOL_SIZE,
+    },
+    async: {
+      loadAverage: [load0, asyncLoad],
+      sent: asyncRun.requests,
+      wrkPerSecond: asyncRun.perSecond,
+      wrkRate: asyncRun.threadRate,
+      latencyMs: asyncRun.latencyMs,
+      errors: asyncRun.errors,
+      heights: during.length,
+      committed: committedDuring,
+      committedInStore: stored,
+      committedPerSecond,
+      txsPerHeight: { min: Math.min(...commitsPerHeight), max: Math.max(...commitsPerHeight) },
+      blockIntervalMs: {
+        p50: Math.round(
+          percentile(
+            [...intervals].sort((a, b) => a - b),
+            50,
+          ),
+        ),
+        max: Math.round(Math.max(0, ...intervals)),
+      },
+      nodeCpuMsPerKTx: round((nodeCpu * 1000) / Math.max(1, committedDuring)),
+      rssMb: rss,
+    },
+    rssIdleMb: { before: idleBefore, after: idleAfter },
+    health: { loadAverage: healthLoad, perSecond: health.perSecond, latencyMs: health.latencyMs },
+    ratioToHealth: round(committedPerSecond / Math.max(1, health.perSecond), 3),
+    sync: {
+      loadAverage: syncLoad,
+      perSecond: syncRun.perSecond,
+      latencyMs: syncRun.latencyMs,
+      errors: syncRun.errors,
+    },
+    commitLatency: {
+      loadAverage: commitLoad,
+      broadcastTxSync: syncLatency,
+      broadcastTxCommit: commitLatency,
+    },
+  };
+  const every = Math.max(1, Math.round(rss.length / 20));
+  const rssLine = rss
+    .filter((_, i) => i % every === every - 1)
+    .map((r) => `${r.s}s:${r.mb}(${r.heapMb})`)
+    .join(" ");
+  console.log(
+    `broadcast_tx_async (wrk ${CONNECTIONS} conns, ${SECONDS} s${RATE ? `, paced ~${RATE}/s` : ""}): committed ${committedPerSecond} tx/s (${committedDuring} txs over ${during.length} heights, store says ${stored}; ${commitsPerHeight.length ? `${result.async.txsPerHeight.min}-${result.async.txsPerHeight.max}` : "-"} per height; interval p50 ${result.async.blockIntervalMs.p50} ms max ${result.async.blockIntervalMs.max} ms) | sent ${asyncRun.perSecond}/s (rate stdev ${asyncRun.threadRate.stdev}) | latency p50/p90/p99 ${asyncRun.latencyMs.p50}/${asyncRun.latencyMs.p90}/${asyncRun.latencyMs.p99} ms | node ${result.async.nodeCpuMsPerKTx} CPU-ms/1k tx | load ${load0}→${asyncLoad}`,
+  );
+  console.log(`RSS MB (V8 heap MB): idle ${idleBefore} | ${rssLine} | idle after ${idleAfter}`);
+  console.log(
+    `GET /health same node: ${health.perSecond} req/s (load ${healthLoad}) | committed/health ratio ${result.ratioToHealth}`,
+  );
+  console.log(
+    `broadcast_tx_sync (wrk): ${syncRun.perSecond} tx/s admitted, p50/p99 ${syncRun.latencyMs.p50}/${syncRun.latencyMs.p99} ms (load ${syncLoad})`,
+  );
+  console.log(
+    `broadcast_tx_commit (1 client, timeout_commit 0): p50 ${commitLatency.p50Ms} ms p99 ${commitLatency.p99Ms} ms | broadcast_tx_sync p50 ${syncLatency.p50Ms} p99 ${syncLatency.p99Ms} | p50 ratio ${round(commitLatency.p50Ms / Math.max(0.01, syncLatency.p50Ms), 1)} (load ${commitLoad})`,
+  );
+  mkdirSync(join(root, "bench-results"), { recursive: true });
+  writeFileSync(join(root, "bench-results", "load.json"), `${JSON.stringify(result, null, 2)}\n`);
+} finally {
+  await node.stop();
+  await latencyNode.stop();
+}

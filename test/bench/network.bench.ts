@@ -1,0 +1,288 @@
+// The 4-validator loopback network of `rxbft testnet --v 4` at DEFAULT consensus timings
+// (timeout_commit 1 s, …), beside ONE validator (`testnet --v 1`) in the same run, same load:
+//   - committed tx/s: the txs in the blocks committed while the load ran, over the span of
+//     those blocks' times (from the block before the first loaded one to the last loaded one);
+//   - block interval: mean and p50 of successive header times, idle (before the load) and under
+//     load;
+//   - time to finality: p50/p99 of broadcast_tx_commit (submit → committed), called one after
+//     the other by FINALITY_CLIENTS clients while the load runs.
+// Load: wrk (one process per node, 1 thread, WRK_CONNECTIONS keep-alive connections, each
+// request a JSON-RPC batch of BATCH broadcast_tx_sync calls with unique `key=value` txs, from a
+// Lua script) when /usr/bin/wrk exists, else the same batches from a bounded node:http client
+// in this process (it says which). Every
+// phase is bounded (NETB_SECONDS of load, timeouts on every wait). Builds first if dist/ is
+// missing. Writes bench-results/network.json; never fails on time.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Network } from "../e2e/network-harness.js";
+import { killAllNodes } from "../e2e/node-harness.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const LOAD_SECONDS = Number(process.env.NETB_SECONDS ?? 15);
+const IDLE_BLOCKS = 6;
+const WRK = "/usr/bin/wrk";
+const WRK_CONNECTIONS = Number(process.env.NETB_CONNECTIONS ?? 4);
+/** txs per JSON-RPC batch request */
+const BATCH = Number(process.env.NETB_BATCH ?? 50);
+const FINALITY_CLIENTS = 2;
+const FINALITY_CALLS = 60;
+const VALUE = "v".repeat(64);
+
+if (!existsSync(join(root, "dist", "streams", "node.js"))) {
+  const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  if (built.status !== 0) throw new Error("npm run build failed");
+}
+
+interface Figures {
+  validators: number;
+  loadTool: string;
+  txsCommitted: number;
+  spanSeconds: number;
+  txPerSecond: number;
+  requestsSent: number;
+  idleIntervalMeanMs: number;
+  idleIntervalP50Ms: number;
+  loadIntervalMeanMs: number;
+  loadIntervalP50Ms: number;
+  finalityP50Ms: number;
+  finalityP99Ms: number;
+  finalityCalls: number;
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const mean = (xs: number[]) => (xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+async function headers(
+  net: Network,
+  from: bigint,
+  to: bigint,
+): Promise<{ height: bigint; time: number; txs: number }[]> {
+  const out: { height: bigint; time: number; txs: number }[] = [];
+  for (let h = from; h <= to; h++) {
+    const b = await net.rpc<{ block: { header: { time: string }; data: { txs: string[] | null } } }>(
+      0,
+      `/block?height=${h}`,
+    );
+    out.push({ height: h, time: Date.parse(b.block.header.time), txs: b.block.data.txs?.length ?? 0 });
+  }
+  return out;
+}
+
+function intervals(hs: { time: number }[]): number[] {
+  const d: number[] = [];
+  for (let i = 1; i < hs.length; i++) d.push(hs[i]!.time - hs[i - 1]!.time);
+  return d.sort((a, b) => a - b);
+}
+
+/**
+ * wrk's Lua script: POST one JSON-RPC batch of BATCH broadcast_tx_sync calls per request, each
+ * tx unique (`<prefix>-<counter>=<value>`, base64 as JSON-RPC takes bytes).
+ */
+function wrkScript(dir: string): string {
+  const file = join(dir, "broadcast.lua");
+  writeFileSync(
+    file,
+    `local A = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+local function sextet(n) return A:sub(n + 1, n + 1) end
+local function base64(s)
+  local out = {}
+  for i = 1, #s, 3 do
+    local a, b, c = s:byte(i, i + 2)
+    local n = a * 65536 + (b or 0) * 256 + (c or 0)
+    out[#out + 1] = sextet(math.floor(n / 262144) % 64) .. sextet(math.floor(n / 4096) % 64)
+      .. (b and sextet(math.floor(n / 64) % 64) or "=") .. (c and sextet(n % 64) or "=")
+  end
+  return table.concat(out)
+end
+local counter = 0
+local prefix = "x"
+function init(args) prefix = args[1] or "x" end
+function request()
+  local calls = {}
+  for k = 1, ${BATCH} do
+    counter = counter + 1
+    local tx = base64(prefix .. "-" .. counter .. "=${VALUE}")
+    calls[k] = '{"jsonrpc":"2.0","id":' .. k .. ',"method":"broadcast_tx_sync","params":{"tx":"' .. tx .. '"}}'
+  end
+  return wrk.format("POST", "/", { ["Content-Type"] = "application/json" }, "[" .. table.concat(calls, ",") .. "]")
+end
+`,
+  );
+  return file;
+}
+
+function runWrk(script: string, url: string, prefix: string): Promise<number> {
+  return new Promise((resolve) => {
+    const child: ChildProcess = spawn(
+      WRK,
+      [
+        "-t1",
+        `-c${WRK_CONNECTIONS}`,
+        `-d${LOAD_SECONDS}s`,
+        "--timeout",
+        "10s",
+        "-s",
+        script,
+        url,
+        "--",
+        prefix,
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+    child.on("exit", () => {
+      const m = /(\d+) requests in/.exec(out);
+      resolve(m ? Number(m[1]) * BATCH : 0);
+    });
+  });
+}
+
+/** The fallback load: the same batches from this process (keep-alive), bounded by LOAD_SECONDS. */
+async function runNodeClient(url: string, prefix: string): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: WRK_CONNECTIONS });
+  const end = Date.now() + LOAD_SECONDS * 1000;
+  let sent = 0;
+  const worker = async () => {
+    while (Date.now() < end) {
+      const calls = Array.from({ length: BATCH }, (_, k) => ({
+        jsonrpc: "2.0",
+        id: k,
+        method: "broadcast_tx_sync",
+        params: { tx: Buffer.from(`${prefix}-${sent++}=${VALUE}`).toString("base64") },
+      }));
+      const body = JSON.stringify(calls);
+      await new Promise<void>((resolve) => {
+        const req = request(
+          url,
+          { method: "POST", agent, headers: { "content-type": "application/json" } },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve());
+          },
+        );
+        req.on("error", () => resolve());
+        req.end(body);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: WRK_CONNECTIONS }, worker));
+  agent.destroy();
+  return sent;
+}
+
+async function finality(net: Network, nodes: number, until: () => boolean): Promise<number[]> {
+  const lat: number[] = [];
+  const client = async (c: number) => {
+    for (let k = 0; k < FINALITY_CALLS && !until(); k++) {
+      const t = performance.now();
+      const r = (await net
+        .node(c % nodes)
+        .rpc(`/broadcast_tx_commit?tx=%22fin-${c}-${k}-${Date.now()}%3D1%22`)) as {
+        result?: { height?: string };
+      };
+      if (r.result?.height !== undefined && r.result.height !== "0") lat.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: FINALITY_CLIENTS }, (_, c) => client(c)));
+  return lat.sort((a, b) => a - b);
+}
+
+async function measure(validators: number): Promise<Figures> {
+  const net = await Network.create({ validators, consensus: {}, prefix: `rxbft-netbench-${validators}-` });
+  const all = Array.from({ length: validators }, (_, i) => i);
+  net.startAll();
+  try {
+    await net.waitForHeight(all, 2n, 120_000);
+    const idleFrom = net.commonHeight(all);
+    await net.waitForHeight(all, idleFrom + BigInt(IDLE_BLOCKS), 120_000);
+    const loadFrom = net.commonHeight(all);
+    const idle = intervals(await headers(net, idleFrom, loadFrom));
+
+    const useWrk = existsSync(WRK);
+    const dir = mkdtempSync(join(tmpdir(), "rxbft-netbench-wrk-"));
+    const script = useWrk ? wrkScript(dir) : "";
+    let loadDone = false;
+    const loads = all.map((i) =>
+      useWrk
+        ? runWrk(script, net.node(i).rpcUrl!, `n${validators}-${i}`)
+        : runNodeClient(net.node(i).rpcUrl!, `n${validators}-${i}`),
+    );
+    const fin = finality(net, validators, () => loadDone);
+    const requestsSent = (await Promise.all(loads)).reduce((a, b) => a + b, 0);
+    loadDone = true;
+    const finalityMs = await fin;
+    // the mempools drain: wait until two heights in a row carry no tx (bounded)
+    let top = net.commonHeight(all);
+    for (let quiet = 0, tries = 0; quiet < 2 && tries < 60; tries++) {
+      await net.waitForHeight([0], top + 1n, 60_000);
+      top++;
+      const [b] = await headers(net, top, top);
+      quiet = b!.txs === 0 ? quiet + 1 : 0;
+    }
+    const loaded = await headers(net, loadFrom, top);
+    let last = loaded.length - 1;
+    while (last > 0 && loaded[last]!.txs === 0) last--;
+    const inLoad = loaded.slice(0, last + 1);
+    const txsCommitted = inLoad.reduce((a, b) => a + b.txs, 0);
+    const spanSeconds = (inLoad.at(-1)!.time - inLoad[0]!.time) / 1000;
+    const loadIntervals = intervals(inLoad);
+    return {
+      validators,
+      loadTool: useWrk
+        ? `wrk -t1 -c${WRK_CONNECTIONS} per node`
+        : `node:http client, ${WRK_CONNECTIONS} connections per node`,
+      txsCommitted,
+      spanSeconds,
+      txPerSecond: spanSeconds > 0 ? txsCommitted / spanSeconds : 0,
+      requestsSent,
+      idleIntervalMeanMs: mean(idle),
+      idleIntervalP50Ms: quantile(idle, 0.5),
+      loadIntervalMeanMs: mean(loadIntervals),
+      loadIntervalP50Ms: quantile(loadIntervals, 0.5),
+      finalityP50Ms: quantile(finalityMs, 0.5),
+      finalityP99Ms: quantile(finalityMs, 0.99),
+      finalityCalls: finalityMs.length,
+    };
+  } finally {
+    await net.stopAll();
+    killAllNodes();
+  }
+}
+
+const one = await measure(1);
+console.log(`1 validator (baseline): ${JSON.stringify(one)}`);
+let four: Figures;
+try {
+  four = await measure(4);
+} catch (error) {
+  // a network that never got going is a finding, reported with the baseline already measured
+  console.log(`4 validators: no figures: ${(error as Error).message.split("\n")[0]}`);
+  process.exit(0);
+}
+const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "n/a");
+console.log(`load: ${four.loadTool}, ${LOAD_SECONDS} s; default consensus timings (timeout_commit 1 s)`);
+console.log("figure                      4 validators   1 validator (baseline)   ratio 4/1");
+const row = (name: string, a: number, b: number, d = 0) =>
+  console.log(
+    `${name.padEnd(28)}${f(a, d).padStart(12)}   ${f(b, d).padStart(22)}   ${f(a / b, 2).padStart(9)}`,
+  );
+row("committed tx/s", four.txPerSecond, one.txPerSecond);
+row("txs committed", four.txsCommitted, one.txsCommitted);
+row("txs sent", four.requestsSent, one.requestsSent);
+row("block interval idle mean ms", four.idleIntervalMeanMs, one.idleIntervalMeanMs);
+row("block interval idle p50 ms", four.idleIntervalP50Ms, one.idleIntervalP50Ms);
+row("block interval load mean ms", four.loadIntervalMeanMs, one.loadIntervalMeanMs);
+row("block interval load p50 ms", four.loadIntervalP50Ms, one.loadIntervalP50Ms);
+row("finality p50 ms", four.finalityP50Ms, one.finalityP50Ms);
+row("finality p99 ms", four.finalityP99Ms, one.finalityP99Ms);
+console.log(
+  `aims (issue 13): ≥ 5,000 tx/s → ${f(four.txPerSecond)}; block interval ≤ 1,100 ms → ${f(four.idleIntervalMeanMs)} idle, ${f(four.loadIntervalMeanMs)} under load`,
+);
+mkdirSync(join(root, "bench-results"), { recursive: true });
+writeFileSync(join(root, "bench-results", "network.json"), `${JSON.stringify({ four, one }, null, 2)}\n`);

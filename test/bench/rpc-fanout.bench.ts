@@ -1,0 +1,250 @@
+// WebSocket fan-out on a running node (issue 19 item 6): 1,000 subscribers each with its own
+// filtered query (`tm.event='Tx' AND app.key='k<N>'`) plus 10 firehose subscribers
+// (`tm.event='Tx'`), while wrk offers broadcast_tx_async of unique ~100-byte kvstore txs
+// `k<N>=<run>-<i>vvv…` at a paced rate (Lua `delay()`), first 3,000 tx/s, then 10,000 tx/s. At
+// each rate the same node runs a phase without subscribers (the baseline) and one with them:
+// committed tx/s over the phase (from wrk's first request until the mempool is empty) and the
+// node's CPU time per committed tx, side by side as ratios. With subscribers, every committed tx
+// must reach all 10 firehose subscribers and the one filtered subscriber of its key: the firehose
+// sets are compared with each other and with the committed count, each filtered subscriber with
+// the firehose's txs of its key; missing, extra and cancelled subscriptions are printed.
+// The client is cheap on purpose: wrk (C) for the load, and one process holding the 1,010 raw
+// WebSocket connections that keeps only each message's tx (no JSON parse).
+// Env: FANOUT_SECONDS (per phase, default 3; 60 for the issue's run), FANOUT_RATES ("3000,10000"),
+// FANOUT_FILTERED (1000), FANOUT_FIREHOSE (10), FANOUT_PROF=<dir> runs the node under --cpu-prof. Says so and skips without wrk.
+// Writes bench-results/rpc-fanout.json; never fails on time.
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import WebSocket from "ws";
+import { BenchNode, buildIfMissing, findWrk, load, root, round, sleep } from "./rpc-bench-node.js";
+
+const SECONDS = Number(process.env.FANOUT_SECONDS ?? 3);
+const RATES = (process.env.FANOUT_RATES ?? "3000,10000").split(",").map(Number);
+const FILTERED = Number(process.env.FANOUT_FILTERED ?? 1000);
+const FIREHOSE = Number(process.env.FANOUT_FIREHOSE ?? 10);
+const TX_BYTES = 100;
+const DRAIN_LIMIT_MS = 120_000;
+
+const wrk = findWrk();
+if (wrk === undefined) {
+  console.log("rpc-fanout: wrk is not installed (apt-get install wrk, or `npm test`'s pretest); skipped");
+  process.exit(0);
+}
+buildIfMissing();
+
+/**
+ * Unique txs offered at a rate: every request gets the next slot of a schedule 1/rate apart
+ * (wrk's LuaJIT reads the monotonic clock through its FFI), and `delay()` holds its connection
+ * until that slot; enough connections for answers 50 ms slow (wrk sends one request per
+ * connection at a time) keep the offer up on a loaded machine.
+ */
+function luaScript(): string {
+  return `
+local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long tv_sec; long tv_nsec; } fanout_timespec;
+int clock_gettime(int clk_id, fanout_timespec *tp);
+]]
+local ts = ffi.new("fanout_timespec")
+local function nowMs()
+  ffi.C.clock_gettime(1, ts)
+  return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6
+end
+local n = 0
+local run = os.getenv("FANOUT_RUN")
+local gap = 1000 / tonumber(os.getenv("FANOUT_RATE"))
+local keys = tonumber(os.getenv("FANOUT_KEYS"))
+local pad = string.rep("v", ${TX_BYTES})
+local nextSlot = 0
+request = function()
+  n = n + 1
+  local tx = "k" .. (n % keys) .. "=" .. run .. "-" .. n
+  tx = tx .. string.sub(pad, 1, math.max(0, ${TX_BYTES} - #tx))
+  return wrk.format("GET", "/broadcast_tx_async?tx=%22" .. tx .. "%22")
+end
+delay = function()
+  local now = nowMs()
+  if nextSlot < now then nextSlot = now end
+  local wait = nextSlot - now
+  nextSlot = nextSlot + gap
+  return math.floor(wait)
+end
+`;
+}
+
+/** wrk offering `rate` req/s for SECONDS, asynchronously (the subscribers keep reading meanwhile). */
+function offer(url: string, script: string, rate: number, run: string): Promise<string> {
+  const connections = Math.max(1, Math.ceil((rate * 50) / 1000));
+  return new Promise((resolve) => {
+    const child = spawn(wrk as string, ["-t1", `-c${connections}`, `-d${SECONDS}s`, "-s", script, url], {
+      env: { ...process.env, FANOUT_RUN: run, FANOUT_RATE: String(rate), FANOUT_KEYS: String(FILTERED) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    child.on("exit", () => resolve(output));
+  });
+}
+
+/** The base64 tx of a subscription message, found without parsing the JSON. */
+function txOf(message: string): string | undefined {
+  const at = message.indexOf('"tx":"');
+  if (at < 0) return undefined;
+  return message.slice(at + 6, message.indexOf('"', at + 6));
+}
+
+interface Subscriber {
+  ws: WebSocket;
+  query: string;
+  txs: string[];
+  cancelled: number;
+}
+
+function subscribe(address: string, query: string): Promise<Subscriber> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://${address}/websocket`, {
+      perMessageDeflate: false,
+      skipUTF8Validation: true,
+    });
+    const sub: Subscriber = { ws, query, txs: [], cancelled: 0 };
+    let acked = false;
+    ws.on("message", (data) => {
+      const text = data.toString();
+      if (!acked) {
+        acked = true;
+        if (text.includes('"error"')) reject(new Error(`subscribe ${query} refused: ${text}`));
+        else resolve(sub);
+        return;
+      }
+      const tx = txOf(text);
+      if (tx !== undefined) sub.txs.push(tx);
+      else if (text.includes('"error"')) sub.cancelled++;
+    });
+    ws.once("error", reject);
+    ws.once("open", () =>
+      ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscribe", params: { query } })),
+    );
+  });
+}
+
+const keyOf = (base64: string) => Buffer.from(base64, "base64").toString("latin1").split("=")[0] as string;
+
+const node = new BenchNode({
+  "mempool.size": "200000",
+  "rpc.max_open_connections": "0",
+  "rpc.max_subscription_clients": String(FILTERED + FIREHOSE + 10),
+  // A firehose subscriber takes a whole block's Tx events at once (10,000 at 10k tx/s):
+  // Tendermint's default of 200 would cancel it (as v0.34 does when it falls that far behind).
+  "rpc.experimental_subscription_buffer_size": "50000",
+  "rpc.experimental_websocket_write_buffer_size": "50000",
+});
+const subscribers: Subscriber[] = [];
+try {
+  await node.start(process.env.FANOUT_PROF);
+  const script = join(node.home, "fanout.lua");
+  writeFileSync(script, luaScript());
+  const url = `http://${node.address}`;
+  const mempoolSize = async () => {
+    const reply = (await (await fetch(`${url}/num_unconfirmed_txs`)).json()) as { result: { total: string } };
+    return Number(reply.result.total);
+  };
+
+  const phase = async (rate: number, run: string) => {
+    const txs0 = node.committedTxs;
+    const cpu0 = node.cpuMs();
+    const t0 = performance.now();
+    const wrkOut = await offer(url, script, rate, run);
+    const drainStart = performance.now();
+    const deadline = performance.now() + DRAIN_LIMIT_MS;
+    while ((await mempoolSize()) > 0 && performance.now() < deadline) await sleep(100);
+    const drained = performance.now();
+    // the block holding the last txs is logged as committed once it is saved
+    const h = node.height;
+    await node.waitFor(() => node.height > h, "one more block", 5_000);
+    // from wrk's first request until the mempool held none of the phase's txs
+    const ms = drained - t0;
+    const committed = node.committedTxs - txs0;
+    const cpu = node.cpuMs() - cpu0;
+    const sent = Number(/(\d+) requests in/.exec(wrkOut)?.[1] ?? 0);
+    return {
+      drainMs: round(drained - drainStart, 0),
+      offeredPerSecond: round(sent / SECONDS, 0),
+      committed,
+      committedPerSecond: round((committed * 1000) / ms, 0),
+      nodeCpuUsPerTx: committed > 0 ? round((cpu * 1000) / committed, 1) : 0,
+    };
+  };
+
+  const loadBefore = load();
+  const results = [];
+  for (const rate of RATES) {
+    const baseline = await phase(rate, `b${rate}`);
+    const connectStart = performance.now();
+    for (let n = 0; n < FILTERED; n++) {
+      subscribers.push(await subscribe(node.address, `tm.event='Tx' AND app.key='k${n}'`));
+    }
+    for (let n = 0; n < FIREHOSE; n++) subscribers.push(await subscribe(node.address, "tm.event='Tx'"));
+    const connectMs = round(performance.now() - connectStart, 0);
+    const withSubs = await phase(rate, `s${rate}`);
+    // the last messages may still be in flight: wait until the firehose holds every committed tx
+    const firehose = subscribers.slice(FILTERED);
+    const waitUntil = performance.now() + 30_000;
+    while (firehose.some((s) => s.txs.length < withSubs.committed) && performance.now() < waitUntil)
+      await sleep(100);
+    await sleep(200);
+    const truth = new Set(firehose[0]?.txs ?? []);
+    let missing = 0;
+    let extra = 0;
+    for (const sub of firehose) {
+      const got = new Set(sub.txs);
+      for (const tx of truth) if (!got.has(tx)) missing++;
+      extra += sub.txs.length - truth.size;
+    }
+    missing += FIREHOSE * Math.max(0, withSubs.committed - truth.size);
+    const byKey = new Map<string, string[]>();
+    for (const tx of truth) {
+      const key = keyOf(tx);
+      const list = byKey.get(key);
+      if (list) list.push(tx);
+      else byKey.set(key, [tx]);
+    }
+    for (let n = 0; n < FILTERED; n++) {
+      const sub = subscribers[n] as Subscriber;
+      const expected = byKey.get(`k${n}`) ?? [];
+      const got = new Set(sub.txs);
+      for (const tx of expected) if (!got.has(tx)) missing++;
+      extra += sub.txs.length - expected.length;
+    }
+    const cancelled = subscribers.reduce((sum, s) => sum + s.cancelled, 0);
+    const delivered = subscribers.reduce((sum, s) => sum + s.txs.length, 0);
+    for (const sub of subscribers.splice(0)) sub.ws.terminate();
+    await sleep(500);
+    const result = {
+      offeredRate: rate,
+      baseline,
+      withSubscribers: { ...withSubs, delivered, missing, extra, cancelled, connectMs },
+      committedRatio: round(withSubs.committedPerSecond / baseline.committedPerSecond, 2),
+      cpuPerTxRatio: round(withSubs.nodeCpuUsPerTx / baseline.nodeCpuUsPerTx, 2),
+    };
+    results.push(result);
+    console.log(
+      `rpc-fanout @ ${rate} tx/s offered for ${SECONDS}s: no subscribers ${baseline.committedPerSecond} committed tx/s, ${baseline.nodeCpuUsPerTx} µs node CPU/tx | ${FILTERED} filtered + ${FIREHOSE} firehose: ${withSubs.committedPerSecond} committed tx/s (${result.committedRatio}×), ${withSubs.nodeCpuUsPerTx} µs node CPU/tx (${result.cpuPerTxRatio}×); ${withSubs.committed} committed, ${delivered} messages delivered, ${missing} missing, ${extra} extra, ${cancelled} subscriptions cancelled`,
+    );
+  }
+  const loadAfter = load();
+  console.log(`  load average ${loadBefore} -> ${loadAfter}`);
+  mkdirSync(join(root, "bench-results"), { recursive: true });
+  writeFileSync(
+    join(root, "bench-results", "rpc-fanout.json"),
+    `${JSON.stringify({ seconds: SECONDS, filtered: FILTERED, firehose: FIREHOSE, loadBefore, loadAfter, results }, null, 2)}\n`,
+  );
+} finally {
+  for (const sub of subscribers) sub.ws.terminate();
+  await node.stop();
+}

@@ -1,0 +1,119 @@
+// A consensus state to drive the gossip reducer with: four validators of power 1 at a height, with
+// the votes, proposal and parts a test gives (unsigned: the gossip never verifies, consensus does).
+import { DEFAULT_CONSENSUS_CONFIG } from "../../src/consensus/config.js";
+import type { GossipEffect, GossipInput, GossipState } from "../../src/consensus/gossip/index.js";
+import { initialGossipState } from "../../src/consensus/gossip/index.js";
+import { gossipReducer } from "../../src/consensus/gossip/reducer.js";
+import { RoundStep } from "../../src/consensus/round-step.js";
+import { type ConsensusState, initialConsensusState } from "../../src/consensus/state.js";
+import {
+  addVote,
+  emptyHeightVotes,
+  type HeightVotes,
+  weightsOf,
+} from "../../src/consensus/vote-keeper/height-votes.js";
+import { addPart, emptyPartSet, type PartSetState, splitIntoParts } from "../../src/types/part-set.js";
+import {
+  type BlockID,
+  type Proposal,
+  SignedMsgType,
+  type Vote,
+} from "../../src/wire/generated/tendermint/types/types.js";
+
+export const N = 4;
+export const ADDRESSES = Array.from({ length: N }, (_, i) => new Uint8Array(20).fill(i + 1));
+export const WEIGHTS = weightsOf(ADDRESSES.map((address) => ({ address, votingPower: 1n })));
+export const NIL: BlockID = { hash: new Uint8Array(0), partSetHeader: { total: 0, hash: new Uint8Array(0) } };
+
+/** A three-part block (parts of 65536 bytes each but the last). */
+export const SPLIT = splitIntoParts(new Uint8Array(65536 * 2 + 10).fill(7));
+export const BLOCK_ID: BlockID = { hash: new Uint8Array(32).fill(9), partSetHeader: SPLIT.header };
+
+export function vote(
+  height: bigint,
+  round: number,
+  type: SignedMsgType,
+  index: number,
+  blockId = BLOCK_ID,
+): Vote {
+  return {
+    type,
+    height,
+    round,
+    blockId,
+    timestamp: { seconds: 1n, nanos: 0 },
+    validatorAddress: ADDRESSES[index]!,
+    validatorIndex: index,
+    signature: new Uint8Array(64).fill(index),
+  };
+}
+
+export const prevote = (h: bigint, r: number, i: number, b = BLOCK_ID) =>
+  vote(h, r, SignedMsgType.SIGNED_MSG_TYPE_PREVOTE, i, b);
+export const precommit = (h: bigint, r: number, i: number, b = BLOCK_ID) =>
+  vote(h, r, SignedMsgType.SIGNED_MSG_TYPE_PRECOMMIT, i, b);
+
+export function votesOf(height: bigint, votes: readonly Vote[], currentRound = 0): HeightVotes {
+  let out = emptyHeightVotes(height, WEIGHTS);
+  for (const v of votes) {
+    const added = addVote(out, v, currentRound);
+    if (added.kind === "added") out = added.votes;
+  }
+  return out;
+}
+
+export function partsWith(indices: readonly number[]): PartSetState {
+  let set = emptyPartSet(SPLIT.header);
+  for (const i of indices) set = addPart(set, SPLIT.parts[i]!);
+  return set;
+}
+
+export function proposalAt(height: bigint, round: number, polRound = -1): Proposal {
+  return {
+    type: SignedMsgType.SIGNED_MSG_TYPE_PROPOSAL,
+    height,
+    round,
+    polRound,
+    blockId: BLOCK_ID,
+    timestamp: { seconds: 1n, nanos: 0 },
+    signature: new Uint8Array(64).fill(1),
+  };
+}
+
+export const START_MS = 1_000_000;
+
+export function ourState(fields: Partial<ConsensusState> & { height: bigint }): ConsensusState {
+  const base = initialConsensusState({ config: DEFAULT_CONSENSUS_CONFIG });
+  return {
+    ...base,
+    started: true,
+    chain: { ...base.chain, initialHeight: 1n, lastBlockHeight: fields.height - 1n },
+    round: 0,
+    step: RoundStep.Propose,
+    startTime: { seconds: BigInt(START_MS / 1000), nanos: 0 },
+    votes: emptyHeightVotes(fields.height, WEIGHTS),
+    lastCommitRound: fields.height > 1n ? 0 : -1,
+    ...fields,
+  };
+}
+
+/** Folds inputs, collecting every effect. */
+export class Driver {
+  state: GossipState;
+  constructor(state: GossipState = initialGossipState()) {
+    this.state = state;
+  }
+  feed(input: GossipInput): GossipEffect[] {
+    const t = gossipReducer(this.state, input);
+    this.state = t.state;
+    return [...t.effects];
+  }
+}
+
+export const sends = (effects: readonly GossipEffect[], peerId?: string) =>
+  effects.flatMap((e) =>
+    e.type === "SendToPeer" && (peerId === undefined || e.peerId === peerId) ? [e.message] : [],
+  );
+export const broadcasts = (effects: readonly GossipEffect[]) =>
+  effects.flatMap((e) => (e.type === "BroadcastToPeers" ? [e.message] : []));
+export const cases = (messages: readonly { $case: string }[]) => messages.map((m) => m.$case);

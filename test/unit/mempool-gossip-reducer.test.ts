@@ -1,0 +1,189 @@
+// The mempool gossip reducer, input by input: each admitted tx offered once to each peer that did
+// not send it, in admission order, one per message, one in flight per peer; peers too far behind
+// and full queues wait peer_gossip_sleep; broadcast = false sends nothing.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import {
+  initialMempoolGossipState,
+  type MempoolGossipEffect,
+  type MempoolGossipInput,
+  type MempoolGossipState,
+  mempoolGossipReducer,
+} from "../../src/mempool-gossip/index.js";
+import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
+import { encodeMempoolTx } from "../../src/p2p/mempool-wire.js";
+
+const tx = (n: number) => Uint8Array.of(n);
+const admitted = (n: number, height = 0n, senders: string[] = []): MempoolGossipInput => ({
+  type: "TxAdmitted",
+  hash: `H${n}`,
+  tx: tx(n),
+  height,
+  senders,
+});
+const added = (peerId: string, peerHeight?: bigint): MempoolGossipInput => ({
+  type: "GossipPeerAdded",
+  peerId,
+  peerHeight,
+});
+const finished = (
+  peerId: string,
+  seq: number,
+  delivered = true,
+  peerHeight?: bigint,
+): MempoolGossipInput => ({
+  type: "GossipTxSendFinished",
+  peerId,
+  seq,
+  delivered,
+  peerHeight,
+});
+const send = (peerId: string, seq: number, n: number): MempoolGossipEffect => ({
+  type: "SendGossipTx",
+  peerId,
+  channelId: CHANNEL_MEMPOOL,
+  seq,
+  message: encodeMempoolTx(tx(n)),
+});
+const sleep = (peerId: string): MempoolGossipEffect => ({
+  type: "ScheduleGossipSleep",
+  peerId,
+  afterMs: 100,
+});
+
+/** Folds the inputs one by one, checking each one's effects. */
+function steps(rows: [MempoolGossipInput, MempoolGossipEffect[]][], start = initialMempoolGossipState()) {
+  let state: MempoolGossipState = start;
+  for (const [i, [input, expected]] of rows.entries()) {
+    const t = mempoolGossipReducer(state, input);
+    assert.deepEqual(t.effects, expected, `row ${i} (${input.type})`);
+    state = t.state;
+  }
+  return state;
+}
+
+describe("mempool gossip reducer", () => {
+  test("a new peer is offered the pool oldest first, one tx in flight, then waits at the end", () => {
+    const s = steps([
+      [admitted(1), []],
+      [admitted(2), []],
+      [added("A"), [send("A", 0, 1)]],
+      [admitted(3), []], // A is busy: no second message in flight
+      [finished("A", 0), [send("A", 1, 2)]],
+      [finished("A", 1), [send("A", 2, 3)]],
+      [finished("A", 2), []],
+      [admitted(4), [send("A", 3, 4)]], // idle at the end: woken by the admission
+    ]);
+    assert.equal(s.peers.get("A")?.status, "sending");
+  });
+
+  test("each tx goes once to every peer, never back to a sender (also one noted later)", () => {
+    steps([
+      [added("A"), []],
+      [added("B"), []],
+      [added("C"), []],
+      [admitted(1, 0n, ["A"]), [send("B", 0, 1), send("C", 0, 1)]],
+      [finished("B", 0), []],
+      [finished("C", 0), []],
+      [admitted(2), [send("A", 1, 2), send("B", 1, 2), send("C", 1, 2)]],
+      [{ type: "TxSenderNoted", hash: "H3", peerId: "B" }, []], // unknown tx: nothing
+      [finished("A", 1), []],
+      [admitted(3), [send("A", 2, 3)]],
+      [{ type: "TxSenderNoted", hash: "H4", peerId: "B" }, []],
+      [finished("B", 1), [send("B", 2, 3)]],
+    ]);
+    // B sent tx 4 to us after it was admitted: B skips it, C gets it.
+    const s = steps([
+      [added("B"), []],
+      [added("C"), []],
+      [admitted(4), [send("B", 0, 4), send("C", 0, 4)]],
+      [finished("C", 0), []],
+      [admitted(5), [send("C", 1, 5)]],
+    ]);
+    const t = mempoolGossipReducer(s, { type: "TxSenderNoted", hash: "H5", peerId: "B" });
+    assert.deepEqual(t.effects, []);
+    // B's walk reaches tx 5 after tx 4 is done, and skips it: it was sent by B.
+    assert.deepEqual(mempoolGossipReducer(t.state, finished("B", 0)).effects, []);
+    assert.equal(mempoolGossipReducer(t.state, finished("B", 0)).state.peers.get("B")?.next, 2);
+  });
+
+  test("a peer below the tx height − 1 sleeps peer_gossip_sleep and is looked at again", () => {
+    steps([
+      [added("A", 3n), []],
+      [admitted(1, 4n), [send("A", 0, 1)]], // 3 ≥ 4 − 1: one block of lag is allowed
+      [finished("A", 0, true, 3n), []],
+      [admitted(2, 5n), [sleep("A")]], // 3 < 5 − 1
+      [admitted(3, 5n), []], // sleeping: not woken by admissions
+      [{ type: "GossipSleepElapsed", peerId: "A", peerHeight: 3n }, [sleep("A")]],
+      [{ type: "GossipSleepElapsed", peerId: "A", peerHeight: 4n }, [send("A", 1, 2)]],
+      [finished("A", 1, true, 4n), [send("A", 2, 3)]],
+    ]);
+  });
+
+  test("a peer of unknown height is sent to", () => {
+    steps([
+      [added("A"), []],
+      [admitted(1, 1000n), [send("A", 0, 1)]],
+    ]);
+  });
+
+  test("a send the connection did not take sleeps and retries the same tx", () => {
+    steps([
+      [added("A"), []],
+      [admitted(1), [send("A", 0, 1)]],
+      [finished("A", 0, false), [sleep("A")]],
+      [{ type: "GossipSleepElapsed", peerId: "A", peerHeight: undefined }, [send("A", 0, 1)]],
+    ]);
+  });
+
+  test("txs that left the pool are skipped; answers that are not awaited change nothing", () => {
+    const s = steps([
+      [admitted(1), []],
+      [admitted(2), []],
+      [admitted(3), []],
+      [{ type: "TxsLeftPool", hashes: ["H1", "H2", "H9"] }, []],
+      [added("A"), [send("A", 2, 3)]],
+      [finished("A", 0), []], // not the tx in flight
+      [finished("B", 2), []], // unknown peer
+      [{ type: "GossipSleepElapsed", peerId: "A", peerHeight: 1n }, []], // not sleeping
+      [admitted(3), []], // the same tx again: already known
+    ]);
+    assert.equal(s.txs.size, 1);
+    assert.equal(s.seqOf.get("H3"), 2);
+  });
+
+  test("the tx in flight leaving the pool does not stall the walk", () => {
+    steps([
+      [added("A"), []],
+      [admitted(1), [send("A", 0, 1)]],
+      [admitted(2), []],
+      [{ type: "TxsLeftPool", hashes: ["H1"] }, []],
+      [finished("A", 0), [send("A", 1, 2)]],
+    ]);
+  });
+
+  test("a removed peer is forgotten; its late answers are ignored; re-added it starts over", () => {
+    const s = steps([
+      [added("A"), []],
+      [admitted(1), [send("A", 0, 1)]],
+      [{ type: "GossipPeerRemoved", peerId: "A" }, []],
+      [finished("A", 0), []],
+      [{ type: "GossipPeerRemoved", peerId: "A" }, []],
+      [added("A"), [send("A", 0, 1)]],
+    ]);
+    assert.equal(s.peers.size, 1);
+  });
+
+  test("mempool.broadcast = false sends nothing", () => {
+    const off = initialMempoolGossipState({ broadcast: false, peerGossipSleepMs: 100 });
+    const s = steps(
+      [
+        [admitted(1), []],
+        [added("A"), []],
+        [admitted(2), []],
+      ],
+      off,
+    );
+    assert.equal(s.peers.size, 0);
+  });
+});
