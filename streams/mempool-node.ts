@@ -42,6 +42,13 @@ export interface MempoolNode extends NodeMempool {
   start(): Subscription;
 }
 
+/** The bytes themselves, copied when `bytes` is a view into a larger buffer. */
+export function ownBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? bytes
+    : new Uint8Array(bytes);
+}
+
 export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   const now = options.now ?? Date.now;
   let latest: MempoolState = initialMempoolState(options.config, options.height);
@@ -93,7 +100,11 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     });
   };
 
-  const submit = (tx: Uint8Array, from = "rpc"): Promise<SubmitResult> => {
+  const submit = (given: Uint8Array, from = "rpc"): Promise<SubmitResult> => {
+    // A pending tx owns its bytes: a view into a larger buffer (a slab of Node's 8 KB Buffer pool,
+    // a request body, a peer's message) would keep all of it alive while the tx waits, up to the
+    // pool's size in txs: native memory that grew with the load and outlived it.
+    const tx = ownBytes(given);
     const requestId = nextRequestId++;
     const hash = txHashHex(tx);
     hashOf.set(tx, hash);

@@ -151,7 +151,7 @@ export interface NodeHandle {
   /** The app's query connection (abci_info, abci_query). */
   readonly abciQuery: QueryConnection;
   /** The evidence pool's intake (broadcast_evidence): throws with the reason when it refuses. */
-  readonly evidence: { addEvidence(evidence: Evidence): void };
+  readonly evidence: { addEvidence(evidence: Evidence): Promise<void> | void };
   /** The app's Info answer at start (handshake). */
   readonly appInfo: ResponseInfo;
   /** The peer layer as the RPC sees it (net_info, dial_seeds, dial_peers); absent without one. */

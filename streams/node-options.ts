@@ -2,6 +2,7 @@
 // injections tests use (scheduler, clock, rules that break an invariant, fold observers).
 import type { SchedulerLike } from "rxjs";
 import type { ConsensusRules } from "../src/consensus/rules.js";
+import type { NodeEvent } from "./node-handle.js";
 import type { FoldStep } from "./restart-fold.js";
 import type { Clock } from "./sources/stamp-time.js";
 
@@ -10,6 +11,11 @@ export interface StartNodeOptions {
   scheduler?: SchedulerLike;
   /** The log's clock (default: wall time, never going backwards). */
   clock?: Clock;
+  /**
+   * Every event the node publishes, from the first fold on (tests compare them with `rxbft replay
+   * --events`; a subscriber of the handle's events$ joins only after the start).
+   */
+  onEvent?: (event: NodeEvent) => void;
   /** Every consensus fold, restart folds included (tests compare them with `rxbft replay`). */
   onConsensusStep?: (step: FoldStep) => void;
   /** Start the RPC server (default true). */

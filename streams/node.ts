@@ -7,26 +7,31 @@
 // stop() ends it cleanly, a halt ends it with an exit code and a reason.
 import { dirname } from "node:path";
 import { asyncScheduler } from "rxjs";
+import { verifyEd25519 } from "../src/crypto/ed25519-verify.js";
 import { VerifyPool } from "../src/crypto/verify-pool.js";
 import { indexerStoreOptions, levelMemoryOf } from "../src/store/indexer-options.js";
 import { startNodeBlocksync } from "./blocksync-node.js";
 import { connectApp, handshakeApp } from "./boot/app.js";
 import { openConsensusLog } from "./boot/consensus-log.js";
 import { createConsensusLoop } from "./boot/consensus-loop.js";
+import { openEvidencePool } from "./boot/evidence-pool.js";
 import { moduleLoggers } from "./boot/loggers.js";
 import { openMempool } from "./boot/mempool.js";
 import { peerMetricsOf, startMetricsIfEnabled } from "./boot/node-metrics-start.js";
 import type { PreparedNode } from "./boot/prepare-home.js";
-import { createNodeProjections } from "./boot/projections.js";
+import { createNodeProjections, RECENT_BLOCKS_KEPT } from "./boot/projections.js";
 import { serveRpc } from "./boot/rpc.js";
 import { nodeHandleOf } from "./boot/rpc-view.js";
 import { openSigner } from "./boot/signer.js";
 import { openNodeStores } from "./boot/stores.js";
+import { nodeEvidenceHistory } from "./effects/block-validation.js";
 import type { NodeHandle } from "./node-handle.js";
 import { NodeLifecycle } from "./node-lifecycle.js";
 import type { StartNodeOptions } from "./node-options.js";
 import { startNodePeerLayer } from "./p2p-transport.js";
+import { RecentBlocks } from "./projections/recent-blocks.js";
 import { startNodeConsensusGossip } from "./reactors/consensus-gossip.js";
+import { startEvidenceGossipReactor } from "./reactors/evidence-gossip.js";
 import { mempoolGossipConfigOf, startMempoolGossipReactor } from "./reactors/mempool-gossip.js";
 import { monotonicClock } from "./sources/stamp-time.js";
 
@@ -94,8 +99,19 @@ async function assemble(
   );
   life.onCleanup(() => peers.stop());
 
-  const projections = createNodeProjections(shaken.state, log.consensus);
+  // The evidence pool, durable in data/evidence.db (boot/evidence-pool.ts), in the projections.
+  const recent = new RecentBlocks(RECENT_BLOCKS_KEPT);
+  const evidencePool = await openEvidencePool({
+    ...{ dataDir: paths.dataDir, chain: shaken.state, blockStore: stores.blockStore, recent },
+    ...{ historyFor: nodeEvidenceHistory(stores), logger: log.consensus, onStoreFailure: halt },
+  });
+  life.onCleanup(() => evidencePool.close());
+  const projections = createNodeProjections(shaken.state, log.consensus, {
+    recent,
+    evidence: evidencePool.holder,
+  });
   life.onCleanup(() => projections.events.complete());
+  if (options.onEvent) projections.events.events$.subscribe(options.onEvent);
   const { mempool, mempoolLock } = openMempool({ config, height, app, projections, life, log });
   const consensus = await createConsensusLoop({
     config,
@@ -147,6 +163,16 @@ async function assemble(
       halt,
     }).stop,
   );
+  // Evidence gossip on 0x38 (reactors/evidence-gossip.ts).
+  const evidenceGossip = startEvidenceGossipReactor(peers, {
+    pool: projections.evidence,
+    chainState: () => projections.chain.current,
+    verify: verifyEd25519,
+    scheduler,
+    logger: logger.child("evidence"),
+    onFault: (fault) => halt(`evidence gossip halted on an internal error: ${fault.reason}`),
+  });
+  life.onCleanup(() => evidenceGossip.stop());
   // Block sync (blocksync-node.ts): serves peers always; with fast_sync it runs first and starts
   // consensus when caught up, else it starts consensus now.
   const blocksync = await startNodeBlocksync({

@@ -9,6 +9,8 @@ import { consensusRecordCheck } from "../src/consensus/log-record-schema.js";
 import { createConsensusReducer } from "../src/consensus/reducer.js";
 import type { ConsensusState } from "../src/consensus/state.js";
 import { readWal } from "../src/wal/log-reader.js";
+import type { EventBus } from "./projections/event-bus.js";
+import { type ExecutedBlockResults, ExecutedBlocks, publishFoldEvents } from "./projections/node-events.js";
 import { type FoldStep, foldRestart } from "./restart-fold.js";
 
 export interface HeightOutcome {
@@ -31,11 +33,20 @@ export interface ReplaySummary {
   finalState: ConsensusState;
 }
 
+/** What a replay needs to re-emit the node's events (`rxbft replay --events`). */
+export interface ReplayEvents {
+  bus: EventBus;
+  /** A committed block and the app's answers to it, from the stores. */
+  results(height: bigint): Promise<ExecutedBlockResults | undefined>;
+}
+
 export interface ReplayLogOptions {
   /** The reducer's state before the first input (initialConsensusState with the node's config). */
   initial: ConsensusState;
   onStep?(step: FoldStep): void;
   onHeight?(outcome: HeightOutcome): void;
+  /** Publish each fold's events as the live node did (projections/node-events.ts). */
+  events?: ReplayEvents;
 }
 
 export async function replayLog(walDir: string, options: ReplayLogOptions): Promise<ReplaySummary> {
@@ -85,9 +96,17 @@ export async function replayLog(walDir: string, options: ReplayLogOptions): Prom
       summary.starts++;
       state = foldRestart(reducer, options.initial, input, segment, seen);
     } else {
+      // The block's results are read before the fold, so its events are published in it.
+      const executed = new ExecutedBlocks();
+      if (options.events && input.type === "BlockExecuted") {
+        const results = await options.events.results(input.height);
+        if (results) executed.put(input.height, results);
+      }
       const t = reducer(state, input);
       state = t.state;
       seen({ input, state, effects: t.effects, refolded: false });
+      // As live, a restart fold above publishes nothing: its events were published before it.
+      if (options.events) publishFoldEvents(options.events.bus, { input, effects: t.effects }, executed);
     }
     segment.push(input);
   }

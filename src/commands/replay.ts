@@ -9,6 +9,10 @@ folded again, with the same restart rule the node applies. Prints each decided h
 block hash, txs, inputs) and a summary. The log is only read; a torn last record ends the replay
 with a note. Safe to run while the node runs (it reads what is on disk).
 
+--events prints, instead of the heights, every event the node published (the NewBlock, Tx,
+NewRound, Vote… that RPC subscriptions receive) as one JSON line each, in the order the node
+published them: {"type", "data" (as subscriptions encode it in rpc.compat's form), "events"}.
+
 --console opens an interactive session instead (docs/debugging.md): step forward and back by
 input, round or height, see each input's state diff, the rules of the algorithm that fired and
 the effects; find the next input matching a filter; print a height's timeline. It reads commands
@@ -16,11 +20,17 @@ from stdin (a terminal or a pipe). --sim opens one validator's log of a recorded
   static override examples = [
     "<%= config.bin %> replay",
     "<%= config.bin %> replay --home ./node1 --quiet",
+    "<%= config.bin %> replay --events > events.jsonl",
     "<%= config.bin %> replay --console",
     "<%= config.bin %> replay --console --sim test/sim/failures/1234 --validator 2",
   ];
   static override flags = {
     quiet: Flags.boolean({ description: "print only the summary", default: false }),
+    events: Flags.boolean({
+      description:
+        "print every event the node published (NewBlock, Tx, NewRound, Vote, …) as JSON lines, re-emitted from the log and the stores",
+      default: false,
+    }),
     console: Flags.boolean({
       description: "an interactive console over the log (commands on stdin)",
       default: false,
@@ -48,9 +58,14 @@ from stdin (a terminal or a pipe). --sim opens one validator's log of a recorded
     ]);
     const home = resolveHome(flags.home);
     const { config } = loadConfig(home);
-    const summary = await replayHome(nodePaths(home, config), config, (line) => {
-      if (!flags.quiet) this.log(line);
-    });
+    const summary = await replayHome(
+      nodePaths(home, config),
+      config,
+      (line) => {
+        if (!flags.quiet && !flags.events) this.log(line);
+      },
+      flags.events ? { printEvent: (line) => this.log(line) } : {},
+    );
     this.log(summary);
   }
 

@@ -20,6 +20,7 @@ import { conflictProblem, duplicateVoteEvidence, duplicateVoteProblem } from "./
 import { lightClientAttackProblem, validatorsAtHeight } from "./light-client-attack.js";
 import {
   type EvidenceHistory,
+  type EvidencePoolChanges,
   type EvidencePoolState,
   MAX_BUFFERED_CONFLICTS,
   MAX_PENDING_EVIDENCE,
@@ -255,4 +256,50 @@ export function checkBlockEvidence(
   if (BigInt(bytes) > max)
     return `the block's evidence is ${bytes} bytes, over the evidence max_bytes ${max}`;
   return undefined;
+}
+
+/** The pool as the store left it: pending evidence in height order, committed remembered. */
+export function evidencePoolFromStore(
+  pending: readonly Evidence[],
+  committed: readonly Evidence[],
+): EvidencePoolState {
+  let pool: EvidencePoolState = {
+    pending: [],
+    committed: committed.map((e) => ({
+      key: evidenceKey(e),
+      height: evidenceHeight(e),
+      time: evidenceTime(e),
+    })),
+    conflicts: [],
+  };
+  for (const e of pending) pool = addVerifiedEvidence(pool, e);
+  return pool;
+}
+
+/**
+ * What the store must change to go from `before` to `after`: pending added and removed, committed
+ * added (taken from `committedNow`, the evidence that became committed) and removed (expired).
+ */
+export function evidencePoolChanges(
+  before: EvidencePoolState,
+  after: EvidencePoolState,
+  committedNow: readonly Evidence[] = [],
+  height?: bigint,
+): EvidencePoolChanges {
+  const keys = (items: readonly { key: string }[]) => new Set(items.map((i) => i.key));
+  const pendingBefore = keys(before.pending);
+  const pendingAfter = keys(after.pending);
+  const committedBefore = keys(before.committed);
+  const committedAfter = keys(after.committed);
+  const ref = (i: { key: string; height: bigint }) => ({ key: i.key, height: i.height });
+  return {
+    addPending: after.pending.filter((p) => !pendingBefore.has(p.key)).map((p) => p.evidence),
+    removePending: before.pending.filter((p) => !pendingAfter.has(p.key)).map(ref),
+    addCommitted: committedNow.filter((e) => {
+      const key = evidenceKey(e);
+      return committedAfter.has(key) && !committedBefore.has(key);
+    }),
+    removeCommitted: before.committed.filter((c) => !committedAfter.has(c.key)).map(ref),
+    ...(height === undefined ? {} : { height }),
+  };
 }

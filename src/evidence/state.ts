@@ -57,3 +57,19 @@ export interface EvidenceHistory {
 }
 
 export const EMPTY_EVIDENCE_POOL: EvidencePoolState = { pending: [], committed: [], conflicts: [] };
+
+/** A stored item named by its height and the hex of its hash (the pool's key). */
+export interface EvidenceRef {
+  readonly height: bigint;
+  readonly key: string;
+}
+
+/** What changed between two pool states, for the store: one batch. */
+export interface EvidencePoolChanges {
+  readonly addPending: readonly Evidence[];
+  readonly removePending: readonly EvidenceRef[];
+  readonly addCommitted: readonly Evidence[];
+  readonly removeCommitted: readonly EvidenceRef[];
+  /** The block height whose evidence these changes take in (absent: not a block's update). */
+  readonly height?: bigint;
+}

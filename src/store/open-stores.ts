@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { Logger } from "../logger/index.js";
 import { BlockStore } from "./block-store.js";
 import { StoreError } from "./errors.js";
+import { EVIDENCE_DB } from "./evidence-store.js";
 import {
   type BlockIndexReader,
   EventIndexer,
@@ -121,9 +122,9 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
   }
 }
 
-/** unsafe_reset_all: removes the three stores (the node must be stopped). */
+/** unsafe_reset_all: removes the stores (the node must be stopped). */
 export async function clearStores(dataDir: string): Promise<void> {
-  for (const name of [BLOCK_STORE_DB, STATE_DB, TX_INDEX_DB]) {
+  for (const name of [BLOCK_STORE_DB, STATE_DB, TX_INDEX_DB, EVIDENCE_DB]) {
     await rm(join(dataDir, name), { recursive: true, force: true });
   }
 }

@@ -21,7 +21,7 @@ import type { Stores } from "../../src/store/open-stores.js";
 import type { Wal } from "../../src/wal/wal.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import { type BlockCommitDeps, commitOne, type MempoolCommitLock } from "../effects/block-commit.js";
-import { storedEvidenceHistory, storedSignedHeader } from "../effects/block-validation.js";
+import { nodeEvidenceHistory } from "../effects/block-validation.js";
 import { NO_PEERS } from "../effects/broadcasts.js";
 import { consensusHandlers } from "../effects/consensus-handlers.js";
 import { HeightIndexQueue } from "../effects/height-index-queue.js";
@@ -92,7 +92,7 @@ export interface ConsensusLoop {
 
 export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<ConsensusLoop> {
   const { stores, wal, signer, projections, clock, life, log } = parts;
-  const { chain, evidence, events } = projections;
+  const { chain, evidence } = projections;
   const { consensusRules, trace, onConsensusStep } = parts.options;
   const height = parts.handshaken.lastBlockHeight;
   // The peer hand-off verifies peer messages with the same rules the reducer folds them with.
@@ -127,7 +127,7 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     consensus: parts.app.consensus,
     stores: { blockStore: stores.blockStore, stateStore: stores.stateStore, indexer: stores.indexer },
     chainState: () => chain.current,
-    events,
+    executed: projections.executed,
     endHeight: (h) => life.track(wal.endHeight(h)),
     blockCommitted: (block, deliverTxs) => parts.mempool.blockCommitted(block, deliverTxs),
     mempoolLock: parts.mempoolLock,
@@ -139,15 +139,7 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     checkSignatures: (items) => parts.pool.verifyBatch(items),
     evidencePool: () => evidence.state(),
     // A block's evidence is checked against the stores at its height.
-    evidenceHistory: (heights) =>
-      storedEvidenceHistory(
-        {
-          blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
-          validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
-          signedHeaderAt: (h) => storedSignedHeader(stores.blockStore, h),
-        },
-        heights,
-      ),
+    evidenceHistory: nodeEvidenceHistory(stores),
     verifyEvidenceVote: verifyEd25519,
   };
   const handlers = consensusHandlers({
@@ -175,7 +167,6 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     // Our votes, proposal and parts reach peers through the consensus reactor, not once.
     peers: NO_PEERS,
     events: {
-      publish: (name, data) => events.publishConsensus(name, data),
       halt: life.halt,
       peerMisbehaved: (peer, reason) => log.consensus.info("peer misbehaved", { peer, reason }),
     },

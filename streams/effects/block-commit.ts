@@ -3,21 +3,20 @@
 //   save block → execute on the app (responses saved before Commit; around Commit the mempool is
 //   locked: its connection flushed, new CheckTx held, then mempool BlockCommitted, then unlocked,
 //   as v0.34 does, so no tx is checked between the app's Commit and the mempool update)
-//   → save state → WAL end-of-height marker → BlockExecuted. The mempool update (with the
-//   recheck it sends) runs on the next turn of the event loop, overlapping the state save; the
+//   → save state → WAL end-of-height marker → BlockExecuted, whose fold publishes NewBlock/
+//   NewBlockHeader/Tx/ValidatorSetUpdates (projections/node-events.ts). The mempool update (with
+//   the recheck it sends) runs on the next turn of the event loop, overlapping the state save; the
 //   lock is held until it ran and BlockExecuted waits for it.
-// The index of the height and the publication of NewBlock/NewBlockHeader/Tx/ValidatorSetUpdates
-// (after both the index and the state are written: a client that saw a Tx event always finds it
-// indexed and no longer pending) run on the node's index queue (height-index-queue.ts), queued at
+// The index of the height runs on the node's index queue (height-index-queue.ts), queued at
 // Commit before the mempool update, while the state is saved and the next height starts; the
-// index readers wait for it, and H+1's state is saved only after H's index. Without a queue
-// (tests, tools), the height is indexed and published before the WAL marker.
+// index readers wait for every queued height, so a client that saw a Tx event (or a tx leave the
+// mempool) always finds it indexed; H+1's state is saved only after H's index. Without a queue
+// (tests, tools), the height is indexed before the WAL marker.
 // A crash anywhere is repaired at the next start by reconcile + handshake (stores and app) and the
 // restart rule of the log (restart-fold.ts). Any failure halts: nothing more is signed.
 import type { ConsensusConnection, MempoolConnection } from "../../src/abci/client/abci-client.js";
 import { executeBlock } from "../../src/abci/execute-block.js";
 import type { CommitBlock } from "../../src/consensus/effect.js";
-import { addressOf } from "../../src/crypto/hash.js";
 import { isEvidenceExpired } from "../../src/evidence/index.js";
 import type { Logger } from "../../src/logger/index.js";
 import type { BlockStore } from "../../src/store/block-store.js";
@@ -34,9 +33,8 @@ import {
 } from "../../src/wire/generated/tendermint/abci/types.js";
 import type { ABCIResponses, State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
-import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";
-import type { EventBus } from "../projections/event-bus.js";
 import { upperHex } from "../projections/event-bus.js";
+import { type ExecutedBlocks, executedBlockResults } from "../projections/node-events.js";
 import { blockExecutionHandler } from "./block-execution.js";
 import type { HeightIndexQueue } from "./height-index-queue.js";
 
@@ -47,14 +45,15 @@ export interface BlockCommitDeps {
   chainState(): ChainState;
   /** Told the state after each block, before BlockExecuted is folded (tests without a loop). */
   setChainState?(state: ChainState): void;
-  events: EventBus;
+  /** Where the block's results go for the event projection (projections/node-events.ts). */
+  executed: Pick<ExecutedBlocks, "put">;
   /** Wal.endHeight: appends the end-of-height marker and syncs. */
   endHeight(height: bigint): Promise<void>;
   /** Tells the mempool which txs left with the block (BlockCommitted), right after the app's Commit. */
   blockCommitted(block: Block, deliverTxs: readonly ResponseDeliverTx[]): void;
   /**
-   * Indexes and publishes each height off the critical path (the node's). Absent: the height is
-   * indexed and published before BlockExecuted.
+   * Indexes each height off the critical path (the node's). Absent: the height is indexed before
+   * BlockExecuted.
    */
   indexQueue?: HeightIndexQueue;
   /** Held around the app's Commit (the node's; absent in tests that need no mempool). */
@@ -132,15 +131,6 @@ class PhaseClock {
   }
 }
 
-function validatorsOfUpdates(responses: ABCIResponses): Validator[] {
-  return (responses.endBlock?.validatorUpdates ?? []).map((u) => {
-    const key = u.pubKey.sum;
-    const raw =
-      key?.$case === "ed25519" ? key.ed25519 : key?.$case === "secp256k1" ? key.secp256k1 : new Uint8Array(0);
-    return { address: addressOf(raw), pubKey: u.pubKey, votingPower: u.power, proposerPriority: 0n };
-  });
-}
-
 export function blockCommitHandler(deps: BlockCommitDeps) {
   return blockExecutionHandler({
     execute: (e) => (deps.track ? deps.track(commitOne(deps, e)) : commitOne(deps, e)),
@@ -168,16 +158,6 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
   let mempoolUpdated: Promise<void> = Promise.resolve();
   let mempoolMs = 0;
   let stateSaved: { resolve(): void; reject(error: unknown): void } | undefined;
-  const publish = () => {
-    const done = executed!;
-    deps.events.publishBlock(
-      block,
-      done.events,
-      done.responses.beginBlock ?? { events: [] },
-      done.responses.endBlock ?? { validatorUpdates: [], consensusParamUpdates: undefined, events: [] },
-      validatorsOfUpdates(done.responses),
-    );
-  };
   try {
     try {
       executed = await executeBlock(
@@ -204,7 +184,6 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
                 e.height,
                 () => deps.stores.indexer.indexHeight(heightIndexInputFrom(block, indexed)),
                 saved,
-                publish,
               );
             }
             // The mempool update (and the recheck of every remaining tx it sends) runs on the
@@ -252,7 +231,8 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
     throw error;
   }
   deps.setChainState?.(executed.state);
-  if (!stateSaved) publish();
+  // The events (NewBlock, Tx…) are published when BlockExecuted is folded (node-events.ts).
+  deps.executed.put(e.height, executedBlockResults(block, executed.responses));
   await deps.endHeight(e.height);
   phases.mark("walMs");
   await mempoolUpdated;

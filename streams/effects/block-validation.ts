@@ -64,6 +64,22 @@ export async function storedEvidenceHistory(
   };
 }
 
+/** The node's evidence-history port over its block and state stores. */
+export function nodeEvidenceHistory(stores: {
+  blockStore: Parameters<typeof storedSignedHeader>[0];
+  stateStore: { loadValidators(h: bigint): Promise<{ validators: readonly Validator[] }> };
+}): (heights: readonly bigint[]) => Promise<EvidenceHistory> {
+  return (heights) =>
+    storedEvidenceHistory(
+      {
+        blockTimeAt: async (h) => (await stores.blockStore.loadBlockMeta(h))?.header?.time,
+        validatorsAt: async (h) => (await stores.stateStore.loadValidators(h)).validators,
+        signedHeaderAt: (h) => storedSignedHeader(stores.blockStore, h),
+      },
+      heights,
+    );
+}
+
 export function blockValidationHandler(deps: BlockValidationDeps) {
   return function blockValidation(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
     return effect$.pipe(

@@ -5,7 +5,11 @@ import type { ConsensusEffect, PublishEvent } from "../../src/consensus/effect.j
 import type { ConsensusInput } from "../../src/consensus/input.js";
 
 export interface ConsensusEventsDeps {
-  publish(name: PublishEvent["name"], data: PublishEvent["data"]): void;
+  /**
+   * Where PublishEvent goes in the simulation. The node publishes its events from the folds
+   * instead (projections/node-events.ts), so a replay re-emits the same stream.
+   */
+  publish?(name: PublishEvent["name"], data: PublishEvent["data"]): void;
   halt(reason: string): void;
   peerMisbehaved(peer: string, reason: string): void;
 }
@@ -14,7 +18,7 @@ export function consensusEventsHandler(deps: ConsensusEventsDeps) {
   return function consensusEvents(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
     return effect$.pipe(
       mergeMap((e) => {
-        if (e.type === "PublishEvent") deps.publish(e.name, e.data);
+        if (e.type === "PublishEvent") deps.publish?.(e.name, e.data);
         else if (e.type === "Halt") deps.halt(e.reason);
         else if (e.type === "PeerMisbehaved") deps.peerMisbehaved(e.peer, e.reason);
         return EMPTY;

@@ -33,9 +33,8 @@ import { createLoop, type LoopFault } from "../loop.js";
 import type { SubmitResult } from "../node-handle.js";
 import type { PeerLayer } from "../p2p-layer.js";
 import type { PeerLifecycleEvent } from "../sources/peers.js";
+import { sendWhenRoom } from "./send-when-room.js";
 
-/** v0.34's Send blocks this long for room in a full channel queue before it gives up. */
-export const SEND_TIMEOUT_MS = 10_000;
 /** Peer txs submitted and not yet answered, over all peers: beyond it a peer's tx is dropped. */
 export const MAX_PEER_TXS_IN_FLIGHT = 10_000;
 
@@ -112,44 +111,18 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
     }),
   );
 
-  // Go's blocking Send: the mempool channel queues one message, drained on the connection's next
-  // turn, so a full queue is tried again on the next turns, then with growing pauses, until the
-  // peer is gone or SEND_TIMEOUT_MS passed.
   const sendOne = (e: SendGossipTx) =>
-    new Observable<MempoolGossipInput>((subscriber) => {
-      const started = scheduler.now();
-      let attempt = 0;
-      let cancelled = false;
-      let pending: { unsubscribe(): void } | undefined;
-      const finish = (delivered: boolean) => {
-        subscriber.next({
+    sendWhenRoom(hub, e.peerId, e.channelId, e.message, scheduler).pipe(
+      map(
+        (delivered): MempoolGossipInput => ({
           type: "GossipTxSendFinished",
           peerId: e.peerId,
           seq: e.seq,
           delivered,
           peerHeight: peerHeight(e.peerId),
-        });
-        subscriber.complete();
-      };
-      const tryOnce = () => {
-        if (cancelled) return;
-        if (hub.send(e.peerId, e.channelId, e.message)) return finish(true);
-        if (hub.get(e.peerId) === undefined || scheduler.now() - started >= SEND_TIMEOUT_MS)
-          return finish(false);
-        attempt++;
-        if (attempt <= 8) {
-          const handle = setImmediate(tryOnce);
-          pending = { unsubscribe: () => clearImmediate(handle) };
-        } else {
-          pending = scheduler.schedule(tryOnce, Math.min(100, 2 ** (attempt - 9)));
-        }
-      };
-      tryOnce();
-      return () => {
-        cancelled = true;
-        pending?.unsubscribe();
-      };
-    });
+        }),
+      ),
+    );
 
   const handler = (effect$: Observable<MempoolGossipEffect>): Observable<MempoolGossipInput> =>
     effect$.pipe(

@@ -7,7 +7,6 @@
 // (test/system/packages.txt); says so and skips without it.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { join } from "node:path";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { initFastHome, killAllNodes, NodeProcess } from "./node-harness.js";

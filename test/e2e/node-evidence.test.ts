@@ -60,9 +60,9 @@ async function post(node: NodeProcess, method: string, params: unknown): Promise
   return (await res.json()) as Record<string, any>;
 }
 
-test("duplicate-vote evidence over broadcast_evidence is committed in a later block", async () => {
+test("duplicate-vote evidence over broadcast_evidence is committed in a later block, and stays committed across a kill -9", async () => {
   const home = await initFastHome({ timeout_commit: "200ms" }, "rxbft-evidence-");
-  const node = new NodeProcess(home);
+  let node = new NodeProcess(home);
   try {
     await node.waitFor(() => node.height >= 3n, "height 3");
     const key = JSON.parse(readFileSync(join(home, "config/priv_validator_key.json"), "utf8")) as KeyFile;
@@ -114,6 +114,23 @@ test("duplicate-vote evidence over broadcast_evidence is committed in a later bl
     // Once committed, the same evidence is refused as already committed.
     const again = await post(node, "broadcast_evidence", { evidence: evidence(first, second) });
     assert.match(JSON.stringify(again.error), /already committed/);
+
+    // A crash and a restart: the committed evidence comes back from data/evidence.db (or from the
+    // block store's catch-up): refused again, and never proposed again.
+    node.kill("SIGKILL");
+    await node.exited;
+    node = new NodeProcess(home);
+    const restartedAt = await (async () => {
+      await node.waitFor(() => node.height >= 1n, "a block after the restart");
+      return node.height;
+    })();
+    await node.waitFor(() => node.height >= restartedAt + 4n, `height ${restartedAt + 4n}`);
+    const afterRestart = await post(node, "broadcast_evidence", { evidence: evidence(first, second) });
+    assert.match(JSON.stringify(afterRestart.error), /already committed/);
+    for (let h = committedAt! + 1n; h <= node.height; h++) {
+      const block = ((await node.rpc(`/block?height=${h}`)).result as any).block;
+      assert.equal(block.evidence.length, 0, `height ${h} re-proposes committed evidence`);
+    }
   } finally {
     node.kill("SIGINT");
     await node.exited;

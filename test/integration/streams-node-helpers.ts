@@ -3,9 +3,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { firstValueFrom } from "rxjs";
+import { filter } from "rxjs/operators";
 import { initHome } from "../../src/cli/init-home.js";
 import { createLogger } from "../../src/logger/index.js";
 import { type PreparedNode, prepareNode } from "../../streams/boot/prepare-home.js";
+import { type StartNodeOptions, startNode } from "../../streams/node.js";
 
 export const FAST_TIMEOUTS = {
   "consensus.timeout_commit": "50ms",
@@ -34,4 +37,28 @@ export function prepare(home: string, overrides: Record<string, string | boolean
     },
     logDestination: { write: (line: string) => process.stderr.write(line) },
   });
+}
+
+/**
+ * Starts a node on `home` with `options`, submits `txs` txs, waits until it has passed
+ * `untilHeight`, and stops it: one run of a recorded home (the replay tests run it twice, so the
+ * second start exercises the restart rule).
+ */
+export async function runUntil(
+  home: string,
+  untilHeight: bigint,
+  txs: number,
+  options: StartNodeOptions,
+): Promise<PreparedNode> {
+  const prepared = prepare(home);
+  try {
+    const node = await startNode(prepared, { verifyWorkers: 0, rpc: false, ...options });
+    for (let i = 0; i < txs; i++)
+      await node.mempool.submit(new TextEncoder().encode(`k${untilHeight}-${i}=v${i}`));
+    await firstValueFrom(node.consensusState$.pipe(filter((s) => s.height > untilHeight)));
+    await node.stop();
+    return prepared;
+  } finally {
+    prepared.lock.release();
+  }
 }

@@ -6,15 +6,12 @@ import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { after, describe, it } from "node:test";
-import { firstValueFrom } from "rxjs";
-import { filter } from "rxjs/operators";
 import { initialConsensusState } from "../../src/consensus/state.js";
 import { encodeRecord } from "../../src/wal/record-codec.js";
-import { startNode } from "../../streams/node.js";
 import { consensusConfigOf } from "../../streams/node-config.js";
 import { replayLog } from "../../streams/replay-log.js";
 import type { FoldStep } from "../../streams/restart-fold.js";
-import { freshHome, prepare } from "./streams-node-helpers.js";
+import { freshHome, runUntil } from "./streams-node-helpers.js";
 
 const home = freshHome("rxbft-replay-");
 after(() => rmSync(home, { recursive: true, force: true }));
@@ -28,22 +25,8 @@ function digest(step: FoldStep): string {
     .digest("hex");
 }
 
-async function run(steps: string[], untilHeight: bigint, txs: number) {
-  const prepared = prepare(home);
-  try {
-    const node = await startNode(prepared, {
-      verifyWorkers: 0,
-      rpc: false,
-      onConsensusStep: (s) => steps.push(digest(s)),
-    });
-    for (let i = 0; i < txs; i++)
-      await node.mempool.submit(new TextEncoder().encode(`k${untilHeight}-${i}=v${i}`));
-    await firstValueFrom(node.consensusState$.pipe(filter((s) => s.height > untilHeight)));
-    await node.stop();
-    return prepared;
-  } finally {
-    prepared.lock.release();
-  }
+function run(steps: string[], untilHeight: bigint, txs: number) {
+  return runUntil(home, untilHeight, txs, { onConsensusStep: (s) => steps.push(digest(s)) });
 }
 
 describe("streams: rxbft replay reproduces the live run", () => {

@@ -33,6 +33,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   "src/metrics": 6,
   // Reactors' reducers: over their pool's rules and the p2p channel codecs.
   "src/mempool-gossip": 7,
+  "src/evidence-gossip": 7,
   // The remote signer's tcp transport is the p2p secret connection.
   "src/privval/remote": 7,
   "src/abci": 7,

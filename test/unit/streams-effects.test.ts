@@ -152,7 +152,7 @@ describe("streams: block commit", () => {
         chainState: () =>
           ({ lastBlockHeight: 7n, initialHeight: 1n, lastValidators: { validators: [] } }) as never,
         setChainState: () => assert.fail("no new state"),
-        events: new EventBus(),
+        executed: { put: () => assert.fail("no results") },
         endHeight: async () => assert.fail("no end-of-height marker"),
         blockCommitted: () => assert.fail("no mempool update"),
         halt: (reason) => halts.push(reason),

@@ -1,8 +1,9 @@
 // The node's index queue (streams/effects/height-index-queue.ts) behind the commit: a height is
 // queued at the app's Commit, before the mempool drops its txs; BlockExecuted does not wait for
 // the index; a reader of the index asked after the mempool update waits for that height and finds
-// its txs; Tx events go out only once the height is indexed and its state saved; the next height's
-// state is saved only after the previous height's index.
+// its txs; the height's results are handed to the event projection before BlockExecuted (its fold
+// publishes the events: node-events.ts); the next height's state is saved only after the previous
+// height's index.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Subject } from "rxjs";
@@ -16,7 +17,7 @@ import type { HeightIndexInput } from "../../src/store/indexer/height-index-inpu
 import type { TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
 import { blockCommitHandler } from "../../streams/effects/block-commit.js";
 import { HeightIndexQueue } from "../../streams/effects/height-index-queue.js";
-import { EventBus } from "../../streams/projections/event-bus.js";
+import { ExecutedBlocks } from "../../streams/projections/node-events.js";
 import { genesisChain, TestNode } from "./consensus-harness.js";
 
 const silent = createLogger({ level: "none" });
@@ -52,10 +53,12 @@ describe("streams: a height's index off the commit's critical path", () => {
       getByHash: async (hash) => indexed.get(key(hash)),
       search: async () => ({ total: indexed.size, txs: [...indexed.values()] }),
     });
-    const events = new EventBus();
-    events.events$.subscribe((e) => {
-      if (e.type === "Tx") order.push("Tx event");
-    });
+    const executed = new ExecutedBlocks();
+    const put = executed.put.bind(executed);
+    executed.put = (height, results) => {
+      order.push(`results ${height}`);
+      put(height, results);
+    };
     let chain = genesisChain([10n]);
     const node = new TestNode({ chain });
     const lookups: Promise<TxResult | undefined>[] = [];
@@ -95,7 +98,7 @@ describe("streams: a height's index off the commit's critical path", () => {
       setChainState: (s) => {
         chain = s;
       },
-      events,
+      executed,
       endHeight: async () => {},
       blockCommitted: (block) => {
         order.push(`mempool dropped ${block.header.height}`);
@@ -134,7 +137,6 @@ describe("streams: a height's index off the commit's critical path", () => {
     });
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(answered, false, "the reader waits for the height the mempool dropped");
-    assert.ok(!order.some((o) => o.startsWith("Tx event")), "no Tx event before the index is written");
 
     // Height 2: executed while 1 is being indexed; its state waits for height 1's index.
     const two = buildProposalBlock({
@@ -171,16 +173,15 @@ describe("streams: a height's index off the commit's critical path", () => {
     assert.deepEqual(order, [
       "index 1 started",
       "state 1",
+      "results 1",
       "mempool dropped 1",
       "BlockExecuted 1",
       "mempool dropped 2",
       "index 1 written",
-      "Tx event",
-      "Tx event",
       "index 2 started",
       "state 2",
+      "results 2",
       "index 2 written",
-      "Tx event",
       "BlockExecuted 2",
     ]);
   });

@@ -10,7 +10,6 @@ import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import { createLogger } from "../../src/logger/index.js";
 import { CheckTxType, type ResponseCheckTx } from "../../src/wire/generated/tendermint/abci/types.js";
 import { blockCommitHandler, MempoolCommitLock } from "../../streams/effects/block-commit.js";
-import { EventBus } from "../../streams/projections/event-bus.js";
 import { genesisChain, TestNode } from "./consensus-harness.js";
 
 const silent = createLogger({ level: "none" });
@@ -86,7 +85,7 @@ describe("streams: the mempool around Commit", () => {
         } as never,
         chainState: () => node.chain,
         setChainState: () => {},
-        events: new EventBus(),
+        executed: { put: () => {} },
         endHeight: async () => {},
         blockCommitted: (block) => {
           app.order.push(`mempool updated with ${block.data.txs.length} txs`);

@@ -47,6 +47,11 @@ interface SocketData {
   /** messages given to the socket and not yet written (see OUTBOX_FLUSH_BYTES) */
   outbox: string[];
   outboxBytes: number;
+  /**
+   * uWS's own backpressure as of the last write or drain: it only falls in between, so it
+   * bounds the real figure from above, and the session queue asks for it once per message
+   */
+  socketBuffered: number;
 }
 
 /**
@@ -114,6 +119,7 @@ export function startUwsBackend(
     ws.cork(() => {
       for (const message of box) ws.send(message, false);
     });
+    data.socketBuffered = ws.getBufferedAmount();
   };
   const flushWaiting = () => {
     flushQueued = false;
@@ -139,7 +145,7 @@ export function startUwsBackend(
       }
       const remoteAddress = text(res.getRemoteAddressAsText());
       res.upgrade<SocketData>(
-        { remoteAddress, closed: false, outbox: [], outboxBytes: 0 },
+        { remoteAddress, closed: false, outbox: [], outboxBytes: 0, socketBuffered: 0 },
         key,
         protocol,
         extensions,
@@ -166,7 +172,7 @@ export function startUwsBackend(
             queueMicrotask(flushWaiting);
           }
         },
-        bufferedAmount: () => (data.closed ? 0 : ws.getBufferedAmount() + data.outboxBytes),
+        bufferedAmount: () => (data.closed ? 0 : data.socketBuffered + data.outboxBytes),
         close: (code, reason) => {
           if (data.closed) return;
           // what was sent before the close (a cancellation notice) goes out first
@@ -181,7 +187,9 @@ export function startUwsBackend(
       ws.getUserData().session?.onMessage(text(message));
     },
     drain: (ws) => {
-      ws.getUserData().session?.onDrain();
+      const data = ws.getUserData();
+      data.socketBuffered = ws.getBufferedAmount();
+      data.session?.onDrain();
     },
     close: (ws) => {
       open--;
