@@ -3,9 +3,9 @@
 // status and blocks through the pure block pool (src/blocksync) and carries out its effects:
 // requests to peers, VerifyAndApply (verify-synced-block.ts, then the node's own block commit:
 // the same ABCI calls, store writes and events as consensus), dropped peers, and the hand-over to
-// consensus. In consensus it keeps asking peers' heights and hands back to block sync when the
-// node fell more than fall_behind_heights behind (beyond v0.34). Progress is logged every
-// progress interval and kept for /status and the metrics.
+// consensus. In consensus it keeps asking peers' heights and tells the node (onFellBehind) when
+// it fell more than fall_behind_heights behind (beyond v0.34); startSync enters block sync again.
+// Progress is logged every progress interval and kept for the metrics.
 import {
   asyncScheduler,
   catchError,
