@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import { asyncScheduler } from "rxjs";
 import { VerifyPool } from "../src/crypto/verify-pool.js";
 import { indexerStoreOptions, levelMemoryOf } from "../src/store/indexer-options.js";
+import { startNodeBlocksync } from "./blocksync-node.js";
 import { connectApp, handshakeApp } from "./boot/app.js";
 import { openConsensusLog } from "./boot/consensus-log.js";
 import { createConsensusLoop } from "./boot/consensus-loop.js";
@@ -147,7 +148,14 @@ async function assemble(
     ...{ peers, config, consensus$: consensus.loop.state$, stores, mempool, projections },
     ...{ scheduler, logger, life },
   });
-  consensus.start();
+  // Block sync (blocksync-node.ts): serves peers always; with fast_sync it runs first and starts
+  // consensus when caught up, else it starts consensus now.
+  const blocksync = await startNodeBlocksync({
+    ...{ prepared, peers, stores, chain: projections.chain, consensus, pool, signer, scheduler, life },
+    metrics: metrics?.metrics,
+  });
+  // Every reactor and the consensus hand-off are subscribed: peers' joins and messages flow.
+  peers.startDelivery();
   wal.flushEvery(scheduler);
 
   const handle = nodeHandleOf({
@@ -162,6 +170,7 @@ async function assemble(
     app,
     life,
     logger: log.node,
+    catchingUp: () => blocksync.syncing,
   });
   if (options.rpc ?? true) await serveRpc(handle, prepared.home, life, log.rpc, options.rpcBackend, metrics);
   return handle;

@@ -80,6 +80,11 @@ export interface PeerLayerOptions {
    * node halts with this message (DESIGN §9). Default: logged as an error.
    */
   onFault?: (reason: string) => void;
+  /**
+   * Keep peers' joins and messages until startDelivery(): the node connects to peers before its
+   * reactors are assembled (PeerHub's holdUntilStarted). Default: delivered at once.
+   */
+  holdDeliveries?: boolean;
 }
 
 export interface PeerLayer {
@@ -88,6 +93,8 @@ export interface PeerLayer {
   readonly nodeInfo: NodeInfo;
   readonly hub: PeerHub;
   readonly view: PeersView;
+  /** Every reactor is subscribed: deliver what the hub held (see holdDeliveries). */
+  startDelivery(): void;
   /** where the consensus broadcasts go */
   readonly broadcaster: PeerBroadcaster;
   /**
@@ -110,7 +117,7 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
   const seed = () => Math.floor(Math.random() * 0x1_0000_0000);
   const table = new ConnectionTable();
   const metrics = options.metrics ?? NO_PEER_METRICS;
-  const hub = new PeerHub(log, metrics);
+  const hub = new PeerHub(log, metrics, options.holdDeliveries === true);
   const onFault =
     options.onFault ??
     ((reason: string) => log.error("the peer layer stopped on an internal error", { reason }));
@@ -380,6 +387,7 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
     nodeInfo,
     hub,
     view,
+    startDelivery: () => hub.startDelivery(),
     broadcaster,
     reportPeer: reject,
     consensusInput$: (deps) => peerConsensusInputs(hub, { ...deps, reject }, log),

@@ -44,5 +44,7 @@ export function startNodePeerLayer(
     transport: peerTransportOf(prepared.config),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.onFault ? { onFault: options.onFault } : {}),
+    // The node's reactors subscribe after the peer layer starts: peers' first messages wait.
+    holdDeliveries: true,
   });
 }

@@ -380,9 +380,26 @@ export const STATESYNC_KEYS = {
 export const FASTSYNC_KEYS = {
   version: key(
     "string",
-    oneOf(["v0", "v1", "v2"]),
+    oneOf(
+      ["v0"],
+      " (rxbft implements block sync v0, Tendermint v0.34's default; v1 and v2 are not supported)",
+    ),
     "v0",
-    "Block-sync protocol version (rxbft speaks v0's messages under every name)",
+    "Block-sync protocol version: v0 (the only one rxbft implements)",
+  ),
+  fall_behind_heights: key(
+    "int",
+    integer(0),
+    100,
+    "A node in consensus this many heights behind the highest height its peers report is warned (the return to block sync is not wired yet; 0: off)",
+    { rxbft: true },
+  ),
+  serve_queued_bytes: key(
+    "int",
+    integer(1024),
+    16 * 1024 * 1024,
+    "Bytes of blocks queued to one peer before its next block request waits (one block always goes when none is queued)",
+    { rxbft: true },
   ),
 } satisfies Record<string, AnyKeySpec>;
 

@@ -2,6 +2,7 @@
 // configured namespace, rxbft's own under rxbft_, the pure figures computed per committed block,
 // and the Prometheus endpoint. The values are set by projections in streams/projections/metrics-*.ts
 // (taps on the loops' folds and effects), never from inside a reducer.
+export { type BlocksyncMetrics, createBlocksyncMetrics } from "./blocksync-metrics.js";
 export { commitFigures, prevoteDelays } from "./commit-figures.js";
 export { MetricsError } from "./errors.js";
 export {

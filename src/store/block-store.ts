@@ -217,6 +217,12 @@ export class BlockStore {
 
   /** The block at `height`, reassembled from its parts; undefined outside [base, height]. */
   async loadBlock(height: bigint): Promise<Block | undefined> {
+    const bytes = await this.loadBlockBytes(height);
+    return bytes === undefined ? undefined : decodeStored(Block, bytes, `block ${height}`);
+  }
+
+  /** The block at `height` as its protobuf encoding (its parts joined), for serving it to peers. */
+  async loadBlockBytes(height: bigint): Promise<Uint8Array | undefined> {
     const meta = await this.loadBlockMeta(height);
     if (meta === undefined) return undefined;
     const total = meta.blockId.partSetHeader.total;
@@ -226,7 +232,7 @@ export class BlockStore {
       if (value === undefined) throw missing(`part ${i} of ${total} of block ${height}`);
       chunks.push(decodeStored(Part, value, `blockstore.db part ${height}:${i}`).bytes);
     }
-    return decodeStored(Block, chunks.length === 1 ? chunks[0]! : concatBytes(chunks), `block ${height}`);
+    return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
   }
 
   async loadBlockByHash(hash: Uint8Array): Promise<Block | undefined> {

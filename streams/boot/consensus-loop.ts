@@ -16,6 +16,7 @@ import { verifyEd25519 } from "../../src/crypto/ed25519-verify.js";
 import type { VerifyPool } from "../../src/crypto/verify-pool.js";
 import type { Logger } from "../../src/logger/index.js";
 import { reapMaxBytesMaxGas } from "../../src/mempool/reap.js";
+import type { ProposalBlockPorts } from "../../src/state/validate-proposal-block.js";
 import type { Stores } from "../../src/store/open-stores.js";
 import type { Wal } from "../../src/wal/wal.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
@@ -71,6 +72,22 @@ export interface ConsensusLoop {
    * (a request re-issued from the log may halt at once) stops what started and what follows.
    */
   start(): void;
+  /**
+   * Starts after block sync applied `synced` blocks (0: as start()). The synced heights never went
+   * through the log: its end-of-height marker moves to the synced height, the unfinished height
+   * restored from it is dropped with its requests (v0.34 skips the WAL catch-up after synced
+   * blocks), and a ConsensusStarted at the synced chain state is the loop's first input.
+   */
+  startAfterSync(synced: number): Promise<void>;
+  /**
+   * Starts the mempool's loop alone (once; start() does it too): block sync applies blocks, and
+   * takes txs over the RPC, before consensus starts.
+   */
+  startMempool(): void;
+  /** The block commit consensus runs (block sync applies its blocks through the same one). */
+  readonly commitDeps: BlockCommitDeps;
+  /** The ports block validation runs on (block sync validates its blocks with the same ones). */
+  readonly validationPorts: ProposalBlockPorts;
 }
 
 export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<ConsensusLoop> {
@@ -118,6 +135,13 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     halt: life.halt,
     logger: log.state,
   };
+  const validationPorts: ProposalBlockPorts = {
+    checkSignatures: (items) => parts.pool.verifyBatch(items),
+    evidencePool: () => evidence.state(),
+    // A block's evidence is checked against the stores at its height.
+    evidenceHistory: nodeEvidenceHistory(stores),
+    verifyEvidenceVote: verifyEd25519,
+  };
   const handlers = consensusHandlers({
     scheduler: parts.scheduler,
     ...(signer
@@ -138,16 +162,7 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
         reapMaxBytesMaxGas(parts.mempool.state(), maxBytes, maxGas).map((t) => t.tx),
       evidencePool: () => evidence.state(),
     },
-    validation: {
-      chainState: () => chain.current,
-      ports: {
-        checkSignatures: (items) => parts.pool.verifyBatch(items),
-        evidencePool: () => evidence.state(),
-        // A block's evidence is checked against the stores at its height.
-        evidenceHistory: nodeEvidenceHistory(stores),
-        verifyEvidenceVote: verifyEd25519,
-      },
-    },
+    validation: { chainState: () => chain.current, ports: validationPorts },
     execution: { execute: (e) => life.track(commitOne(commitDeps, e)), halt: life.halt },
     // Our votes, proposal and parts reach peers through the consensus reactor, not once.
     peers: NO_PEERS,
@@ -158,6 +173,10 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
   });
 
   let latest = restored.state;
+  let resumed: readonly ConsensusEffect[] = restored.pending;
+  let startedAt: bigint | undefined;
+  let mempoolRunning: Subscription | undefined;
+  let consensusStarted = false;
   const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
     initialState: restored.state,
     reducer: trace ? logFiredRules(reducer, log.consensus) : reducer,
@@ -169,17 +188,50 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     toInput: (record) => record,
     append: (record) => wal.appendInput(record),
     handlers,
-    resumeEffects: restored.pending,
+    // Read at start: block sync may drop them (startAfterSync).
+    get resumeEffects() {
+      return resumed;
+    },
     // Our own exception in the reducer or a handler: consensus stops folding at once (nothing
     // more is signed) and the node halts with the message naming the input.
     onFault: (fault) => life.halt(`consensus halted on an internal error: ${fault.reason}`),
   });
 
-  return {
+  const consensusLoop: ConsensusLoop = {
     loop,
     indexQueue,
+    commitDeps,
+    validationPorts,
     latest: () => latest,
+    startMempool() {
+      if (mempoolRunning) return;
+      mempoolRunning = new Subscription();
+      // Before consensus the lifecycle holds the mempool's; start() then holds both.
+      if (!consensusStarted) life.run(mempoolRunning);
+      mempoolRunning.add(parts.mempool.start());
+    },
+    async startAfterSync(synced) {
+      if (synced === 0) {
+        consensusLoop.start();
+        return;
+      }
+      const state = chain.current;
+      const h = state.lastBlockHeight;
+      await wal.endHeight(h);
+      const started: ConsensusStarted = {
+        type: "ConsensusStarted",
+        time: clock(),
+        chainState: state,
+        lastCommit: await stores.blockStore.loadSeenCommit(h),
+        lastBlockAppHash: (await stores.blockStore.loadBlockMeta(h))?.header?.appHash ?? new Uint8Array(0),
+      };
+      resumed = [];
+      startedAt = h + 1n;
+      consensusLoop.start();
+      loop.dispatch(started);
+    },
     start() {
+      consensusStarted = true;
       const following = new Subscription();
       life.run(following);
       following.add(
@@ -187,7 +239,7 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
           latest = s;
         }),
       );
-      following.add(projections.follow(loop.transition$, restored.pending));
+      following.add(projections.follow(loop.transition$, resumed));
       const onStep = onConsensusStep;
       if (onStep)
         following.add(
@@ -201,13 +253,16 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
             log.consensus.debug("signed", { type: s.input.type, height: latest.height, round: latest.round });
         }),
       );
-      following.add(parts.mempool.start());
+      consensusLoop.startMempool();
+      // The lifecycle holds one subscription: the mempool's joins this one.
+      following.add(mempoolRunning!);
       following.add(loop.start());
       log.consensus.info("consensus started", {
-        height: latest.height,
+        height: startedAt ?? latest.height,
         round: latest.round,
         validator: signer ? Buffer.from(signer.address).toString("hex").toUpperCase() : "none",
       });
     },
   };
+  return consensusLoop;
 }

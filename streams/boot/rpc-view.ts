@@ -30,6 +30,8 @@ export function nodeHandleOf(parts: {
   app: AbciClient;
   life: NodeLifecycle;
   logger: Logger;
+  /** True while block sync runs (/status catching_up). */
+  catchingUp?: () => boolean;
 }): NodeHandle {
   const { prepared, shaken, signer, peers, consensus, projections, stores, life } = parts;
   const { config, genesis } = prepared;
@@ -84,7 +86,7 @@ export function nodeHandleOf(parts: {
     evidence: { addEvidence: (item) => evidence.add(item, chain.current, verifyEd25519) },
     appInfo: shaken.appInfo,
     peers: peers.view,
-    catchingUp: () => false,
+    catchingUp: parts.catchingUp ?? (() => false),
     stop: () => life.shutdown({ exitCode: 0, reason: "stopped" }),
     stopped: life.stopped,
   };

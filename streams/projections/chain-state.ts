@@ -1,7 +1,7 @@
 // The chain state the node runs on, a projection of the consensus log: the handshake's state at
 // start, then the state each folded BlockExecuted carries. Block validation, block execution, the
-// RPC and the evidence pool read it here; nothing sets it from inside an effect handler. Each new
-// state also feeds the recent-block cache.
+// RPC and the evidence pool read it here; nothing sets it from inside an effect handler but block
+// sync's apply (advance). Each new state also feeds the recent-block cache.
 import type { Observable, Subscription } from "rxjs";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
@@ -20,6 +20,17 @@ export class ChainStateProjection {
 
   get current(): ChainState {
     return this.state;
+  }
+
+  /**
+   * A block applied outside the consensus log: by block sync (which logs nothing, as v0.34 writes
+   * no consensus WAL while syncing), or the last block of a consensus run stopped for block sync.
+   * A state not newer than the current one changes nothing.
+   */
+  advance(state: ChainState): void {
+    if (state.lastBlockHeight <= this.state.lastBlockHeight) return;
+    this.state = state;
+    this.recent.add(state);
   }
 
   /** Follows the loop's folds (BlockExecuted inputs). */

@@ -34,8 +34,21 @@ export interface PeerMessage {
   bytes: Uint8Array;
 }
 
+/**
+ * What a held hub keeps for its reactors before they subscribe (peer joins, leaves and
+ * messages): start-up takes about a second, so this bounds a burst, not a steady flow.
+ */
+export const MAX_HELD_DELIVERIES = 50_000;
+
 export class PeerHub {
   private readonly connections = new Map<string, PeerConnection>();
+  /**
+   * Peers whose "added" went out: what ids() reports, so a reactor that reads ids() and then
+   * follows peers$ sees each peer once.
+   */
+  private readonly announced = new Set<string>();
+  /** Deliveries waiting for startDelivery() (undefined once delivering). */
+  private held: (() => void)[] | undefined;
   private readonly incoming = new Subject<PeerMessage>();
   /** every message of every peer, in arrival order */
   readonly messages$: Observable<PeerMessage> = this.incoming.asObservable();
@@ -44,10 +57,33 @@ export class PeerHub {
   readonly peers$: Observable<PeerLifecycleEvent> = this.lifecycle.asObservable();
 
   /** `metrics` hears of every peer added or removed and every whole message in or out. */
+  /**
+   * `holdUntilStarted`: peers may connect while the node is still assembling its reactors (the
+   * listener and the dials start first); their joins and messages are kept, in order, until
+   * startDelivery(), so no reactor misses a peer's first NewRoundStep or status (v0.34 registers
+   * its reactors before the switch starts). Default: delivered at once.
+   */
   constructor(
     private readonly log: Logger,
     private readonly metrics: PeerMetricsSink = NO_PEER_METRICS,
-  ) {}
+    holdUntilStarted = false,
+  ) {
+    if (holdUntilStarted) this.held = [];
+  }
+
+  /** Delivers what was held, in order, then everything at once from now on. */
+  startDelivery(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    for (const deliver of held) deliver();
+  }
+
+  private deliver(event: () => void): void {
+    if (this.held === undefined) event();
+    else if (this.held.length < MAX_HELD_DELIVERIES) this.held.push(event);
+    else this.log.error("peer deliveries held past the bound, dropped", { bound: MAX_HELD_DELIVERIES });
+  }
 
   /** The messages of one channel. */
   channel$(channelId: number): Observable<PeerMessage> {
@@ -57,18 +93,21 @@ export class PeerHub {
   add(peerId: string, connection: PeerConnection): void {
     this.connections.set(peerId, connection);
     this.metrics.peersChanged(this.connections.size);
-    this.lifecycle.next({
-      type: "added",
-      peerId,
-      nodeInfo: connection.remoteNodeInfo,
-      outbound: connection.outbound,
+    this.deliver(() => {
+      this.announced.add(peerId);
+      this.lifecycle.next({
+        type: "added",
+        peerId,
+        nodeInfo: connection.remoteNodeInfo,
+        outbound: connection.outbound,
+      });
     });
     connection.onMessage((channelId, bytes) => {
       if (this.connections.get(peerId) !== connection) return;
       this.countReceived(peerId, channelId, bytes);
       if (this.log.isEnabled("debug"))
         this.log.debug("received", { peer: peerId, channel: hexChannel(channelId), bytes: bytes.length });
-      this.incoming.next({ peerId, channelId, bytes });
+      this.deliver(() => this.incoming.next({ peerId, channelId, bytes }));
     });
   }
 
@@ -78,7 +117,10 @@ export class PeerHub {
     this.connections.delete(peerId);
     this.metrics.peerRemoved(peerId);
     this.metrics.peersChanged(this.connections.size);
-    this.lifecycle.next({ type: "removed", peerId });
+    this.deliver(() => {
+      this.announced.delete(peerId);
+      this.lifecycle.next({ type: "removed", peerId });
+    });
   }
 
   /**
@@ -97,8 +139,9 @@ export class PeerHub {
     return this.connections.get(peerId);
   }
 
+  /** The peers the reactors have been told of (all of them once delivering). */
   ids(): string[] {
-    return [...this.connections.keys()];
+    return [...this.announced];
   }
 
   list(): PeerConnection[] {

@@ -40,7 +40,7 @@ test("reset-state removes the chain data and nothing else", { timeout: 60_000 },
   for (const path of changed) {
     assert.match(
       path,
-      /^data\/(blockstore|state|tx_index|kvstore)\.db\/|^data\/cs\.wal\//,
+      /^data\/(blockstore|state|tx_index|evidence|kvstore)\.db\/|^data\/cs\.wal\//,
       `${path} changed`,
     );
     assert.equal(after.has(path), false, `${path} was removed, not rewritten`);
@@ -55,7 +55,7 @@ test("reset-state removes the chain data and nothing else", { timeout: 60_000 },
   ]) {
     assert.equal(after.get(kept), before.get(kept), `${kept} unchanged`);
   }
-  for (const gone of ["blockstore.db", "state.db", "tx_index.db", "kvstore.db", "cs.wal"]) {
+  for (const gone of ["blockstore.db", "state.db", "tx_index.db", "evidence.db", "kvstore.db", "cs.wal"]) {
     assert.equal(existsSync(join(home, "data", gone)), false, gone);
   }
   // Running it again has nothing left to do.

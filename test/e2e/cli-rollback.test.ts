@@ -81,8 +81,9 @@ async function chainWithOverwrites(): Promise<{ home: string; last: bigint }> {
     await commitTx(node, "a=2");
     await commitTx(node, "c=1");
     const last = await commitTx(node, "b=2");
-    // create_empty_blocks=false still makes one block after a changed app hash; let it land.
-    await new Promise((r) => setTimeout(r, 300));
+    // create_empty_blocks=false still makes one block after a changed app hash; wait for it (a
+    // fixed sleep lost the race on a loaded machine and every later height was one off).
+    await node.waitFor(() => node.height >= last + 1n, "the block after the last tx");
     node.kill("SIGINT");
     assert.equal((await node.exited).code, 0, node.output.slice(-2000));
     return { home, last };

@@ -141,6 +141,18 @@ const cases: { name: string; toml: string; where: string; expected: RegExp }[] =
     where: "[mempool] version",
     expected: /expected one of "v0", "v1"/,
   },
+  {
+    name: "fastsync version other than v0",
+    toml: '[fastsync]\nversion = "v2"',
+    where: "[fastsync] version",
+    expected: /expected one of "v0" \(rxbft implements block sync v0/,
+  },
+  {
+    name: "fastsync fall_behind_heights negative",
+    toml: "[fastsync]\nfall_behind_heights = -1",
+    where: "[fastsync] fall_behind_heights",
+    expected: /expected/,
+  },
   { name: "section given as a value", toml: 'rpc = "on"', where: "[rpc]", expected: /expected a table/ },
   {
     name: "write buffer below subscription buffer",

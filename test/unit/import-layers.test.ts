@@ -37,6 +37,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   // The remote signer's tcp transport is the p2p secret connection.
   "src/privval/remote": 7,
   "src/abci": 7,
+  "src/blocksync": 7,
   "src/store": 7,
   "src/rpc": 8,
   streams: 9,

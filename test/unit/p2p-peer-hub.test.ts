@@ -156,3 +156,19 @@ test("peers$ tells every reactor who joined (with its NodeInfo and direction) an
   hub.remove(a.remoteId, a);
   assert.deepEqual(seen, ["+a:m:true", "+b:m:true", "-a"]);
 });
+
+test("a held hub keeps joins and messages, in order, until startDelivery (reactors subscribe late)", () => {
+  const hub = new PeerHub(log, undefined, true);
+  const a = new MemoryConnection("a".repeat(40), [0x20]);
+  hub.add(a.remoteId, a);
+  a.deliver(0x20, Uint8Array.of(1));
+  assert.deepEqual(hub.ids(), [], "not announced before delivery starts");
+  assert.equal(hub.send(a.remoteId, 0x20, Uint8Array.of(7)), true, "sending works at once");
+  const seen: string[] = [];
+  hub.peers$.subscribe((e) => seen.push(`${e.type}`));
+  hub.messages$.subscribe((m) => seen.push(`message ${m.bytes[0]}`));
+  hub.startDelivery();
+  a.deliver(0x20, Uint8Array.of(2));
+  assert.deepEqual(seen, ["added", "message 1", "message 2"]);
+  assert.deepEqual(hub.ids(), [a.remoteId]);
+});

@@ -1,0 +1,88 @@
+// The block pool's state: the next height to apply, the peers that reported a status, and the
+// requests in flight over the window [height, height + requests.size). Immutable: the reducer
+// returns new maps, never changes these.
+import type { Block } from "../wire/generated/tendermint/types/block.js";
+import { type BlockPoolParams, DEFAULT_BLOCK_POOL_PARAMS } from "./params.js";
+
+export interface PoolPeer {
+  readonly id: string;
+  /** The lowest and highest heights it says it can serve. */
+  readonly base: bigint;
+  readonly height: bigint;
+  /** Requests assigned to it whose block has not arrived. */
+  readonly pending: number;
+  /** When it last sent a block, or when its first pending request went out (the silence timer). */
+  readonly lastHeardAt: number;
+  /** Since when it has had requests in flight without a pause (undefined: none in flight). */
+  readonly busySince: number | undefined;
+  /** The current receive-rate window: its start and the block bytes received in it. */
+  readonly windowStart: number;
+  readonly windowBytes: number;
+}
+
+export interface PoolRequest {
+  readonly height: bigint;
+  /** The peer asked now; undefined while no peer can serve the height. */
+  readonly peerId: string | undefined;
+  readonly sentAt: number;
+  /** Every peer asked for this height so far: a late answer from one of them is no lie. */
+  readonly asked: readonly string[];
+  readonly block: Block | undefined;
+  /** The peer the block came from. */
+  readonly from: string | undefined;
+}
+
+export interface BlockPoolState {
+  readonly params: BlockPoolParams;
+  /** The next height to apply (the last applied height + 1). */
+  readonly height: bigint;
+  readonly startedAt: number;
+  readonly peers: ReadonlyMap<string, PoolPeer>;
+  /** Keyed by height; always the contiguous heights height .. height + size - 1. */
+  readonly requests: ReadonlyMap<bigint, PoolRequest>;
+  /** The highest height any current peer reported. */
+  readonly maxPeerHeight: bigint;
+  /** The height a VerifyAndApply is out for (one at a time: blocks apply in order). */
+  readonly applying: bigint | undefined;
+  readonly lastStatusRequestAt: number | undefined;
+  readonly lastSwitchCheckAt: number;
+  /** Blocks applied by this pool. */
+  readonly synced: number;
+  /** SwitchToConsensus has been emitted; the pool answers nothing after it. */
+  readonly switched: boolean;
+}
+
+/** A pool that will apply `nextHeight` first (the store's height + 1), started at `time`. */
+export function initialBlockPoolState(
+  nextHeight: bigint,
+  time: number,
+  params: BlockPoolParams = DEFAULT_BLOCK_POOL_PARAMS,
+): BlockPoolState {
+  return {
+    params,
+    height: nextHeight,
+    startedAt: time,
+    peers: new Map(),
+    requests: new Map(),
+    maxPeerHeight: 0n,
+    applying: undefined,
+    lastStatusRequestAt: undefined,
+    lastSwitchCheckAt: time,
+    synced: 0,
+    switched: false,
+  };
+}
+
+/** Blocks received and waiting to be applied (the window's filled slots). */
+export function blocksWaiting(state: BlockPoolState): number {
+  let n = 0;
+  for (const r of state.requests.values()) if (r.block !== undefined) n++;
+  return n;
+}
+
+/** Requests sent and not yet answered, over all peers. */
+export function requestsInFlight(state: BlockPoolState): number {
+  let n = 0;
+  for (const p of state.peers.values()) n += p.pending;
+  return n;
+}

@@ -1,0 +1,101 @@
+// Block sync in the node: the reactor on the peer layer (reactors/blocksync.ts) with the node's
+// own block commit (effects/block-commit.ts commitOne: the same ABCI calls, store writes and
+// events as consensus, without the consensus log's end-of-height marker: block sync logs nothing,
+// as v0.34 writes no WAL while syncing) and the node's block validation. With fast_sync on and
+// other validators in the set (v0.34: fastSync && !onlyValidatorIsUs) the node syncs first and
+// starts consensus when caught up; otherwise consensus starts at once. Either way the reactor
+// serves status and blocks to peers. In consensus it warns when the node falls
+// [fastsync] fall_behind_heights behind its peers; the return to block sync itself needs a
+// consensus loop that can stop and restart with stable streams, which the split node's
+// ConsensusLoop does not offer yet (docs/network.md says so).
+import type { SchedulerLike } from "rxjs";
+import type { VerifyPool } from "../src/crypto/verify-pool.js";
+import type { NodeMetrics } from "../src/metrics/index.js";
+import { proposalBlockProblem } from "../src/state/validate-proposal-block.js";
+import type { State as ChainState } from "../src/wire/generated/tendermint/state/types.js";
+import type { ConsensusLoop } from "./boot/consensus-loop.js";
+import type { PreparedNode } from "./boot/prepare-home.js";
+import { type BlockCommitDeps, commitOne } from "./effects/block-commit.js";
+import type { NodeLifecycle } from "./node-lifecycle.js";
+import type { PeerLayer } from "./p2p-layer.js";
+import type { ChainStateProjection } from "./projections/chain-state.js";
+import { type BlocksyncReactor, startBlocksyncReactor } from "./reactors/blocksync.js";
+
+export interface NodeBlocksyncDeps {
+  prepared: PreparedNode;
+  peers: PeerLayer;
+  stores: { blockStore: BlockCommitDeps["stores"]["blockStore"] };
+  chain: ChainStateProjection;
+  /** The consensus loop, started here: at once, or when block sync hands over. */
+  consensus: Pick<
+    ConsensusLoop,
+    "start" | "startAfterSync" | "startMempool" | "commitDeps" | "validationPorts"
+  >;
+  pool: VerifyPool;
+  /** Our validator address, when we are one. */
+  signer: { address: Uint8Array } | undefined;
+  scheduler: SchedulerLike;
+  life: Pick<NodeLifecycle, "track" | "halt" | "onCleanup">;
+  /** The node's metrics, when [instrumentation] prometheus is on. */
+  metrics?: NodeMetrics | undefined;
+}
+
+/** v0.34's onlyValidatorIsUs: a chain whose only validator is this node needs no sync. */
+export function onlyValidatorIsUs(state: ChainState, address: Uint8Array | undefined): boolean {
+  const validators = state.validators?.validators ?? [];
+  return (
+    address !== undefined &&
+    validators.length === 1 &&
+    Buffer.from(validators[0]!.address).equals(Buffer.from(address))
+  );
+}
+
+export async function startNodeBlocksync(deps: NodeBlocksyncDeps): Promise<BlocksyncReactor> {
+  const { config } = deps.prepared;
+  const { chain, life } = deps;
+  const log = deps.prepared.logger.child("blocksync");
+  const syncCommit: BlockCommitDeps = {
+    ...deps.consensus.commitDeps,
+    endHeight: async () => {},
+    setChainState: (s) => chain.advance(s),
+  };
+  const fastSync = config.fast_sync;
+  const reactor = startBlocksyncReactor(deps.peers, {
+    blockStore: deps.stores.blockStore,
+    chainState: () => chain.current,
+    applyBlock: (e) => life.track(commitOne(syncCommit, e)),
+    verify: {
+      verifier: deps.pool,
+      blockProblem: (state, block) => proposalBlockProblem(state, block, deps.consensus.validationPorts),
+    },
+    onCaughtUp: ({ synced }) => {
+      deps.consensus
+        .startAfterSync(synced)
+        .catch((error: Error) => life.halt(`consensus could not start after block sync: ${error.message}`));
+    },
+    onFellBehind: ({ height, peerHeight }) =>
+      log.warn("fell behind the peers; catching up through consensus", { height, peerHeight }),
+    halt: (reason) => life.halt(reason),
+    logger: log,
+    scheduler: deps.scheduler,
+    fallBehindHeights: fastSync ? BigInt(config.fastsync.fall_behind_heights) : 0n,
+    serveQueuedBytes: config.fastsync.serve_queued_bytes,
+  });
+  life.onCleanup(() => reactor.stop());
+  const metrics = deps.metrics;
+  if (metrics)
+    reactor.attachProgressSink({
+      progress(p, syncing) {
+        metrics.consensus.fastSyncing.set(syncing ? 1 : 0);
+        metrics.blocksync.height.set(Number(p.height));
+        metrics.blocksync.targetHeight.set(Number(p.target));
+        metrics.blocksync.blocksPerSecond.set(p.blocksPerSecond);
+        metrics.blocksync.etaSeconds.set(p.etaSeconds ?? -1);
+      },
+    });
+  if (fastSync && !onlyValidatorIsUs(chain.current, deps.signer?.address)) {
+    deps.consensus.startMempool();
+    reactor.startSync();
+  } else deps.consensus.start();
+  return reactor;
+}
