@@ -23,7 +23,7 @@ import type { Prng } from "./prng.js";
 import type { ByzantineBehaviour } from "./scenario.js";
 import { SIM_CHAIN_ID } from "./sim-chain.js";
 import type { PeerMessage } from "./sim-network.js";
-import { type SimNode, toMessage, voteMessage } from "./sim-node.js";
+import { type SimNode, toMessage, UNSTAMPED } from "./sim-node.js";
 
 const NIL: BlockID = { hash: new Uint8Array(0), partSetHeader: { total: 0, hash: new Uint8Array(0) } };
 
@@ -106,6 +106,7 @@ export class ByzantineValidator {
       ...unsigned,
       signature: this.node.rawSign(voteSignBytes(SIM_CHAIN_ID, unsigned)),
     };
+    const from = `v${this.node.index}`;
     const split = this.mode(vote) === "split";
     if (split) {
       this.prng.shuffle(this.peers).forEach((to, k) => {
@@ -117,11 +118,13 @@ export class ByzantineValidator {
             ? [vote, second]
             : [second, vote]
           : [firstVersion ? vote : second];
-        for (const v of versions) this.network.send(this.node.index, to, voteMessage(v));
+        for (const v of versions)
+          this.network.send(this.node.index, to, { type: "VoteReceived", time: UNSTAMPED, vote: v, from });
       });
       this.equivocations.push({ height: vote.height, round: vote.round, type: vote.type });
     } else {
-      for (const to of this.peers) this.network.send(this.node.index, to, voteMessage(vote));
+      for (const to of this.peers)
+        this.network.send(this.node.index, to, { type: "VoteReceived", time: UNSTAMPED, vote, from });
     }
     this.recentPairs.push({ a: vote, b: second, split, toldPeers: new Set() });
     if (this.recentPairs.length > 4) this.recentPairs.shift();
@@ -153,16 +156,26 @@ export class ByzantineValidator {
     const cut = Math.ceil(order.length / 2);
     const firstSide = new Set(order.slice(0, cut));
     this.split = { height: proposal.height, round: proposal.round, firstSide };
+    const from = `v${this.node.index}`;
     for (const to of order) {
       if (firstSide.has(to)) {
-        this.network.send(this.node.index, to, { $case: "proposal", proposal: { proposal } });
+        this.network.send(this.node.index, to, { type: "ProposalReceived", time: UNSTAMPED, proposal, from });
         continue;
       }
-      this.network.send(this.node.index, to, { $case: "proposal", proposal: { proposal: second } });
+      this.network.send(this.node.index, to, {
+        type: "ProposalReceived",
+        time: UNSTAMPED,
+        proposal: second,
+        from,
+      });
       for (const part of alt.parts.parts) {
         this.network.send(this.node.index, to, {
-          $case: "blockPart",
-          blockPart: { height: proposal.height, round: proposal.round, part: part! },
+          type: "BlockPartReceived",
+          time: UNSTAMPED,
+          height: proposal.height,
+          round: proposal.round,
+          part: part!,
+          from,
         });
       }
     }
@@ -176,7 +189,9 @@ export class ByzantineValidator {
   gossip(linkUp: (to: number) => boolean): void {
     if (this.recentPairs.length === 0) return;
     const height = this.node.state.height;
-    const send = (to: number, vote: Vote) => this.network.send(this.node.index, to, voteMessage(vote));
+    const from = `v${this.node.index}`;
+    const send = (to: number, vote: Vote) =>
+      this.network.send(this.node.index, to, { type: "VoteReceived", time: UNSTAMPED, vote, from });
     const randomPeer = this.prng.pick(this.peers);
     for (const pair of this.recentPairs) {
       if (pair.a.height + 1n < height) continue;

@@ -12,6 +12,7 @@ import { RunRecord } from "./run-record.js";
 import { describeScenario, type Scenario } from "./scenario.js";
 import { ByzantineValidator } from "./sim-byzantine.js";
 import { genesisState, makeKeys } from "./sim-chain.js";
+import { gossipTo } from "./sim-gossip.js";
 import { SimNetwork } from "./sim-network.js";
 import { SimNode } from "./sim-node.js";
 import { MemoVerifier } from "./sim-verify.js";
@@ -51,8 +52,6 @@ export function livenessDeadlineMs(s: Scenario): number {
 }
 
 const STOP = new Error("the run reached its target");
-/** How often broken connections are re-established (virtual ms), as a node's dialer would. */
-const RECONNECT_EVERY_MS = 200;
 
 export function runSimulation(scenario: Scenario): SimOutcome {
   const seed = new Prng(scenario.seed);
@@ -71,21 +70,8 @@ export function runSimulation(scenario: Scenario): SimOutcome {
   const target = BigInt(scenario.heights);
 
   const nodes: SimNode[] = [];
-  // Links that lost a message (a broken connection): reconnected once the link is up again.
-  const broken = new Set<number>();
-  const network = new SimNetwork(
-    scheduler,
-    seed.fork("network"),
-    scenario,
-    (to, from, message) => nodes[to]!.deliver(from, message),
-    (from, to) => {
-      // The connection breaks: both sides drop the peer until the run reconnects them.
-      const key = Math.min(from, to) * 1024 + Math.max(from, to);
-      if (broken.has(key)) return;
-      broken.add(key);
-      nodes[from]?.disconnect(to);
-      nodes[to]?.disconnect(from);
-    },
+  const network = new SimNetwork(scheduler, seed.fork("network"), scenario, (to, from, message) =>
+    nodes[to]!.deliver(from, message),
   );
   for (let i = 0; i < scenario.validators; i++) {
     nodes.push(
@@ -142,49 +128,24 @@ export function runSimulation(scenario: Scenario): SimOutcome {
       `exception (reported late): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     );
   };
-  // Connections: every pair of running validators, each side's consensus reactor told of the other.
-  const connectAll = (node: SimNode) => {
-    for (const peer of nodes) {
-      if (peer === node || !peer.alive) continue;
-      node.connect(peer.index);
-      peer.connect(node.index);
-    }
-  };
-  const reconnect = () => {
-    for (const key of broken) {
-      const a = nodes[Math.floor(key / 1024)]!;
-      const b = nodes[key % 1024]!;
-      if (a.alive && b.alive && !network.linkUp(a.index, b.index)) continue;
-      broken.delete(key);
-      if (!a.alive || !b.alive) continue;
-      a.connect(b.index);
-      b.connect(a.index);
-    }
-  };
   try {
     for (const node of nodes) if (!silent.has(node.index)) node.start();
-    for (const node of nodes)
-      if (node.alive) for (const peer of nodes) if (peer !== node && peer.alive) node.connect(peer.index);
     for (const c of scenario.crashes) {
-      scheduler.schedule(() => {
-        nodes[c.node]!.crash();
-        for (const peer of nodes) if (peer.alive) peer.disconnect(c.node);
-      }, c.atMs);
-      scheduler.schedule(() => {
-        nodes[c.node]!.restart();
-        connectAll(nodes[c.node]!);
-      }, c.atMs + c.downMs);
+      scheduler.schedule(() => nodes[c.node]!.crash(), c.atMs);
+      scheduler.schedule(() => nodes[c.node]!.restart(), c.atMs + c.downMs);
     }
-    scheduler.schedule(function poll(this: { schedule(state?: unknown, delay?: number): void }) {
-      reconnect();
-      this.schedule(undefined, RECONNECT_EVERY_MS);
-    }, RECONNECT_EVERY_MS);
     const gossipRng = seed.fork("gossip");
-    for (const byz of byzantine) {
-      const node = nodes[byz.index]!;
+    for (const node of nodes) {
+      const byz = byzantine.find((b) => b.index === node.index);
       scheduler.schedule(
         function tick(this: { schedule(state?: unknown, delay?: number): void }) {
-          if (node.alive) byz.gossip((to) => nodes[to]!.alive && network.linkUp(node.index, to));
+          if (node.alive) {
+            for (const peer of nodes) {
+              if (peer === node || !peer.alive || !network.linkUp(node.index, peer.index)) continue;
+              gossipTo(node, peer, (m) => network.send(node.index, peer.index, m));
+            }
+            byz?.gossip((to) => nodes[to]!.alive && network.linkUp(node.index, to));
+          }
           this.schedule(undefined, scenario.gossipEveryMs);
         },
         gossipRng.int(1, scenario.gossipEveryMs),
