@@ -68,6 +68,9 @@ export class NodeProcess {
       ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
+    // killAllNodes (a test file's `after`) stops whatever a failed test left running.
+    running.add(this);
+    this.child.once("exit", () => running.delete(this));
     let pending = "";
     const onData = (chunk: Buffer) => {
       this.output += chunk.toString();
