@@ -6,7 +6,7 @@
 // The lifecycle (halt, work under way, shutdown) is node-lifecycle.ts. Returns a NodeHandle;
 // stop() ends it cleanly, a halt ends it with an exit code and a reason.
 import { dirname } from "node:path";
-import { asyncScheduler } from "rxjs";
+import { asyncScheduler, map } from "rxjs";
 import { VerifyPool } from "../src/crypto/verify-pool.js";
 import { indexerStoreOptions, levelMemoryOf } from "../src/store/indexer-options.js";
 import { startNodeBlocksync } from "./blocksync-node.js";
@@ -93,7 +93,8 @@ async function assemble(
     prepared,
     shaken.state.chainId,
     shaken.state.version?.consensus?.app ?? 0n,
-    { ...(peerMetrics ? { metrics: peerMetrics.sink } : {}), onFault: halt },
+    // The reactors subscribe later (startReactors, block sync): peers' first messages wait.
+    { ...(peerMetrics ? { metrics: peerMetrics.sink } : {}), onFault: halt, holdDeliveries: true },
   );
   life.onCleanup(() => peers.stop());
 
@@ -144,8 +145,12 @@ async function assemble(
   });
 
   // The reactors on the peer layer: consensus, mempool and evidence gossip (boot/reactors.ts).
+  // Our state reaches the consensus reactor from the first fold on, never the state held before
+  // consensus starts: a node in block sync announces nothing (v0.34), or peers would send it
+  // votes it drops and count them as delivered.
+  const folded$ = consensus.loop.transition$.pipe(map((step) => step.state));
   startReactors({
-    ...{ peers, config, consensus$: consensus.loop.state$, stores, mempool, projections },
+    ...{ peers, config, consensus$: folded$, stores, mempool, projections },
     ...{ scheduler, logger, life },
   });
   // Block sync (blocksync-node.ts): serves peers always; with fast_sync it runs first and starts

@@ -29,6 +29,8 @@ export interface NodePeerLayerOptions {
   metrics?: PeerMetricsSink | undefined;
   /** our own exception in the switch or PEX: the node halts with this message */
   onFault?: (reason: string) => void;
+  /** Keep peers' joins and messages until PeerLayer.startDelivery() (see PeerLayerOptions). */
+  holdDeliveries?: boolean;
 }
 
 /** The node's peer layer over its prepared home (the one call streams/node.ts makes). */
@@ -44,7 +46,6 @@ export function startNodePeerLayer(
     transport: peerTransportOf(prepared.config),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.onFault ? { onFault: options.onFault } : {}),
-    // The node's reactors subscribe after the peer layer starts: peers' first messages wait.
-    holdDeliveries: true,
+    ...(options.holdDeliveries ? { holdDeliveries: true } : {}),
   });
 }

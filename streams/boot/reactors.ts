@@ -19,7 +19,7 @@ import type { NodeProjections } from "./projections.js";
 export interface ReactorParts {
   peers: PeerLayer;
   config: NodeConfig;
-  /** Our consensus state after each fold. */
+  /** Our consensus state after each fold, from the first fold once consensus runs. */
   consensus$: Observable<ConsensusState>;
   stores: Stores;
   mempool: MempoolNode;
