@@ -5,16 +5,7 @@
 // decoded (ValidateBasic included) and handed to the pool, which checks it exactly as evidence
 // in a block; undecodable or invalid evidence gets the peer reported with the reason, evidence
 // already pending or committed is ignored quietly.
-import {
-  asyncScheduler,
-  concatMap,
-  filter,
-  map,
-  mergeMap,
-  Observable,
-  type SchedulerLike,
-  timer,
-} from "rxjs";
+import { asyncScheduler, concatMap, map, mergeMap, Observable, type SchedulerLike, timer } from "rxjs";
 import { type EvidencePoolChanges, evidenceKey, type SignatureVerifier } from "../../src/evidence/index.js";
 import {
   type EvidenceGossipEffect,
@@ -33,7 +24,7 @@ import type { State as ChainState } from "../../src/wire/generated/tendermint/st
 import type { EvidencePoolHolder } from "../effects/evidence.js";
 import { createLoop, type LoopFault } from "../loop.js";
 import type { PeerLayer } from "../p2p-layer.js";
-import type { PeerLifecycleEvent } from "../sources/peers.js";
+import { channelPeers$ } from "../sources/peers.js";
 import { sendWhenRoom } from "./send-when-room.js";
 
 export interface EvidenceGossipDeps {
@@ -61,26 +52,15 @@ export function startEvidenceGossipReactor(
   const scheduler = deps.scheduler ?? asyncScheduler;
   const peerHeight = deps.peerHeight ?? (() => undefined);
   const log = deps.logger;
-  const speaks = (channels: Uint8Array) => channels.includes(CHANNEL_EVIDENCE);
 
-  const peerInputs$ = new Observable<EvidenceGossipInput>((subscriber) => {
-    for (const peerId of hub.ids()) {
-      const info = hub.get(peerId)?.remoteNodeInfo;
-      if (info && speaks(info.channels))
-        subscriber.next({ type: "EvidencePeerAdded", peerId, peerHeight: peerHeight(peerId) });
-    }
-    return hub.peers$
-      .pipe(
-        filter((e: PeerLifecycleEvent) => e.type === "removed" || speaks(e.nodeInfo.channels)),
-        map(
-          (e): EvidenceGossipInput =>
-            e.type === "added"
-              ? { type: "EvidencePeerAdded", peerId: e.peerId, peerHeight: peerHeight(e.peerId) }
-              : { type: "EvidencePeerRemoved", peerId: e.peerId },
-        ),
-      )
-      .subscribe(subscriber);
-  });
+  const peerInputs$ = channelPeers$(hub, CHANNEL_EVIDENCE).pipe(
+    map(
+      (e): EvidenceGossipInput =>
+        e.type === "added"
+          ? { type: "EvidencePeerAdded", peerId: e.peerId, peerHeight: peerHeight(e.peerId) }
+          : { type: "EvidencePeerRemoved", peerId: e.peerId },
+    ),
+  );
   const toInputs = (changes: EvidencePoolChanges): EvidenceGossipInput[] => [
     ...(changes.removePending.length
       ? [{ type: "EvidenceLeftPending" as const, keys: changes.removePending.map((r) => r.key) }]

@@ -4,17 +4,7 @@
 // connections and their outcome comes back as input. Peers' txs are decoded against our
 // max_tx_bytes and the channel capacity, then submitted to the mempool with their sender (CheckTx
 // refusals never stop a peer); garbage is reported to the peer layer with the reason.
-import {
-  asyncScheduler,
-  EMPTY,
-  filter,
-  from,
-  map,
-  mergeMap,
-  Observable,
-  type SchedulerLike,
-  timer,
-} from "rxjs";
+import { asyncScheduler, EMPTY, from, map, mergeMap, type Observable, type SchedulerLike, timer } from "rxjs";
 import type { NodeConfig } from "../../src/config/config-schema.js";
 import type { Logger } from "../../src/logger/index.js";
 import type { MempoolEffect } from "../../src/mempool/effect.js";
@@ -32,7 +22,7 @@ import { decodeMempoolMessage } from "../../src/p2p/mempool-wire.js";
 import { createLoop, type LoopFault } from "../loop.js";
 import type { SubmitResult } from "../node-handle.js";
 import type { PeerLayer } from "../p2p-layer.js";
-import type { PeerLifecycleEvent } from "../sources/peers.js";
+import { channelPeers$ } from "../sources/peers.js";
 import { sendWhenRoom } from "./send-when-room.js";
 
 /** Peer txs submitted and not yet answered, over all peers: beyond it a peer's tx is dropped. */
@@ -74,27 +64,16 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
   const scheduler = deps.scheduler ?? asyncScheduler;
   const peerHeight = deps.peerHeight ?? (() => undefined);
   const log = deps.logger;
-  const speaksMempool = (channels: Uint8Array) => channels.includes(CHANNEL_MEMPOOL);
 
   // Peers already connected when the reactor starts, then every join and leave.
-  const peerInputs$ = new Observable<MempoolGossipInput>((subscriber) => {
-    for (const peerId of hub.ids()) {
-      const info = hub.get(peerId)?.remoteNodeInfo;
-      if (info && speaksMempool(info.channels))
-        subscriber.next({ type: "GossipPeerAdded", peerId, peerHeight: peerHeight(peerId) });
-    }
-    return hub.peers$
-      .pipe(
-        filter((e: PeerLifecycleEvent) => e.type === "removed" || speaksMempool(e.nodeInfo.channels)),
-        map(
-          (e): MempoolGossipInput =>
-            e.type === "added"
-              ? { type: "GossipPeerAdded", peerId: e.peerId, peerHeight: peerHeight(e.peerId) }
-              : { type: "GossipPeerRemoved", peerId: e.peerId },
-        ),
-      )
-      .subscribe(subscriber);
-  });
+  const peerInputs$ = channelPeers$(hub, CHANNEL_MEMPOOL).pipe(
+    map(
+      (e): MempoolGossipInput =>
+        e.type === "added"
+          ? { type: "GossipPeerAdded", peerId: e.peerId, peerHeight: peerHeight(e.peerId) }
+          : { type: "GossipPeerRemoved", peerId: e.peerId },
+    ),
+  );
   const mempoolInputs$ = deps.mempool.effect$.pipe(
     mergeMap((e): MempoolGossipInput[] => {
       switch (e.type) {

@@ -5,7 +5,7 @@
 // Sending is here too: only on a channel the peer advertised (v0.34 drops the rest, and a Go
 // node closes the connection on an unknown channel).
 import { createServer, type Server, type Socket } from "node:net";
-import { EMPTY, filter, mergeMap, type Observable, of, Subject } from "rxjs";
+import { EMPTY, filter, map, mergeMap, Observable, of, Subject } from "rxjs";
 import type { ConsensusRules } from "../../src/consensus/rules.js";
 import type { ConsensusState } from "../../src/consensus/state.js";
 import type { BatchVerifier } from "../../src/crypto/verify-item.js";
@@ -198,6 +198,34 @@ export class PeerHub {
     this.incoming.complete();
     this.lifecycle.complete();
   }
+}
+
+/** A peer that speaks some channel joined or left (channelPeers$). */
+export interface ChannelPeerEvent {
+  type: "added" | "removed";
+  peerId: string;
+}
+
+/**
+ * The peers that speak `channelId`, for a reactor that starts after some have joined: those the
+ * hub has announced, then each join of a peer speaking it and each leave.
+ */
+export function channelPeers$(
+  hub: Pick<PeerHub, "ids" | "get" | "peers$">,
+  channelId: number,
+): Observable<ChannelPeerEvent> {
+  return new Observable<ChannelPeerEvent>((subscriber) => {
+    for (const peerId of hub.ids()) {
+      if (hub.get(peerId)?.remoteNodeInfo.channels.includes(channelId) === true)
+        subscriber.next({ type: "added", peerId });
+    }
+    return hub.peers$
+      .pipe(
+        filter((e) => e.type === "removed" || e.nodeInfo.channels.includes(channelId)),
+        map((e): ChannelPeerEvent => ({ type: e.type, peerId: e.peerId })),
+      )
+      .subscribe(subscriber);
+  });
 }
 
 const hexChannel = (id: number) => `0x${id.toString(16).padStart(2, "0")}`;
