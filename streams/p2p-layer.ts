@@ -18,7 +18,6 @@ import { splitList } from "../src/config/config-codecs.js";
 import type { ConsensusInput } from "../src/consensus/input.js";
 import { NO_PEER_METRICS, type PeerMetricsSink } from "../src/metrics/index.js";
 import { addOurAddress, loadAddrBook, saveAddrBook } from "../src/p2p/addrbook/index.js";
-import { encodeBroadcast } from "../src/p2p/consensus-wire.js";
 import { type NetAddress, normaliseIp, parseAddressSpec } from "../src/p2p/net-address.js";
 import {
   decodePexMessage,
@@ -40,7 +39,6 @@ import {
 import type { ChannelDescriptor, MConnectionConfig, NodeInfo, UpgradeConnection } from "../src/p2p/types.js";
 import { TENDERMINT_COMPAT_VERSION } from "../src/version.js";
 import type { PreparedNode } from "./boot/prepare-home.js";
-import type { BroadcastEffect, PeerBroadcaster } from "./effects/broadcasts.js";
 import { pexEffectsHandler } from "./effects/p2p-pex.js";
 import { ConnectionTable, switchEffectsHandler, unstamped } from "./effects/p2p-switch.js";
 import { createLoop } from "./loop.js";
@@ -95,8 +93,6 @@ export interface PeerLayer {
   readonly view: PeersView;
   /** Every reactor is subscribed: deliver what the hub held (see holdDeliveries). */
   startDelivery(): void;
-  /** where the consensus broadcasts go */
-  readonly broadcaster: PeerBroadcaster;
   /**
    * A peer broke the protocol on some reactor's channel (garbage, a lie, a bad block): the switch
    * disconnects it with this reason (and the address book marks it bad).
@@ -374,13 +370,6 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
     dispatchSwitch: (input) => switchLoop.dispatch(input),
   });
 
-  const broadcaster: PeerBroadcaster = {
-    broadcast(effect: BroadcastEffect) {
-      const { channel, bytes } = encodeBroadcast(effect);
-      hub.broadcast(channel, bytes);
-    },
-  };
-
   let stopped = false;
   return {
     listenAddr,
@@ -388,7 +377,6 @@ export async function startPeerLayer(prepared: PreparedNode, options: PeerLayerO
     hub,
     view,
     startDelivery: () => hub.startDelivery(),
-    broadcaster,
     reportPeer: reject,
     consensusInput$: (deps) => peerConsensusInputs(hub, { ...deps, reject }, log),
     async stop() {
