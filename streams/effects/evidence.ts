@@ -143,10 +143,16 @@ export class EvidencePoolHolder implements EvidenceReportDeps {
   /**
    * Evidence from outside (broadcast_evidence): checked exactly as evidence in a proposed block is,
    * then pending (durably, before this resolves) until a proposer includes it. Evidence already
-   * pending is accepted again without change; committed, expired, unverifiable or forged
+   * pending or already committed is accepted without change, as v0.34's AddEvidence returns no
+   * error for either (a client retrying after its evidence landed is not told it failed; the
+   * evidence is never pending again, so never re-proposed); expired, unverifiable or forged
    * evidence is refused with EvidenceRejectedError.
    */
   async add(evidence: Evidence, chain: ChainState, verify: SignatureVerifier): Promise<void> {
+    if (knownEvidence(this.pool, evidenceKey(evidence)) === "committed") {
+      this.logger.debug("evidence already committed; nothing to add", { key: evidenceKey(evidence) });
+      return;
+    }
     const history = await this.historyOf(evidence, chain);
     const check = checkEvidence(this.pool, evidence, chain, history, verify);
     if (check.kind !== "valid") throw new EvidenceRejectedError(check.reason);

@@ -111,9 +111,11 @@ test("duplicate-vote evidence over broadcast_evidence is committed in a later bl
     }
     assert.ok(committedAt !== undefined, "the evidence is committed within 15 blocks");
 
-    // Once committed, the same evidence is refused as already committed.
+    // Once committed, the same evidence is answered with success and its hash, as v0.34 answers
+    // (AddEvidence ignores committed evidence), and it never becomes pending again.
     const again = await post(node, "broadcast_evidence", { evidence: evidence(first, second) });
-    assert.match(JSON.stringify(again.error), /already committed/);
+    assert.equal(again.error, undefined, JSON.stringify(again.error));
+    assert.deepEqual(again.result, accepted.result);
 
     // A crash and a restart: the committed evidence comes back from data/evidence.db (or from the
     // block store's catch-up): refused again, and never proposed again.
@@ -126,7 +128,8 @@ test("duplicate-vote evidence over broadcast_evidence is committed in a later bl
     })();
     await node.waitFor(() => node.height >= restartedAt + 4n, `height ${restartedAt + 4n}`);
     const afterRestart = await post(node, "broadcast_evidence", { evidence: evidence(first, second) });
-    assert.match(JSON.stringify(afterRestart.error), /already committed/);
+    assert.equal(afterRestart.error, undefined, JSON.stringify(afterRestart.error));
+    assert.deepEqual(afterRestart.result, accepted.result);
     for (let h = committedAt! + 1n; h <= node.height; h++) {
       const block = ((await node.rpc(`/block?height=${h}`)).result as any).block;
       assert.equal(block.evidence.length, 0, `height ${h} re-proposes committed evidence`);
