@@ -55,10 +55,7 @@ export function nodeHandleOf(parts: {
       ? {
           address: signer.address,
           pubKey: signer.publicKey,
-          votingPower: () =>
-            chain.current.validators?.validators.find((v) =>
-              Buffer.from(v.address).equals(Buffer.from(signer.address)),
-            )?.votingPower ?? 0n,
+          votingPower: ourPowerIn(() => chain.current.validators, signer.address),
         }
       : undefined,
     consensusState$: consensus.loop.state$,
@@ -89,5 +86,26 @@ export function nodeHandleOf(parts: {
     catchingUp: parts.catchingUp ?? (() => false),
     stop: () => life.shutdown({ exitCode: 0, reason: "stopped" }),
     stopped: life.stopped,
+  };
+}
+
+/**
+ * Our voting power in the current validator set, looked up again only when the set object changes
+ * (once per height at most): /status asks on every request, and a scan comparing addresses per
+ * request was the largest part of its cost beyond serialising.
+ */
+function ourPowerIn(
+  currentSet: () => { validators: readonly { address: Uint8Array; votingPower: bigint }[] } | undefined,
+  address: Uint8Array,
+): () => bigint {
+  let seen: unknown;
+  let power = 0n;
+  return () => {
+    const set = currentSet();
+    if (set !== seen) {
+      seen = set;
+      power = set?.validators.find((v) => Buffer.compare(v.address, address) === 0)?.votingPower ?? 0n;
+    }
+    return power;
   };
 }
