@@ -99,6 +99,22 @@ export function layerViolations(edges: Map<string, string[]>): string[] {
   return problems;
 }
 
+/**
+ * DESIGN §3: "no module [in src/] imports streams/"; only the commands do (commands → streams →
+ * src). The layer numbers keep streams/ from importing src/cli and src/operations; this keeps those
+ * two, which sit above streams/ in the table, from importing it in turn.
+ */
+export function srcImportsOfStreams(edges: Map<string, string[]>): string[] {
+  const problems: string[] = [];
+  for (const [file, imports] of edges) {
+    if (!file.startsWith("src/") || moduleOf(file) === "src/commands") continue;
+    for (const target of imports)
+      if (target.startsWith("streams/"))
+        problems.push(`${file} imports ${target}: only src/commands may import streams/`);
+  }
+  return problems;
+}
+
 /** Groups of files that import one another round (Tarjan's strongly connected components). */
 export function importCycles(edges: Map<string, string[]>): string[][] {
   let next = 0;
@@ -144,6 +160,10 @@ describe("imports flow one way (DESIGN §3)", () => {
     assert.deepEqual(layerViolations(graph), []);
   });
 
+  it("nothing in src/ but the commands imports streams/", () => {
+    assert.deepEqual(srcImportsOfStreams(graph), []);
+  });
+
   it("no files import one another round", () => {
     assert.deepEqual(importCycles(graph), []);
   });
@@ -159,5 +179,15 @@ describe("imports flow one way (DESIGN §3)", () => {
     assert.equal(violations.length, 3);
     assert.match(violations[0]!, /src\/types \(layer 3\) may not import streams \(layer 9\)/);
     assert.deepEqual(importCycles(bad), [["src/types/x.ts", "src/types/y.ts"]]);
+    const up = new Map([
+      ["src/cli/testnet.ts", ["streams/node.ts"]],
+      ["src/operations/rollback.ts", ["streams/loop.ts"]],
+      ["src/commands/start.ts", ["streams/run-node.ts"]],
+    ]);
+    assert.deepEqual(layerViolations(up), [], "the layer numbers alone let src/cli import streams/");
+    assert.deepEqual(srcImportsOfStreams(up), [
+      "src/cli/testnet.ts imports streams/node.ts: only src/commands may import streams/",
+      "src/operations/rollback.ts imports streams/loop.ts: only src/commands may import streams/",
+    ]);
   });
 });
