@@ -335,6 +335,15 @@ describe("simulation: the node's signer rules refuse what a double signer would 
     );
   });
 
+  it("refuses the very step a sign state says was signed when it holds no sign bytes to compare", () => {
+    const fresh = freshValidator();
+    // A priv_validator_state.json edited by hand, or written by a signer that kept no sign bytes.
+    fresh.signState.save({ height: 5n, round: 0, step: 3 });
+    const sign = handlersOf(fresh);
+    const vote = { ...precommit(5n, 0, 1), validatorAddress: fresh.address };
+    assert.match(failure(sign({ type: "SignVote", vote })), /^PRIVVAL_NO_SIGN_BYTES: /);
+  });
+
   it("latches after a failed save of the sign state: every later request is refused", () => {
     const fresh = freshValidator();
     const deps = fresh.handlerDeps();
