@@ -115,6 +115,30 @@ export function srcImportsOfStreams(edges: Map<string, string[]>): string[] {
   return problems;
 }
 
+/**
+ * The pure modules (DESIGN §1: reducers; issue 11: "src/state does no I/O") import no node:
+ * builtin and no package but immutable's data structures: a clock, a file or a socket could only
+ * come in through one of those.
+ */
+const PURE_MODULES = ["src/consensus", "src/mempool", "src/state"];
+const PURE_PACKAGES = new Set(["immutable"]);
+
+/** Non-relative imports of the pure modules' files that are not allowed there. */
+export function impureImports(packages: Map<string, string[]>): string[] {
+  const problems: string[] = [];
+  for (const [file, names] of packages) {
+    if (!PURE_MODULES.some((m) => file.startsWith(`${m}/`))) continue;
+    for (const name of names)
+      if (!PURE_PACKAGES.has(name)) problems.push(`${file} imports ${name}: ${moduleOf(file)} is pure`);
+  }
+  return problems;
+}
+
+function packagesOf(file: string): string[] {
+  const info = ts.preProcessFile(readFileSync(join(root, file), "utf8"), true, true);
+  return info.importedFiles.map((i) => i.fileName).filter((name) => !name.startsWith("."));
+}
+
 /** Groups of files that import one another round (Tarjan's strongly connected components). */
 export function importCycles(edges: Map<string, string[]>): string[][] {
   let next = 0;
@@ -162,6 +186,19 @@ describe("imports flow one way (DESIGN §3)", () => {
 
   it("nothing in src/ but the commands imports streams/", () => {
     assert.deepEqual(srcImportsOfStreams(graph), []);
+  });
+
+  it("the pure modules import no I/O: no node: builtin, no package but immutable", () => {
+    assert.deepEqual(impureImports(new Map(files.map((f) => [f, packagesOf(f)]))), []);
+    assert.deepEqual(
+      impureImports(
+        new Map([
+          ["src/state/next-state.ts", ["node:fs", "immutable"]],
+          ["src/store/block-store.ts", ["classic-level"]],
+        ]),
+      ),
+      ["src/state/next-state.ts imports node:fs: src/state is pure"],
+    );
   });
 
   it("no files import one another round", () => {
