@@ -1,5 +1,6 @@
 // Errors of the operator commands (rollback, reindex-event, reset-state, compact, debug): what
 // an operation refuses to do and why, each message naming the file or height involved.
+import { CodedError } from "../coded-error.js";
 
 export type OperationErrorCode =
   /** the home has no data directory (never initialised). */
@@ -15,12 +16,4 @@ export type OperationErrorCode =
   /** debug: the node's RPC or process could not be reached, or the output is unusable. */
   | "OP_DEBUG_FAILED";
 
-export class OperationError extends Error {
-  readonly code: OperationErrorCode;
-
-  constructor(code: OperationErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "OperationError";
-    this.code = code;
-  }
-}
+export class OperationError extends CodedError<OperationErrorCode> {}

@@ -1,5 +1,6 @@
 // Errors of the peer transport. Every code names the step that failed so a log line saying
 // "peer X closed: P2P_BAD_MAC ..." is enough to know what the remote did wrong.
+import { CodedError } from "../coded-error.js";
 
 export type P2pErrorCode =
   | "P2P_HANDSHAKE_TIMEOUT"
@@ -25,12 +26,4 @@ export type P2pErrorCode =
   | "P2P_CLOSED_BY_PEER"
   | "P2P_CLOSED_BY_US";
 
-export class P2pError extends Error {
-  readonly code: P2pErrorCode;
-
-  constructor(code: P2pErrorCode, message: string) {
-    super(message);
-    this.name = "P2pError";
-    this.code = code;
-  }
-}
+export class P2pError extends CodedError<P2pErrorCode> {}

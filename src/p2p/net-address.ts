@@ -2,6 +2,7 @@
 // validity, routability and the address book's bucket group key. Pure: a host name is reported
 // as needing a DNS lookup, which the caller (streams/) does; nothing here touches the network.
 import { isIP } from "node:net";
+import { CodedError } from "../coded-error.js";
 
 export interface NetAddress {
   /** 40 hex characters; v0.34 accepts upper case here (its dialled-ID check then fails). */
@@ -20,15 +21,7 @@ export interface AddressSpec {
   needsLookup: boolean;
 }
 
-export class NetAddressError extends Error {
-  constructor(
-    readonly code: "P2P_ADDRESS_NO_ID" | "P2P_ADDRESS_INVALID",
-    message: string,
-  ) {
-    super(message);
-    this.name = "NetAddressError";
-  }
-}
+export class NetAddressError extends CodedError<"P2P_ADDRESS_NO_ID" | "P2P_ADDRESS_INVALID"> {}
 
 const HEX_ID = /^[0-9a-fA-F]{40}$/;
 

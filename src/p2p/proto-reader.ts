@@ -2,10 +2,12 @@
 // AuthSigMessage, Packet, DefaultNodeInfo). Hand-written so a hostile peer's bytes are walked
 // once, with every length checked against the buffer, and errors say which field was wrong.
 
-export class ProtoDecodeError extends Error {
+import { CodedError } from "../coded-error.js";
+
+/** Bytes that do not decode as the message read; callers turn it into their own verdict. */
+export class ProtoDecodeError extends CodedError<"P2P_UNDECODABLE"> {
   constructor(message: string) {
-    super(message);
-    this.name = "ProtoDecodeError";
+    super("P2P_UNDECODABLE", message);
   }
 }
 

@@ -2,6 +2,7 @@
 // moved by input, round or height, forward and back, or to the next input matching a filter; each
 // move prints the step that reaches the new position. Text in, text out: the session
 // (console-session.ts) only reads lines and writes what this returns.
+import { CodedError } from "../../src/coded-error.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { describeRule } from "../../src/consensus/paper-lines.js";
 import { roundStepName } from "../../src/consensus/round-step.js";
@@ -283,6 +284,9 @@ export class ReplayConsole {
   }
 }
 
-export class ConsoleInputError extends Error {
-  override readonly name = "ConsoleInputError";
+/** A console line that names no valid move; the session prints it and reads the next line. */
+export class ConsoleInputError extends CodedError<"CONSOLE_BAD_INPUT"> {
+  constructor(message: string) {
+    super("CONSOLE_BAD_INPUT", message);
+  }
 }

@@ -274,6 +274,30 @@ describe("simulation: the node's signer rules refuse what a double signer would 
     );
   });
 
+  it("refuses a round, then a step, below the last signed at the same height (regression)", () => {
+    const sign = handlersOf(node);
+    const height = node.signState.state.height + 20n;
+    const prevote = { ...precommit(height, 2, 0x33), type: SignedMsgType.SIGNED_MSG_TYPE_PREVOTE };
+    assert.equal(sign({ type: "SignVote", vote: prevote }).type, "VoteSigned");
+    assert.match(
+      failure(sign({ type: "SignVote", vote: precommit(height, 1, 0x33) })),
+      /^PRIVVAL_HRS_REGRESSION: round regression/,
+    );
+    const proposal = sign({
+      type: "SignProposal",
+      proposal: {
+        type: SignedMsgType.SIGNED_MSG_TYPE_PROPOSAL,
+        height,
+        round: 2,
+        polRound: -1,
+        blockId: next.blockId,
+        timestamp: time,
+        signature: new Uint8Array(0),
+      },
+    });
+    assert.match(failure(proposal), /^PRIVVAL_HRS_REGRESSION: step regression/);
+  });
+
   it("signs a new height once, then refuses a conflicting vote and returns the stored one for a timestamp-only change", () => {
     const sign = handlersOf(node);
     const height = node.signState.state.height + 10n;
@@ -309,6 +333,15 @@ describe("simulation: the node's signer rules refuse what a double signer would 
       answer.type === "SignFailed" ? answer.reason : answer.type,
       /^PRIVVAL_BAD_REQUEST: .*POL round -2/,
     );
+  });
+
+  it("refuses the very step a sign state says was signed when it holds no sign bytes to compare", () => {
+    const fresh = freshValidator();
+    // A priv_validator_state.json edited by hand, or written by a signer that kept no sign bytes.
+    fresh.signState.save({ height: 5n, round: 0, step: 3 });
+    const sign = handlersOf(fresh);
+    const vote = { ...precommit(5n, 0, 1), validatorAddress: fresh.address };
+    assert.match(failure(sign({ type: "SignVote", vote })), /^PRIVVAL_NO_SIGN_BYTES: /);
   });
 
   it("latches after a failed save of the sign state: every later request is refused", () => {

@@ -6,13 +6,13 @@
 // header. A block without txs leaves the app hash as it was (as kvstore does), so
 // create_empty_blocks = false has heights that wait for transactions.
 import { createHash, type KeyObject } from "node:crypto";
+import { responseDeliverTx, responseEndBlock } from "../../src/abci/apps/responses.js";
 import { keyPairFromSeed, privateKeyObjectFromSeed } from "../../src/crypto/ed25519-keys.js";
 import { addressOf } from "../../src/crypto/hash.js";
 import { stateFromGenesis } from "../../src/state/genesis-state.js";
 import { nextState, withAppHash } from "../../src/state/next-state.js";
 import { defaultConsensusParams } from "../../src/types/consensus-params.js";
 import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
-import type { ResponseDeliverTx } from "../../src/wire/generated/tendermint/abci/types.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { BlockID } from "../../src/wire/generated/tendermint/types/types.js";
@@ -60,23 +60,10 @@ export function genesisState(keys: readonly SimKey[], powers: readonly bigint[])
   });
 }
 
-const OK_TX: Omit<ResponseDeliverTx, "data"> = {
-  code: 0,
-  log: "",
-  info: "",
-  gasWanted: 0n,
-  gasUsed: 0n,
-  events: [],
-  codespace: "",
-};
-
 /** The chain state after `block` (committed as `blockId`) ran on the simulated app. */
 export function executeSimBlock(chain: ChainState, block: Block, blockId: BlockID): ChainState {
-  const deliverTxs = block.data.txs.map((tx): ResponseDeliverTx => ({ ...OK_TX, data: tx.subarray(0, 4) }));
-  const next = nextState(chain, blockId, block.header, {
-    deliverTxs,
-    endBlock: { validatorUpdates: [], consensusParamUpdates: undefined, events: [] },
-  });
+  const deliverTxs = block.data.txs.map((tx) => responseDeliverTx({ data: tx.subarray(0, 4) }));
+  const next = nextState(chain, blockId, block.header, { deliverTxs, endBlock: responseEndBlock() });
   if (block.data.txs.length === 0) return withAppHash(next, chain.appHash);
   const height = Buffer.alloc(8);
   height.writeBigUInt64BE(block.header.height);

@@ -99,6 +99,46 @@ export function layerViolations(edges: Map<string, string[]>): string[] {
   return problems;
 }
 
+/**
+ * DESIGN §3: "no module [in src/] imports streams/"; only the commands do (commands → streams →
+ * src). The layer numbers keep streams/ from importing src/cli and src/operations; this keeps those
+ * two, which sit above streams/ in the table, from importing it in turn.
+ */
+export function srcImportsOfStreams(edges: Map<string, string[]>): string[] {
+  const problems: string[] = [];
+  for (const [file, imports] of edges) {
+    if (!file.startsWith("src/") || moduleOf(file) === "src/commands") continue;
+    for (const target of imports)
+      if (target.startsWith("streams/"))
+        problems.push(`${file} imports ${target}: only src/commands may import streams/`);
+  }
+  return problems;
+}
+
+/**
+ * The pure modules (DESIGN §1: reducers; issue 11: "src/state does no I/O") import no node:
+ * builtin and no package but immutable's data structures: a clock, a file or a socket could only
+ * come in through one of those.
+ */
+const PURE_MODULES = ["src/consensus", "src/mempool", "src/state"];
+const PURE_PACKAGES = new Set(["immutable"]);
+
+/** Non-relative imports of the pure modules' files that are not allowed there. */
+export function impureImports(packages: Map<string, string[]>): string[] {
+  const problems: string[] = [];
+  for (const [file, names] of packages) {
+    if (!PURE_MODULES.some((m) => file.startsWith(`${m}/`))) continue;
+    for (const name of names)
+      if (!PURE_PACKAGES.has(name)) problems.push(`${file} imports ${name}: ${moduleOf(file)} is pure`);
+  }
+  return problems;
+}
+
+function packagesOf(file: string): string[] {
+  const info = ts.preProcessFile(readFileSync(join(root, file), "utf8"), true, true);
+  return info.importedFiles.map((i) => i.fileName).filter((name) => !name.startsWith("."));
+}
+
 /** Groups of files that import one another round (Tarjan's strongly connected components). */
 export function importCycles(edges: Map<string, string[]>): string[][] {
   let next = 0;
@@ -144,6 +184,23 @@ describe("imports flow one way (DESIGN §3)", () => {
     assert.deepEqual(layerViolations(graph), []);
   });
 
+  it("nothing in src/ but the commands imports streams/", () => {
+    assert.deepEqual(srcImportsOfStreams(graph), []);
+  });
+
+  it("the pure modules import no I/O: no node: builtin, no package but immutable", () => {
+    assert.deepEqual(impureImports(new Map(files.map((f) => [f, packagesOf(f)]))), []);
+    assert.deepEqual(
+      impureImports(
+        new Map([
+          ["src/state/next-state.ts", ["node:fs", "immutable"]],
+          ["src/store/block-store.ts", ["classic-level"]],
+        ]),
+      ),
+      ["src/state/next-state.ts imports node:fs: src/state is pure"],
+    );
+  });
+
   it("no files import one another round", () => {
     assert.deepEqual(importCycles(graph), []);
   });
@@ -159,5 +216,15 @@ describe("imports flow one way (DESIGN §3)", () => {
     assert.equal(violations.length, 3);
     assert.match(violations[0]!, /src\/types \(layer 3\) may not import streams \(layer 9\)/);
     assert.deepEqual(importCycles(bad), [["src/types/x.ts", "src/types/y.ts"]]);
+    const up = new Map([
+      ["src/cli/testnet.ts", ["streams/node.ts"]],
+      ["src/operations/rollback.ts", ["streams/loop.ts"]],
+      ["src/commands/start.ts", ["streams/run-node.ts"]],
+    ]);
+    assert.deepEqual(layerViolations(up), [], "the layer numbers alone let src/cli import streams/");
+    assert.deepEqual(srcImportsOfStreams(up), [
+      "src/cli/testnet.ts imports streams/node.ts: only src/commands may import streams/",
+      "src/operations/rollback.ts imports streams/loop.ts: only src/commands may import streams/",
+    ]);
   });
 });

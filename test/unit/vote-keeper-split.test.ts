@@ -29,6 +29,7 @@ import {
 } from "../../src/wire/generated/tendermint/types/types.js";
 import { voteSignBytes } from "../../src/wire/sign-bytes.js";
 import { commands, only, TestNode } from "./consensus-harness.js";
+import { noteNewThresholds } from "./vote-keeper-fixture.js";
 
 const CHAIN = "split-chain";
 const HEIGHT = 7n;
@@ -68,7 +69,7 @@ function vote(index: number, type: "prevote" | "precommit", round: number, id: B
   return { ...unsigned, signature: signEd25519(keyOf(index).privateKey, voteSignBytes(CHAIN, unsigned)) };
 }
 
-/** Adds the votes in order; returns the final votes, every threshold crossed and every outcome kind. */
+/** Adds the votes in order; returns the final votes, the thresholds in the order they came to hold, and every outcome kind. */
 function feed(list: Vote[], currentRound = 0, votes: HeightVotes = emptyHeightVotes(HEIGHT, weights)) {
   const thresholds: string[] = [];
   const outcomes: string[] = [];
@@ -80,7 +81,7 @@ function feed(list: Vote[], currentRound = 0, votes: HeightVotes = emptyHeightVo
     if (outcome.kind !== "added") continue;
     if (outcome.conflict !== undefined) reports++;
     votes = outcome.votes;
-    thresholds.push(...outcome.thresholds.map((t) => `${t.kind}@${t.round}`));
+    noteNewThresholds(thresholds, votes, v.round, currentRound);
   }
   return { votes, thresholds, outcomes, reports };
 }
@@ -129,15 +130,17 @@ describe("vote keeper: split double votes", () => {
     }
   });
 
-  it("does not repeat PrecommitAll for a second version", () => {
-    const { thresholds } = feed([
+  it("holds PrecommitAll only when every validator precommitted, a second version adding nothing", () => {
+    // 40 of value power (0's two versions) but three of the four validators: not all.
+    const three = feed([
       vote(0, "precommit", 0, A),
+      vote(0, "precommit", 0, NIL),
       vote(1, "precommit", 0, NIL),
       vote(2, "precommit", 0, NIL),
-      vote(3, "precommit", 0, NIL),
-      vote(0, "precommit", 0, NIL),
     ]);
-    assert.deepEqual(thresholds, ["PrecommitAny@0", "PrecommitNil@0", "PrecommitAll@0"]);
+    assert.deepEqual(three.thresholds, ["PrecommitAny@0"]);
+    const all = feed([vote(3, "precommit", 0, NIL)], 0, three.votes);
+    assert.deepEqual(all.thresholds, ["PrecommitAny@0", "PrecommitAll@0"]);
   });
 
   it("reports a conflicting pair once: either version again is a duplicate", () => {
@@ -181,7 +184,7 @@ describe("vote keeper: split double votes", () => {
       ],
       1,
     );
-    assert.deepEqual(thresholds, ["PrecommitAny@1", "PrecommitAll@1", "PrecommitBlock@1"]);
+    assert.deepEqual(thresholds, ["PrecommitAny@1", "PrecommitAll@1", "PrecommitBlock@1", "Decision@1"]);
     assert.equal(votes.decisionRound, 1);
     const commit = commitFromPrecommits(votes, 1, B);
     assert.deepEqual(

@@ -19,6 +19,7 @@ import {
   SignedMsgType,
   type Vote,
 } from "../../src/wire/generated/tendermint/types/types.js";
+import { noteNewThresholds } from "./vote-keeper-fixture.js";
 
 const validators = [10n, 10n, 10n, 10n].map((votingPower, i) => ({
   address: new Uint8Array(20).fill(i + 1),
@@ -55,13 +56,13 @@ function addAll(votes: HeightVotes, list: Vote[], currentRound = 0) {
     assert.equal(outcome.kind, "added");
     if (outcome.kind !== "added") throw new Error("unreachable");
     votes = outcome.votes;
-    kinds.push(...outcome.thresholds.map((t) => `${t.kind}@${t.round}`));
+    noteNewThresholds(kinds, votes, v.round, currentRound);
   }
   return { votes, kinds };
 }
 
 describe("vote keeper", () => {
-  it("emits a polka for a block only when more than 2/3 of the power prevoted it", () => {
+  it("holds a polka for a block only once more than 2/3 of the power prevoted it", () => {
     const A = blockId(1);
     const { votes, kinds } = addAll(emptyHeightVotes(5n, weights), [
       vote(0, "prevote", 0, A),
@@ -73,7 +74,7 @@ describe("vote keeper", () => {
     assert.equal(prevotesIn(votes, 0)!.majority!.power, 30n);
   });
 
-  it("emits polka any without a block majority on a split, then a nil polka", () => {
+  it("holds polka any without a block majority on a split, then a nil polka", () => {
     const A = blockId(1);
     const { kinds } = addAll(emptyHeightVotes(5n, weights), [
       vote(0, "prevote", 0, A),
@@ -84,7 +85,7 @@ describe("vote keeper", () => {
     assert.deepEqual(kinds, ["PolkaAny@0", "PolkaNil@0"]);
   });
 
-  it("emits precommit thresholds, the decision round, and PrecommitAll", () => {
+  it("holds precommit any, precommits for the block, the decision and PrecommitAll", () => {
     const A = blockId(1);
     const { votes, kinds } = addAll(emptyHeightVotes(5n, weights), [
       vote(0, "precommit", 0, A),
@@ -92,16 +93,17 @@ describe("vote keeper", () => {
       vote(2, "precommit", 0, A),
       vote(3, "precommit", 0, NIL),
     ]);
-    assert.deepEqual(kinds, ["PrecommitAny@0", "PrecommitBlock@0", "PrecommitAll@0"]);
+    assert.deepEqual(kinds, ["PrecommitAny@0", "PrecommitBlock@0", "Decision@0", "PrecommitAll@0"]);
     assert.equal(votes.decisionRound, 0);
     const nilKinds = addAll(
       emptyHeightVotes(5n, weights),
       [0, 1, 2].map((i) => vote(i, "precommit", 0, NIL)),
     ).kinds;
-    assert.deepEqual(nilKinds, ["PrecommitAny@0", "PrecommitNil@0"]);
+    // +2/3 precommitted nil: only precommit any (L47) holds; nil is no decision.
+    assert.deepEqual(nilKinds, ["PrecommitAny@0"]);
   });
 
-  it("reports SkipRound when +2/3 of any votes arrive for a later round", () => {
+  it("holds SkipRound when +2/3 of any votes arrive for a later round", () => {
     const { votes, kinds } = addAll(
       emptyHeightVotes(5n, weights),
       [vote(0, "prevote", 3, blockId(1)), vote(1, "prevote", 3, NIL), vote(2, "prevote", 3, blockId(2))],

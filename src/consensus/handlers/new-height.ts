@@ -10,7 +10,8 @@ import { RoundStep } from "../round-step.js";
 import type { ConsensusState } from "../state.js";
 import { sameBytes } from "../vote-keeper/block-key.js";
 import { votesFromCommit } from "../vote-keeper/commit-from-votes.js";
-import { emptyHeightVotes, type HeightVotes, precommitsIn, weightsOf } from "../vote-keeper/height-votes.js";
+import { emptyHeightVotes, type HeightVotes, weightsOf } from "../vote-keeper/height-votes.js";
+import { precommitAll } from "../vote-keeper/thresholds.js";
 import { type Ctx, publish, roundStateData, scheduleTimeout } from "./context.js";
 
 export interface NewHeightArgs {
@@ -23,9 +24,7 @@ export interface NewHeightArgs {
 }
 
 export function lastCommitHasAll(s: ConsensusState): boolean {
-  if (s.lastCommit === undefined) return false;
-  const tally = precommitsIn(s.lastCommit, s.lastCommitRound);
-  return tally !== undefined && tally.power === s.lastCommit.weights.totalPower;
+  return s.lastCommit !== undefined && precommitAll(s.lastCommit, s.lastCommitRound);
 }
 
 export function enterNewHeight(ctx: Ctx, args: NewHeightArgs): void {

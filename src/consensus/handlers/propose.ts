@@ -9,7 +9,7 @@ import { RoundStep } from "../round-step.js";
 import type { HeldBlock } from "../state.js";
 import { blockKeyOf } from "../vote-keeper/block-key.js";
 import { commitFromPrecommits } from "../vote-keeper/commit-from-votes.js";
-import { precommitsIn } from "../vote-keeper/height-votes.js";
+import { precommitsForBlock } from "../vote-keeper/thresholds.js";
 import { type Ctx, emit, fired, publish } from "./context.js";
 
 function requestSignature(ctx: Ctx, held: HeldBlock, polRound: number): void {
@@ -80,10 +80,11 @@ export function onProposalBlockReaped(
   if (height !== s.height || round !== s.round || s.reapRound !== round || s.step !== RoundStep.Propose)
     return;
   if (s.proposal !== undefined || s.ownAddress === undefined) return;
-  const lastTally = s.lastCommit === undefined ? undefined : precommitsIn(s.lastCommit, s.lastCommitRound);
+  const lastDecided =
+    s.lastCommit === undefined ? undefined : precommitsForBlock(s.lastCommit, s.lastCommitRound);
   const lastCommit =
-    s.lastCommit !== undefined && lastTally?.majority !== undefined
-      ? commitFromPrecommits(s.lastCommit, s.lastCommitRound, lastTally.majority.blockId)
+    s.lastCommit !== undefined && lastDecided !== undefined
+      ? commitFromPrecommits(s.lastCommit, s.lastCommitRound, lastDecided.blockId)
       : undefined;
   const held = buildProposalBlock({
     chain: s.chain,

@@ -6,7 +6,7 @@ import { timeoutPrecommitMs } from "../config.js";
 import { RoundStep } from "../round-step.js";
 import { blockKeyOf, sameBytes } from "../vote-keeper/block-key.js";
 import { commitFromPrecommits } from "../vote-keeper/commit-from-votes.js";
-import { precommitsIn } from "../vote-keeper/height-votes.js";
+import { decision, precommitAny, precommitsForBlock } from "../vote-keeper/thresholds.js";
 import { type Ctx, emit, publish, roundStateData, scheduleTimeout, setStep } from "./context.js";
 import { partSetFor } from "./part-set-for.js";
 import { publishNewRound, roundProposer } from "./start-round.js";
@@ -17,7 +17,7 @@ export function uponPrecommitAny(ctx: Ctx): boolean {
   // Not in NewHeight: its timer is timeout_commit, which must not be replaced.
   if (s.step === RoundStep.Commit || s.step === RoundStep.NewHeight || s.precommitWaitRound === s.round)
     return false;
-  if (precommitsIn(s.votes, s.round)?.anyMajority !== true) return false;
+  if (!precommitAny(s.votes, s.round)) return false;
   ctx.s = { ...s, precommitWaitRound: s.round };
   scheduleTimeout(ctx, RoundStep.PrecommitWait, timeoutPrecommitMs(s.config, s.round));
   if (s.step === RoundStep.Precommit) setStep(ctx, RoundStep.PrecommitWait);
@@ -28,9 +28,10 @@ export function uponPrecommitAny(ctx: Ctx): boolean {
 //      while decision_p[h] = nil
 export function uponPrecommitsForBlock(ctx: Ctx): boolean {
   const s = ctx.s;
-  if (s.step === RoundStep.Commit || s.votes.decisionRound < 0) return false;
-  const round = s.votes.decisionRound;
-  const decided = precommitsIn(s.votes, round)!.majority!;
+  if (s.step === RoundStep.Commit) return false;
+  const decisionOf = decision(s.votes);
+  if (decisionOf === undefined) return false;
+  const { round, block: decided } = decisionOf;
   // v0.34 enterCommit: the locked block, or the proposal block, if it is the decided one;
   // else collect the decided block's parts.
   let { proposalParts, proposalBlock, proposalBlockValid } = s;
@@ -82,7 +83,7 @@ export function uponPrecommitsForBlock(ctx: Ctx): boolean {
 export function finalizeCommit(ctx: Ctx): boolean {
   const s = ctx.s;
   if (s.step !== RoundStep.Commit || s.committed || s.halted !== undefined) return false;
-  const decided = precommitsIn(s.votes, s.commitRound)?.majority;
+  const decided = precommitsForBlock(s.votes, s.commitRound);
   const held = s.proposalBlock;
   if (decided === undefined || held === undefined || blockKeyOf(held.blockId) !== decided.key) return false;
   ctx.s = { ...s, committed: true };

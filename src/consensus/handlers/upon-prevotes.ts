@@ -4,8 +4,8 @@
 
 import { timeoutPrevoteMs } from "../config.js";
 import { RoundStep } from "../round-step.js";
-import { blockKeyOf, NIL_KEY, sameBytes } from "../vote-keeper/block-key.js";
-import { prevotesIn } from "../vote-keeper/height-votes.js";
+import { blockKeyOf, sameBytes } from "../vote-keeper/block-key.js";
+import { polkaAny, polkaForBlock, polkaForNil } from "../vote-keeper/thresholds.js";
 import { type Ctx, publish, roundStateData, scheduleTimeout, setStep } from "./context.js";
 import { partSetFor } from "./part-set-for.js";
 import { signPrecommit } from "./sign-vote.js";
@@ -24,7 +24,7 @@ export function uponPolkaForProposal(ctx: Ctx): boolean {
   const value = proposalValue(s);
   if (value.kind !== "complete" || value.valid !== true) return false;
   const broken = s.config.testOnlyBreakRule === "precommit-without-polka";
-  const polka = prevotesIn(s.votes, s.round)?.majority;
+  const polka = polkaForBlock(s.votes, s.round);
   const polkaForV = polka !== undefined && polka.key === blockKeyOf(value.held.blockId);
   if (!polkaForV && !(broken && s.step === RoundStep.Prevote)) return false;
   const held = value.held;
@@ -51,8 +51,7 @@ export function uponPolkaForProposal(ctx: Ctx): boolean {
 export function uponPolkaForNil(ctx: Ctx): boolean {
   const s = ctx.s;
   if (!inPrevoteStep(s.step)) return false;
-  const polka = prevotesIn(s.votes, s.round)?.majority;
-  if (polka === undefined || polka.key !== NIL_KEY) return false;
+  if (!polkaForNil(s.votes, s.round)) return false;
   publish(ctx, "Polka", roundStateData(s));
   setStep(ctx, RoundStep.Precommit);
   signPrecommit(ctx, undefined);
@@ -63,7 +62,7 @@ export function uponPolkaForNil(ctx: Ctx): boolean {
 export function uponPolkaAny(ctx: Ctx): boolean {
   const s = ctx.s;
   if (s.step !== RoundStep.Prevote || s.prevoteWaitRound === s.round) return false;
-  if (prevotesIn(s.votes, s.round)?.anyMajority !== true) return false;
+  if (!polkaAny(s.votes, s.round)) return false;
   ctx.s = { ...s, prevoteWaitRound: s.round };
   scheduleTimeout(ctx, RoundStep.PrevoteWait, timeoutPrevoteMs(s.config, s.round));
   setStep(ctx, RoundStep.PrevoteWait);
@@ -77,8 +76,8 @@ export function uponPolkaAny(ctx: Ctx): boolean {
 export function uponPolkaForUnknownBlock(ctx: Ctx): boolean {
   const s = ctx.s;
   if (s.step === RoundStep.Commit) return false;
-  const polka = prevotesIn(s.votes, s.round)?.majority;
-  if (polka === undefined || polka.key === NIL_KEY) return false;
+  const polka = polkaForBlock(s.votes, s.round);
+  if (polka === undefined) return false;
   const header = polka.blockId.partSetHeader;
   const parts = s.proposalParts;
   if (parts !== undefined && parts.header.total === header.total && sameBytes(parts.header.hash, header.hash))

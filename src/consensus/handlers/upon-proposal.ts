@@ -3,7 +3,7 @@
 import { RoundStep } from "../round-step.js";
 import type { ConsensusState, HeldBlock } from "../state.js";
 import { blockKeyOf, sameBytes } from "../vote-keeper/block-key.js";
-import { prevotesIn } from "../vote-keeper/height-votes.js";
+import { polkaForBlock } from "../vote-keeper/thresholds.js";
 import { type Ctx, setStep } from "./context.js";
 import { signPrevote } from "./sign-vote.js";
 
@@ -64,7 +64,7 @@ export function uponProposal(ctx: Ctx): boolean {
     prevoteAndMove(ctx, value.valid && lockAllows(s, value.held, -1) ? value.held : undefined);
     return true;
   }
-  const polka = prevotesIn(s.votes, polRound)?.majority;
+  const polka = polkaForBlock(s.votes, polRound);
   if (polka === undefined || polka.key !== blockKeyOf(value.held.blockId)) return false;
   // L28–L33: valid(v) ∧ (lockedRound ≤ vr ∨ lockedValue = v) → prevote id(v), else nil.
   prevoteAndMove(ctx, value.valid && lockAllows(s, value.held, polRound) ? value.held : undefined);

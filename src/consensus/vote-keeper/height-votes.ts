@@ -1,13 +1,13 @@
 // The vote keeper: every prevote and precommit of one height, per round, counted against the
 // height's validator set. It rejects what cannot count (unknown validator, wrong height, rounds
-// too far ahead), ignores duplicates, and emits the thresholds each vote crosses. A conflicting
+// too far ahead), ignores duplicates, and keeps the sticky facts the thresholds are read from
+// (thresholds.ts). A conflicting
 // vote (equivocation) is reported; the first conflicting version of a validator in a round and
 // type is also counted, toward its own value only, so that a polka or a commit that needs it is
 // seen whichever version arrived first (docs/consensus.md, "Conflicting votes"). A third version
 // is reported and dropped.
 import { SignedMsgType, type Vote } from "../../wire/generated/tendermint/types/types.js";
 import { isNilBlockId, sameBlockId, sameBytes } from "./block-key.js";
-import type { Threshold } from "./threshold.js";
 import { conflictingVoteOf, countVote, emptyTally, type VoteTally } from "./vote-tally.js";
 
 /**
@@ -65,7 +65,6 @@ export type AddVoteOutcome =
   | {
       readonly kind: "added";
       readonly votes: HeightVotes;
-      readonly thresholds: readonly Threshold[];
       /**
        * Set when the vote was counted as its validator's second version: the pair to report as
        * evidence (once: either version arriving again is a duplicate).
@@ -96,7 +95,7 @@ export function precommitsIn(votes: HeightVotes, round: number): VoteTally | und
 
 /**
  * Adds a vote (its signature verified upstream). `currentRound` is the round the node is in: a
- * vote beyond it by more than MAX_ROUNDS_AHEAD is rejected, and +2/3 in a later round is a SkipRound.
+ * vote beyond it by more than MAX_ROUNDS_AHEAD is rejected.
  */
 export function addVote(votes: HeightVotes, vote: Vote, currentRound: number): AddVoteOutcome {
   if (vote.height !== votes.height)
@@ -149,30 +148,13 @@ export function addVote(votes: HeightVotes, vote: Vote, currentRound: number): A
   while (rounds.length <= vote.round) rounds.push(undefined);
   rounds[vote.round] = nextRound;
 
-  const thresholds: Threshold[] = [];
   let { decisionRound, highestTwoThirdsAnyRound } = votes;
   const r = vote.round;
-  if (update.crossedAny) {
-    thresholds.push({ kind: isPrevote ? "PolkaAny" : "PrecommitAny", round: r });
-    if (r > highestTwoThirdsAnyRound) highestTwoThirdsAnyRound = r;
-    if (r > currentRound) thresholds.push({ kind: "SkipRound", round: r });
-  }
+  if (update.crossedAny && r > highestTwoThirdsAnyRound) highestTwoThirdsAnyRound = r;
   const major = update.crossedMajority;
-  if (major !== undefined) {
-    const nil = isNilBlockId(major.blockId);
-    if (isPrevote) {
-      thresholds.push(
-        nil ? { kind: "PolkaNil", round: r } : { kind: "PolkaBlock", round: r, blockId: major.blockId },
-      );
-    } else if (nil) {
-      thresholds.push({ kind: "PrecommitNil", round: r });
-    } else {
-      thresholds.push({ kind: "PrecommitBlock", round: r, blockId: major.blockId });
-      if (decisionRound < 0 || r < decisionRound) decisionRound = r;
-    }
+  if (!isPrevote && major !== undefined && !isNilBlockId(major.blockId)) {
+    if (decisionRound < 0 || r < decisionRound) decisionRound = r;
   }
-  if (!isPrevote && !second && update.tally.power === weights.totalPower)
-    thresholds.push({ kind: "PrecommitAll", round: r });
   const next: HeightVotes = {
     height: votes.height,
     weights,
@@ -180,7 +162,5 @@ export function addVote(votes: HeightVotes, vote: Vote, currentRound: number): A
     decisionRound,
     highestTwoThirdsAnyRound,
   };
-  return conflict === undefined
-    ? { kind: "added", votes: next, thresholds }
-    : { kind: "added", votes: next, thresholds, conflict };
+  return conflict === undefined ? { kind: "added", votes: next } : { kind: "added", votes: next, conflict };
 }

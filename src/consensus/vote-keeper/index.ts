@@ -1,4 +1,4 @@
-// The vote keeper: counting prevotes and precommits per round and reporting thresholds.
+// The vote keeper: counting prevotes and precommits per round, and the thresholds read from the counts.
 export { type BlockKey, blockKeyOf, isNilBlockId, NIL_KEY, sameBlockId, sameBytes } from "./block-key.js";
 export { commitFromPrecommits, precommitOfCommitSig, votesFromCommit } from "./commit-from-votes.js";
 export {
@@ -15,7 +15,16 @@ export {
   type ValidatorWeights,
   weightsOf,
 } from "./height-votes.js";
-export type { Threshold, ThresholdKind } from "./threshold.js";
+export {
+  decision,
+  polkaAny,
+  polkaForBlock,
+  polkaForNil,
+  precommitAll,
+  precommitAny,
+  precommitsForBlock,
+  skipRound,
+} from "./thresholds.js";
 export {
   type BlockPower,
   conflictingVoteOf,

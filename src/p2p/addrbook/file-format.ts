@@ -5,6 +5,7 @@
 
 import { isIP } from "node:net";
 import { Map as IMap, OrderedSet } from "immutable";
+import { CodedError } from "../../coded-error.js";
 import { isValidNodeId, type NetAddress, normaliseIp } from "../net-address.js";
 import { type AddrBook, emptyBook } from "./book.js";
 import { BUCKET_NEW, BUCKET_OLD, type KnownAddress } from "./known-address.js";
@@ -12,11 +13,9 @@ import { BUCKET_SIZE, MAX_NEW_BUCKETS_PER_ADDRESS, NEW_BUCKET_COUNT, OLD_BUCKET_
 
 const GO_ZERO_TIME = "0001-01-01T00:00:00Z";
 
-export class AddrBookFileError extends Error {
-  readonly code = "P2P_ADDRBOOK_INVALID";
+export class AddrBookFileError extends CodedError<"P2P_ADDRBOOK_INVALID"> {
   constructor(message: string) {
-    super(message);
-    this.name = "AddrBookFileError";
+    super("P2P_ADDRBOOK_INVALID", message);
   }
 }
 

@@ -2,6 +2,7 @@
 // address, the request and what was expected. A refusal by the signer keeps the signer's own
 // code when it sent one (an rxbft signer starts its description with it), so a node that logs it
 // tells a double-sign refusal from a full disk.
+import { CodedError } from "../../coded-error.js";
 
 export type RemoteSignerErrorCode =
   /** The signer answered the request with an error (a refusal: it did not sign). */
@@ -21,16 +22,8 @@ export type RemoteSignerErrorCode =
   /** The node or signer stopped while a request was pending. */
   | "PRIVVAL_REMOTE_STOPPED";
 
-export class RemoteSignerError extends Error {
-  override readonly name = "RemoteSignerError";
-  constructor(
-    readonly code: RemoteSignerErrorCode | string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
+/** The code is one of ours, or the code a refusing signer sent in its description. */
+export class RemoteSignerError extends CodedError<RemoteSignerErrorCode | string> {}
 
 /** A signer description that starts with one of our codes ("PRIVVAL_CONFLICTING_DATA: …"). */
 export function codeOfDescription(description: string): string | undefined {

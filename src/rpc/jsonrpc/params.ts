@@ -3,6 +3,7 @@
 // array by position with exactly one entry per parameter. Integers are accepted as JSON numbers
 // or decimal strings (rpc-forms.md); bytes are base64, abci_query's data is hex.
 
+import { CodedError } from "../../coded-error.js";
 import { RpcError } from "../errors.js";
 import type { ParamSpec, ParamType } from "../route-spec.js";
 import { decodeBase64, decodeHex } from "./bytes-text.js";
@@ -13,8 +14,15 @@ const UINT64_MAX = 2n ** 64n - 1n;
 const INTEGER_TEXT = /^[+-]?\d+$/;
 const HASH_HEX = /^(?:0[xX])?([0-9a-fA-F]{64})$/;
 
-/** A parameter value that does not fit its type; the message names the parameter. */
-export class ParamError extends Error {}
+/**
+ * A parameter value that does not fit its type; the message names the parameter. Thrown inside the
+ * conversion and rewrapped there as the RpcError the client sees.
+ */
+export class ParamError extends CodedError<"RPC_INVALID_PARAMS"> {
+  constructor(message: string) {
+    super("RPC_INVALID_PARAMS", message);
+  }
+}
 
 function describe(value: unknown): string {
   let text: string;
