@@ -50,7 +50,9 @@ log, the signer, the mempool and the RPC server. Ctrl-C stops it cleanly.`;
   ];
   static override flags = {
     moniker: text("node name shown to peers"),
-    proxy_app: text('ABCI app: tcp://host:port, unix://path, or "kvstore", "counter", "noop" in-process'),
+    proxy_app: text(
+      'ABCI app: tcp://host:port, unix://path, or "kvstore", "persistent_kvstore", "counter", "counter_serial", "noop" in-process',
+    ),
     abci: text('ABCI transport ("socket")'),
     fast_sync: bool("catch up by block sync before consensus [config: fast_sync]"),
     blocksync: bool("same as --fast_sync (the name later Tendermint versions use)"),

@@ -154,7 +154,17 @@ export function splitList(text: string): string[] {
     .filter((entry) => entry !== "");
 }
 
-export const IN_PROCESS_APPS = ["kvstore", "counter", "noop"] as const;
+/**
+ * The example apps a node runs in process, by their proxy_app names (v0.34's list). The ABCI
+ * client builds them from this same list, so the config never rejects a name the client knows.
+ */
+export const IN_PROCESS_APPS = [
+  "kvstore",
+  "persistent_kvstore",
+  "counter",
+  "counter_serial",
+  "noop",
+] as const;
 
 /** An ABCI address (`tcp://host:port`, `unix://path`) or an in-process app's name. */
 export const proxyApp = expecting<string>(

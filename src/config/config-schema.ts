@@ -58,7 +58,7 @@ export const BASE_KEYS = {
     "string",
     proxyApp,
     "tcp://127.0.0.1:26658",
-    "ABCI application: a tcp:// or unix:// address, or kvstore, counter or noop to run one in-process",
+    "ABCI application: a tcp:// or unix:// address, or kvstore, persistent_kvstore, counter, counter_serial or noop to run one in-process",
     { flag: "proxy_app" },
   ),
   moniker: key(

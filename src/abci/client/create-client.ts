@@ -1,5 +1,6 @@
 // Chooses the ABCI client from proxy_app: an in-process example app by name, otherwise a socket
 // address (tcp://host:port, unix:///path).
+import { IN_PROCESS_APPS } from "../../config/config-codecs.js";
 import type { Application } from "../apps/application.js";
 import { CounterApplication } from "../apps/counter.js";
 import { KvstoreApplication, type KvstoreOptions } from "../apps/kvstore.js";
@@ -9,13 +10,7 @@ import type { AbciClient } from "./abci-client.js";
 import { InProcessAbciClient } from "./in-process-client.js";
 import { connectSocketClient, type SocketClientOptions } from "./socket-client.js";
 
-export const IN_PROCESS_APPS = [
-  "kvstore",
-  "persistent_kvstore",
-  "counter",
-  "counter_serial",
-  "noop",
-] as const;
+export { IN_PROCESS_APPS };
 export type InProcessAppName = (typeof IN_PROCESS_APPS)[number];
 
 export interface CreateClientOptions extends SocketClientOptions {
