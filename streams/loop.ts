@@ -1,6 +1,6 @@
 // The node's event loop, generic over one state machine:
-//   merge(sources, feedback) → stamp → log → scan(reducer) → effects → handlers → feedback
-// Inputs from effect handlers come back through `feedback`, queued (never re-entrant), so a
+//   merge(sources, feedback) → stamp → log → fold(reducer) → effects → handlers → feedback
+// Inputs from effect handlers come back as feedback, queued (never re-entrant), so a
 // transition and all its effects are complete before the next input is folded. Replaying
 // the logged inputs through the same reducer yields the same transitions.
 //
@@ -8,17 +8,8 @@
 // outside data) is a fault: the loop stops folding at once (later inputs are neither logged nor
 // folded, so nothing more is signed) and reports one message naming the input or effect it was
 // on, through `onFault`. The owner halts the node with that message (DESIGN §9).
-import {
-  connectable,
-  merge,
-  type Observable,
-  observeOn,
-  queueScheduler,
-  ReplaySubject,
-  Subject,
-  type Subscription,
-} from "rxjs";
-import { filter, map, scan, share, tap } from "rxjs/operators";
+import { merge, type Observable, ReplaySubject, Subject, type Subscription } from "rxjs";
+import { share } from "rxjs/operators";
 
 /** A pure reducer's answer to one input. */
 export interface Transition<S, E> {
@@ -91,12 +82,39 @@ export interface Loop<S, I, E> {
   start(): Subscription;
 }
 
+// Inputs that arrive while a fold or its effects are running wait here, first in first out, and
+// are folded once it is done: one queue for every loop of the process, as rxjs's queueScheduler
+// gave (an input one loop's effect hands to another loop is folded after the first loop's fold and
+// all its effects, not inside them). A plain array drained in place: the scheduler's action object,
+// subscription bookkeeping and operator chain per input were a tenth of a simulated validator's
+// time, and a node's inputs take the same path.
+const waiting: (() => void)[] = [];
+let draining = false;
+
+function trampoline(work: () => void): void {
+  if (draining) {
+    waiting.push(work);
+    return;
+  }
+  draining = true;
+  try {
+    work();
+    for (let i = 0; i < waiting.length; i++) waiting[i]!();
+  } finally {
+    waiting.length = 0;
+    draining = false;
+  }
+}
+
 export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S, I, E> {
-  const feedback = new Subject<I>();
   const state$ = new ReplaySubject<S>(1);
   state$.next(options.initialState);
   let seq = 0;
   let faulted = false;
+  // Inputs are taken between connect and stop (an input dispatched before start or after stop is
+  // lost, as one pushed into an unsubscribed stream); a failure of our own log ends the fold.
+  let connected = false;
+  let failed = false;
   // The effect being handed to the handlers right now: a handler failing synchronously failed on it.
   let emitting: { effect: E; seq: number } | undefined;
   const fault = (reason: string, error: unknown) => {
@@ -105,49 +123,59 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S
     options.onFault({ reason, error });
   };
 
-  const seed: Step<S, I, E> = {
+  let previous: Step<S, I, E> = {
     seq: -1,
     input: undefined as unknown as I,
     before: options.initialState,
     state: options.initialState,
     effects: [],
   };
-  const folded$ = merge(...options.sources, feedback).pipe(
-    // Trampolines inputs that arrive while a fold or its effects are still running.
-    observeOn(queueScheduler),
-    // After a fault nothing more enters the log or the fold.
-    filter(() => !faulted),
-    map((input) => options.stamp(input, seq++)),
-    tap((record) => options.append?.(record)),
-    scan((previous: Step<S, I, E>, record: R, index: number): Step<S, I, E> => {
-      const input = options.toInput(record);
-      if (faulted) return { ...previous, effects: [] };
-      try {
-        const { state, effects } = options.reducer(previous.state, input);
-        return { seq: index, input, before: previous.state, state, effects };
-      } catch (error) {
-        fault(`the reducer threw on input #${index} (${describeMessage(input)}): ${messageOf(error)}`, error);
-        return { ...previous, effects: [] };
-      }
-    }, seed),
-    filter(() => !faulted),
-    tap((step) => state$.next(step.state)),
-  );
-  const transitions = connectable(folded$, {
-    connector: () => new Subject<Step<S, I, E>>(),
-    resetOnDisconnect: false,
-  });
-  const transition$ = transitions.pipe(share());
+  const folded = new Subject<Step<S, I, E>>();
+  const transition$ = folded.pipe(share());
   const effect$ = new Subject<E>();
+
+  /** One input: stamp, log, fold, publish the step (its effects go out through `folded`'s first subscriber). */
+  const fold = (input: I): void => {
+    // After a fault nothing more enters the log or the fold; after stop nothing at all.
+    if (!connected || faulted || failed) return;
+    let record: R;
+    let logged: I;
+    try {
+      const index = seq++;
+      record = options.stamp(input, index);
+      options.append?.(record);
+      logged = options.toInput(record);
+    } catch (error) {
+      // The log refused the record: the fold ends and subscribers hear the error, unfolded.
+      failed = true;
+      folded.error(error);
+      return;
+    }
+    const index = seq - 1;
+    let step: Step<S, I, E>;
+    try {
+      const { state, effects } = options.reducer(previous.state, logged);
+      step = { seq: index, input: logged, before: previous.state, state, effects };
+    } catch (error) {
+      fault(`the reducer threw on input #${index} (${describeMessage(logged)}): ${messageOf(error)}`, error);
+      return;
+    }
+    previous = step;
+    state$.next(step.state);
+    folded.next(step);
+  };
+  const take = (input: I): void => {
+    if (connected) trampoline(() => fold(input));
+  };
 
   return {
     state$: state$.asObservable(),
     transition$,
     effect$: effect$.asObservable(),
-    dispatch: (input) => feedback.next(input),
+    dispatch: take,
     start() {
       // Effects are re-emitted in fold order; handlers subscribe before the loop connects.
-      const running = transitions.subscribe((step) => {
+      const running = folded.subscribe((step) => {
         for (const effect of step.effects) {
           if (faulted) return;
           emitting = { effect, seq: step.seq };
@@ -158,7 +186,7 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S
       options.handlers.forEach((handler, index) => {
         running.add(
           handler(effect$.asObservable(), state$.asObservable()).subscribe({
-            next: (input) => feedback.next(input),
+            next: take,
             error: (error: unknown) => {
               const on = emitting
                 ? ` on effect ${describeMessage(emitting.effect)} of input #${emitting.seq}`
@@ -168,7 +196,22 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S
           }),
         );
       });
-      running.add(transitions.connect());
+      connected = true;
+      running.add(() => {
+        connected = false;
+      });
+      running.add(
+        merge(...options.sources).subscribe({
+          next: take,
+          // A source failing ends the fold as a failing log does (no source of ours fails).
+          error: (error: unknown) =>
+            trampoline(() => {
+              if (!connected || failed) return;
+              failed = true;
+              folded.error(error);
+            }),
+        }),
+      );
       for (const effect of options.resumeEffects ?? []) {
         if (faulted) break;
         emitting = { effect, seq: -1 };

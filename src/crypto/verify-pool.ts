@@ -8,6 +8,7 @@ import { Worker } from "node:worker_threads";
 import { type Ed25519Verifier, verifyEd25519 } from "./ed25519-verify.js";
 import { CryptoError } from "./errors.js";
 import { DEFAULT_KEY_CACHE_SIZE } from "./key-object-cache.js";
+import { processVerifiedSignatures, type VerifiedSignatures } from "./verified-signatures.js";
 import { packVerifyItems } from "./verify-batch-packing.js";
 import type { BatchVerifier, VerifyItem } from "./verify-item.js";
 import type { VerifyRequest, VerifyResponse } from "./verify-worker.js";
@@ -30,6 +31,11 @@ export interface VerifyPoolOptions {
   keyCacheSize?: number;
   /** Verifier for the calling-thread path; default the process-wide cached one. */
   mainThreadVerifier?: Ed25519Verifier;
+  /**
+   * Answers already known for exact triples (a vote heard from several peers): asked first, and
+   * told every new answer. Default the process-wide memo; null verifies every item.
+   */
+  verified?: VerifiedSignatures | null;
 }
 
 interface PendingChunk {
@@ -66,6 +72,7 @@ export class VerifyPool implements BatchVerifier {
   private readonly keyCacheSize: number;
   private readonly verifyHere: (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) => boolean;
   private readonly workers: (PoolWorker | undefined)[];
+  private readonly verified: VerifiedSignatures | null;
   private nextId = 1;
   private closed = false;
 
@@ -79,6 +86,7 @@ export class VerifyPool implements BatchVerifier {
     const here = options.mainThreadVerifier;
     this.verifyHere = here ? (k, m, s) => here.verify(k, m, s) : verifyEd25519;
     this.workers = new Array<PoolWorker | undefined>(this.size).fill(undefined);
+    this.verified = options.verified === undefined ? processVerifiedSignatures : options.verified;
   }
 
   /** Starts every worker now rather than on the first large batch; resolves when all are online. */
@@ -102,6 +110,30 @@ export class VerifyPool implements BatchVerifier {
 
   async verifyBatch(items: readonly VerifyItem[]): Promise<boolean[]> {
     this.assertOpen();
+    const memo = this.verified;
+    if (memo === null) return this.verifyAll(items);
+    const answers = new Array<boolean>(items.length);
+    const unknown: number[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      const known = memo.known(item.publicKey, item.message, item.signature);
+      if (known === undefined) unknown.push(i);
+      else answers[i] = known;
+    }
+    if (unknown.length === 0) return answers;
+    const fresh = await this.verifyAll(
+      unknown.length === items.length ? items : unknown.map((i) => items[i]!),
+    );
+    for (let j = 0; j < unknown.length; j++) {
+      const item = items[unknown[j]!]!;
+      answers[unknown[j]!] = fresh[j]!;
+      memo.remember(item.publicKey, item.message, item.signature, fresh[j]!);
+    }
+    return answers;
+  }
+
+  /** Every item verified for real: small batches here, larger ones in chunks on the workers. */
+  private async verifyAll(items: readonly VerifyItem[]): Promise<boolean[]> {
     const n = items.length;
     if (n === 0) return [];
     if (this.size === 0 || n < this.mainThreadBelow) {

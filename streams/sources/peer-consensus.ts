@@ -33,8 +33,9 @@ export interface PeerConsensusDeps {
 
 /**
  * verifyConsensusInput with its signature checks done on `verifier`: a first pass collects the
- * signatures the pure check asks about; they are verified as one batch; a second pass gives the
- * decision with those answers (same code path, so the same reasons as a synchronous verifier).
+ * signatures the pure check asks about, taking each as good; they are verified as one batch; when
+ * one is not, a second pass gives the decision with those answers (same code path, so the same
+ * reasons as a synchronous verifier).
  */
 export async function verifyPeerInput(
   state: ConsensusState,
@@ -50,6 +51,9 @@ export async function verifyPeerInput(
   const first = verifyConsensusInput(state, input, rules, collect);
   if (first.kind !== "accept" || items.length === 0) return first;
   const answers = await verifier.verifyBatch(items);
+  // Every signature good: the first pass assumed exactly these answers, so its decision stands and
+  // the check (sign bytes and all) need not run again. That is the common case of honest peers.
+  if (answers.every((answer) => answer === true)) return first;
   let i = 0;
   const answered: SignatureVerifier = () => answers[i++] === true;
   return verifyConsensusInput(state, input, rules, answered);

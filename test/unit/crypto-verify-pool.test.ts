@@ -3,7 +3,9 @@ import { existsSync } from "node:fs";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { keyPairFromSeed, signEd25519 } from "../../src/crypto/ed25519-keys.js";
+import { Ed25519Verifier } from "../../src/crypto/ed25519-verify.js";
 import { CryptoError } from "../../src/crypto/errors.js";
+import { VerifiedSignatures } from "../../src/crypto/verified-signatures.js";
 import { forEachPackedItem, packVerifyItems } from "../../src/crypto/verify-batch-packing.js";
 import type { VerifyItem } from "../../src/crypto/verify-item.js";
 import { MAX_CHUNK_ITEMS, mainThreadBatchVerifier, VerifyPool } from "../../src/crypto/verify-pool.js";
@@ -53,8 +55,8 @@ test("packing round-trips every item's bytes, including odd lengths", () => {
 
 test("workers and the main thread give identical answers on a mixed batch", async () => {
   const { items, expected } = makeItems(90);
-  const onWorkers = new VerifyPool({ size: 2, mainThreadBelow: 0 });
-  const onMain = new VerifyPool({ size: 2, mainThreadBelow: 1_000 });
+  const onWorkers = new VerifyPool({ size: 2, mainThreadBelow: 0, verified: null });
+  const onMain = new VerifyPool({ size: 2, mainThreadBelow: 1_000, verified: null });
   try {
     const [a, b, c] = await Promise.all([
       onWorkers.verifyBatch(items),
@@ -71,7 +73,7 @@ test("workers and the main thread give identical answers on a mixed batch", asyn
 
 test("a batch larger than one chunk is split, reassembled in order, and runs concurrently with others", async () => {
   const { items, expected } = makeItems(MAX_CHUNK_ITEMS + 45);
-  const pool = new VerifyPool({ size: 2, mainThreadBelow: 0 });
+  const pool = new VerifyPool({ size: 2, mainThreadBelow: 0, verified: null });
   try {
     const small = makeItems(5);
     const [big, other] = await Promise.all([pool.verifyBatch(items), pool.verifyBatch(small.items)]);
@@ -84,15 +86,39 @@ test("a batch larger than one chunk is split, reassembled in order, and runs con
 
 test("a pool of size 0 verifies on the calling thread", async () => {
   const { items, expected } = makeItems(12);
-  const pool = new VerifyPool({ size: 0, mainThreadBelow: 0 });
+  const pool = new VerifyPool({ size: 0, mainThreadBelow: 0, verified: null });
   assert.deepEqual(await pool.verifyBatch(items), expected);
   assert.deepEqual(await pool.verifyBatch([]), []);
   await pool.close();
 });
 
+test("a triple verified once is answered from the memo; a changed message or key is verified again", async () => {
+  const { items, expected } = makeItems(30);
+  let real = 0;
+  const counting = new (class extends Ed25519Verifier {
+    override verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+      real++;
+      return super.verify(publicKey, message, signature);
+    }
+  })();
+  const pool = new VerifyPool({ size: 0, mainThreadVerifier: counting, verified: new VerifiedSignatures() });
+  assert.deepEqual(await pool.verifyBatch(items), expected);
+  assert.equal(real, 30);
+  assert.deepEqual(await pool.verifyBatch(items), expected, "the same answers from the memo");
+  // Only the four items with a 31-byte key are asked again: malformed triples are not remembered
+  // (the verifier refuses them by their length alone).
+  assert.equal(real, 34, "no real verification of a well-formed triple the second time");
+  const good = items[0]!;
+  const otherMessage = { ...good, message: new TextEncoder().encode("vote 0, changed") };
+  const otherKey = { ...good, publicKey: items[1]!.publicKey };
+  assert.deepEqual(await pool.verifyBatch([otherMessage, otherKey, good]), [false, false, true]);
+  assert.equal(real, 36, "only the changed triples were verified");
+  await pool.close();
+});
+
 test("a closed pool refuses work with CRYPTO_POOL_CLOSED, and batches in flight reject", async () => {
   const { items } = makeItems(60);
-  const pool = new VerifyPool({ size: 1, mainThreadBelow: 0 });
+  const pool = new VerifyPool({ size: 1, mainThreadBelow: 0, verified: null });
   const inFlight = assert.rejects(
     pool.verifyBatch(items),
     (e: unknown) => e instanceof CryptoError && e.code === "CRYPTO_POOL_CLOSED",
@@ -109,7 +135,7 @@ test("a closed pool refuses work with CRYPTO_POOL_CLOSED, and batches in flight 
 test("a worker that dies fails its batches with CRYPTO_WORKER_FAILED and is replaced", async () => {
   // 200 verifies take ~20 ms, far longer than the kill below takes to land.
   const { items, expected } = makeItems(200);
-  const pool = new VerifyPool({ size: 1, mainThreadBelow: 0 });
+  const pool = new VerifyPool({ size: 1, mainThreadBelow: 0, verified: null });
   try {
     await pool.warmUp();
     // Reach the private worker to kill it mid-batch, as a crash would.
@@ -128,7 +154,7 @@ test("a worker that dies fails its batches with CRYPTO_WORKER_FAILED and is repl
 });
 
 test("warmUp starts the workers, and an idle pool does not keep the process alive", async () => {
-  const pool = new VerifyPool({ size: 2, mainThreadBelow: 0 });
+  const pool = new VerifyPool({ size: 2, mainThreadBelow: 0, verified: null });
   await pool.warmUp();
   const { items, expected } = makeItems(10);
   assert.deepEqual(await pool.verifyBatch(items), expected);

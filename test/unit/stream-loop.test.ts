@@ -80,6 +80,44 @@ test("synchronous feedback is queued behind the transition that caused it", () =
   );
 });
 
+test("an input one loop hands to another during its fold waits, first in first out, until that fold and its effects are done", () => {
+  const trace: string[] = [];
+  const second = makeLoop([], () => 0, []);
+  second.transition$.subscribe((s) => trace.push(`second fold:${s.input.type}`));
+  const first = makeLoop([], () => 0, []);
+  first.transition$.subscribe((s) => trace.push(`first fold:${s.input.type}`));
+  first.effect$.subscribe((e) => {
+    trace.push(`first effect:${e.type}`);
+    if (e.type === "Echo") second.dispatch({ type: "Added", amount: e.value });
+  });
+  const running = [first.start(), second.start()];
+  first.dispatch({ type: "Added", amount: 1 });
+  for (const r of running) r.unsubscribe();
+  assert.deepEqual(trace, [
+    "first fold:Added",
+    "first effect:Echo",
+    "first effect:Notify",
+    // Handed over (by the subscriber ahead of the echo handler) before the echo came back.
+    "second fold:Added",
+    "first fold:Echoed",
+    "second fold:Echoed",
+  ]);
+});
+
+test("inputs dispatched before start or after stop are not folded", () => {
+  const log: Input[] = [];
+  const loop = makeLoop([], () => 0, log);
+  loop.dispatch({ type: "Added", amount: 1 });
+  const running = loop.start();
+  loop.dispatch({ type: "Added", amount: 2 });
+  running.unsubscribe();
+  loop.dispatch({ type: "Added", amount: 3 });
+  assert.deepEqual(
+    log.map((r) => (r.type === "Added" ? r.amount : `echo ${r.value}`)),
+    [2, "echo 2"],
+  );
+});
+
 test("replaying the logged records through the reducer reproduces every state and effect", () => {
   const source = new Subject<Input>();
   const log: Input[] = [];

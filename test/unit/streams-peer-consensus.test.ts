@@ -9,12 +9,17 @@ import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import { createDefaultConsensusRules } from "../../src/consensus/index.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import type { ConsensusState } from "../../src/consensus/state.js";
+import { verifyConsensusInput } from "../../src/consensus/verify-input.js";
 import { keyPairFromSeed, signEd25519 } from "../../src/crypto/ed25519-keys.js";
 import { VerifyPool } from "../../src/crypto/verify-pool.js";
 import type { Vote } from "../../src/wire/generated/tendermint/types/types.js";
 import { voteSignBytes } from "../../src/wire/sign-bytes.js";
 import { createLoop } from "../../streams/loop.js";
-import { type PeerConsensusInput, peerConsensusSource } from "../../streams/sources/peer-consensus.js";
+import {
+  type PeerConsensusInput,
+  peerConsensusSource,
+  verifyPeerInput,
+} from "../../streams/sources/peer-consensus.js";
 import { UNSTAMPED } from "../../streams/sources/stamp-time.js";
 import { genesisChain, NIL, TestNode } from "./consensus-harness.js";
 
@@ -90,5 +95,31 @@ describe("streams: the peer consensus source step", () => {
     assert.match(ignored[0]!, /^early-peer: vote for height 9/);
     // The good vote was folded: the vote keeper holds it.
     assert.notDeepEqual(latest, node.state);
+  });
+
+  it("decides a vote whose signatures are all good in one pass of the check, a bad one in two", async () => {
+    const node = new TestNode({ own: 3, chain });
+    node.startRound0();
+    const rules = createDefaultConsensusRules();
+    // Counts the check's reads of the vote's signature: one per pass of verifyConsensusInput.
+    const counted = (v: Vote) => {
+      const reads = { signature: 0 };
+      const proxy = new Proxy(v, {
+        get(target, key, receiver) {
+          if (key === "signature") reads.signature++;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+      const input: ConsensusInput = { type: "VoteReceived", time: UNSTAMPED, vote: proxy, from: "p" };
+      return { reads, input };
+    };
+    const once = counted(signedVote(node, 1));
+    verifyConsensusInput(node.state, once.input, rules, () => true);
+    const good = counted(signedVote(node, 1));
+    assert.equal((await verifyPeerInput(node.state, good.input, rules, pool)).kind, "accept");
+    assert.equal(good.reads.signature, once.reads.signature, "one pass for a good vote");
+    const bad = counted({ ...signedVote(node, 2), signature: signedVote(node, 1).signature });
+    assert.equal((await verifyPeerInput(node.state, bad.input, rules, pool)).kind, "reject");
+    assert.equal(bad.reads.signature, 2 * once.reads.signature, "a second pass names the bad signature");
   });
 });
