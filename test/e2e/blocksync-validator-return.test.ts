@@ -1,0 +1,106 @@
+// A validator of four stopped for 200 heights comes back through block sync (issue 14's
+// acceptance): the three others commit 200 heights without it, it restarts in its home, logs the
+// start of block sync with /status catching_up true meanwhile, applies the missed heights from its
+// peers, switches to consensus, signs again (its signature is in a later commit), and every node
+// holds the same block hash and app hash at every height.
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { FAST_CONSENSUS, Network } from "./network-harness.js";
+import { killAllNodes } from "./node-harness.js";
+
+after(killAllNodes);
+
+const MISSED = 200n;
+const SWITCHED = /caught up: switching to consensus\s.*height=(\d+) maxPeerHeight=(\d+) blocksSynced=(\d+)/;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Gives node3 a power of 1 beside the others' 10 in every home's genesis: it still signs, but is
+ * rarely the proposer, so the three others do not wait out its proposal at every fourth height
+ * while it is away (200 heights fit a loaded CI machine).
+ */
+function weakenNode3(homes: readonly string[]): void {
+  for (const home of homes) {
+    const file = join(home, "config", "genesis.json");
+    const genesis = JSON.parse(readFileSync(file, "utf8")) as {
+      validators: { name: string; power: string }[];
+    };
+    for (const v of genesis.validators) v.power = v.name === "node3" ? "1" : "10";
+    writeFileSync(file, JSON.stringify(genesis, null, 2));
+  }
+}
+
+interface CommitSignature {
+  block_id_flag: number;
+  validator_address: string;
+}
+
+test("a validator stopped for 200 heights of a 4-validator net returns through block sync and signs again", {
+  timeout: 480_000,
+}, async () => {
+  const net = await Network.create({
+    validators: 4,
+    prefix: "rxbft-bs-return-",
+    consensus: { ...FAST_CONSENSUS, timeout_commit: "100ms" },
+  });
+  weakenNode3(net.homes);
+  net.startAll();
+  try {
+    await net.waitForHeight([0, 1, 2, 3], 3n, 120_000);
+    const status = await net.rpc<{ validator_info: { address: string } }>(3, "/status");
+    const address = status.validator_info.address;
+
+    assert.equal(await net.stop(3), 0, "a clean stop");
+    const stoppedAt = net.node(3).height;
+    await net.waitForHeight([0, 1, 2], stoppedAt + MISSED, 300_000);
+
+    const back = net.start(3);
+    await back.waitFor(() => back.output.includes("block sync started"), "block sync to start", 60_000);
+    // catching_up stays true from the start of block sync until the switch.
+    let sawCatchingUp = false;
+    while (!SWITCHED.test(back.output)) {
+      if (!net.isRunning(3)) assert.fail(`node3 exited while syncing\n${net.tail(3)}`);
+      if (back.rpcUrl !== undefined) {
+        const s = await net.rpc<{ sync_info: { catching_up: boolean } }>(3, "/status");
+        if (s.sync_info.catching_up) sawCatchingUp = true;
+      }
+      await sleep(50);
+    }
+    assert.ok(sawCatchingUp, "/status said catching_up while node3 synced");
+    const [, switchedAt, , synced] = SWITCHED.exec(back.output)!;
+    const switchHeight = BigInt(switchedAt!);
+    assert.ok(
+      BigInt(synced!) >= MISSED - 10n,
+      `node3 synced ${synced} blocks (it missed at least ${MISSED})`,
+    );
+    assert.ok(switchHeight >= stoppedAt + MISSED - 1n, `switched at ${switchHeight}`);
+
+    // Back in consensus: its precommit is in a commit made after the switch.
+    let signedAt: bigint | undefined;
+    for (let h = switchHeight + 2n; signedAt === undefined; h++) {
+      await net.waitForHeight([0, 3], h + 1n, 60_000);
+      const commit = await net.rpc<{ signed_header: { commit: { signatures: CommitSignature[] } } }>(
+        0,
+        `/commit?height=${h}`,
+      );
+      if (
+        commit.signed_header.commit.signatures.some(
+          (s) => s.validator_address === address && Number(s.block_id_flag) === 2,
+        )
+      )
+        signedAt = h;
+      else if (h > switchHeight + 30n)
+        assert.fail(`node3 signed no commit in 30 heights after ${switchHeight}`);
+    }
+
+    const upTo = net.commonHeight([0, 1, 2, 3]);
+    assert.deepEqual(net.forks(), [], "no height was ever committed with two hashes");
+    assert.deepEqual(await net.compareHashes([0, 1, 2, 3], 1n, upTo), []);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${[0, 1, 2, 3].map((i) => net.tail(i)).join("\n")}`);
+  } finally {
+    await net.stopAll();
+  }
+});
