@@ -3,7 +3,10 @@
 // effect-handler table (effects/consensus-handlers.ts) over the node's ports (signer, mempool
 // reaping, the verify pool, the stores, the app, the peers, the projections), and the loop that
 // logs each input before folding it. start() subscribes the projections and the step hooks
-// before the first fold, then starts the mempool's loop and this one.
+// before the first fold, then starts the mempool's loop and this one. For the return to block
+// sync the loop stops and starts again (stop, startAfterSync): each run is an inner loop of its
+// own, behind streams (loop.state$, transition$, effect$) that stay the same for everything that
+// follows them.
 import { ReplaySubject, type SchedulerLike, Subject, Subscription } from "rxjs";
 import type { AbciClient } from "../../src/abci/client/abci-client.js";
 import type { NodeConfig } from "../../src/config/config-schema.js";
