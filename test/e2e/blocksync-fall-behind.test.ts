@@ -4,11 +4,16 @@
 // and resumed with SIGCONT: it logs the return to block sync, stops its consensus loop, says
 // catching_up in /status, syncs the missed heights, switches to consensus again and follows,
 // with the validator's block hash and app hash at every height and no height applied twice.
+// The same for a validator of four paused while the three others go on: it signs again after
+// its return, and all four hold the same hashes.
 import assert from "node:assert/strict";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { runCli, tempHome } from "./cli-harness.js";
+import { firstSignedHeight } from "./commit-signers.js";
+import { weakenValidator } from "./genesis-power.js";
+import { FAST_CONSENSUS, Network } from "./network-harness.js";
 import { initFastHome, killAllNodes, NodeProcess } from "./node-harness.js";
 import { freePorts, setConfig } from "./p2p-harness.js";
 
@@ -106,5 +111,54 @@ test("a node in consensus that falls behind returns to block sync and back to co
     full.kill("SIGTERM");
     validator.kill("SIGTERM");
     await Promise.all([full.exited, validator.exited]);
+  }
+});
+
+test("a validator of four that falls behind returns to block sync, back to consensus, and signs again", {
+  timeout: 420_000,
+}, async () => {
+  const net = await Network.create({
+    validators: 4,
+    prefix: "rxbft-fall-behind-net-",
+    consensus: { ...FAST_CONSENSUS, timeout_commit: "100ms" },
+  });
+  weakenValidator(net.homes, "node3");
+  setConfig(net.homes[3]!, "fastsync", { fall_behind_heights: 10 });
+  net.startAll();
+  try {
+    await net.waitForHeight([0, 1, 2, 3], 3n, 120_000);
+    const status = await net.rpc<{ validator_info: { address: string } }>(3, "/status");
+    const node3 = net.node(3);
+    const pausedAt = node3.height;
+    process.kill(node3.child.pid!, "SIGSTOP");
+    try {
+      await net.waitForHeight([0, 1, 2], pausedAt + 30n, 240_000);
+    } finally {
+      process.kill(node3.child.pid!, "SIGCONT");
+    }
+    await node3.waitFor(
+      () => node3.output.includes("fell behind the peers: returning to block sync"),
+      "node3's return to block sync",
+      60_000,
+    );
+    await node3.waitFor(() => /consensus stopped\s/.test(node3.output), "node3's consensus to stop");
+    // Its boot logged the first switch (a sync of nothing); the return ends with a second one.
+    await node3.waitFor(() => switches(node3.output).length >= 2, "node3 back in consensus", 120_000);
+    const back = switches(node3.output)[1]!;
+    assert.ok(back >= pausedAt + 20n, `node3 synced to ${back} after ${pausedAt}`);
+    await firstSignedHeight(net, {
+      reader: 0,
+      signer: 3,
+      address: status.validator_info.address,
+      after: back + 1n,
+      within: 30n,
+    });
+    const upTo = net.commonHeight([0, 1, 2, 3]);
+    assert.deepEqual(net.forks(), [], "no height was ever committed with two hashes");
+    assert.deepEqual(await net.compareHashes([0, 1, 2, 3], 1n, upTo), []);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${[0, 1, 2, 3].map((i) => net.tail(i)).join("\n")}`);
+  } finally {
+    await net.stopAll();
   }
 });

@@ -4,9 +4,9 @@
 // peers, switches to consensus, signs again (its signature is in a later commit), and every node
 // holds the same block hash and app hash at every height.
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { after, test } from "node:test";
+import { firstSignedHeight } from "./commit-signers.js";
+import { weakenValidator } from "./genesis-power.js";
 import { FAST_CONSENSUS, Network } from "./network-harness.js";
 import { killAllNodes } from "./node-harness.js";
 
@@ -16,27 +16,6 @@ const MISSED = 200n;
 const SWITCHED = /caught up: switching to consensus\s.*height=(\d+) maxPeerHeight=(\d+) blocksSynced=(\d+)/;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * Gives node3 a power of 1 beside the others' 10 in every home's genesis: it still signs, but is
- * rarely the proposer, so the three others do not wait out its proposal at every fourth height
- * while it is away (200 heights fit a loaded CI machine).
- */
-function weakenNode3(homes: readonly string[]): void {
-  for (const home of homes) {
-    const file = join(home, "config", "genesis.json");
-    const genesis = JSON.parse(readFileSync(file, "utf8")) as {
-      validators: { name: string; power: string }[];
-    };
-    for (const v of genesis.validators) v.power = v.name === "node3" ? "1" : "10";
-    writeFileSync(file, JSON.stringify(genesis, null, 2));
-  }
-}
-
-interface CommitSignature {
-  block_id_flag: number;
-  validator_address: string;
-}
-
 test("a validator stopped for 200 heights of a 4-validator net returns through block sync and signs again", {
   timeout: 480_000,
 }, async () => {
@@ -45,7 +24,7 @@ test("a validator stopped for 200 heights of a 4-validator net returns through b
     prefix: "rxbft-bs-return-",
     consensus: { ...FAST_CONSENSUS, timeout_commit: "100ms" },
   });
-  weakenNode3(net.homes);
+  weakenValidator(net.homes, "node3");
   net.startAll();
   try {
     await net.waitForHeight([0, 1, 2, 3], 3n, 120_000);
@@ -78,22 +57,7 @@ test("a validator stopped for 200 heights of a 4-validator net returns through b
     assert.ok(switchHeight >= stoppedAt + MISSED - 1n, `switched at ${switchHeight}`);
 
     // Back in consensus: its precommit is in a commit made after the switch.
-    let signedAt: bigint | undefined;
-    for (let h = switchHeight + 2n; signedAt === undefined; h++) {
-      await net.waitForHeight([0, 3], h + 1n, 60_000);
-      const commit = await net.rpc<{ signed_header: { commit: { signatures: CommitSignature[] } } }>(
-        0,
-        `/commit?height=${h}`,
-      );
-      if (
-        commit.signed_header.commit.signatures.some(
-          (s) => s.validator_address === address && Number(s.block_id_flag) === 2,
-        )
-      )
-        signedAt = h;
-      else if (h > switchHeight + 30n)
-        assert.fail(`node3 signed no commit in 30 heights after ${switchHeight}`);
-    }
+    await firstSignedHeight(net, { reader: 0, signer: 3, address, after: switchHeight + 1n, within: 30n });
 
     const upTo = net.commonHeight([0, 1, 2, 3]);
     assert.deepEqual(net.forks(), [], "no height was ever committed with two hashes");
