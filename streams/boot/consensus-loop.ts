@@ -173,14 +173,21 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
       return life.track(p);
     };
     const run: ConsensusRun = { loop: undefined!, subscription: new Subscription(), work, stopped: false };
+    // A signature asked before the stop may reach the signer after it (the log sync before it was
+    // under way): it is refused there, so nothing is signed after the stop. The refusal goes
+    // nowhere: the stopped run's handlers are unsubscribed.
+    const unlessStopped = <T>(sign: () => T | Promise<T>): Promise<T> =>
+      run.stopped
+        ? Promise.reject(new Error("consensus stopped for block sync: nothing more is signed"))
+        : hold(Promise.resolve(sign()));
     const handlers = consensusHandlers({
       scheduler: parts.scheduler,
       ...(signer
         ? {
             signing: {
               signer: {
-                signVote: (id, vote) => hold(Promise.resolve(signer.signVote(id, vote))),
-                signProposal: (id, proposal) => hold(Promise.resolve(signer.signProposal(id, proposal))),
+                signVote: (id, vote) => unlessStopped(() => signer.signVote(id, vote)),
+                signProposal: (id, proposal) => unlessStopped(() => signer.signProposal(id, proposal)),
               },
               chainId: parts.handshaken.chainId,
               syncLog: () => wal.syncBeforeSigning(),
