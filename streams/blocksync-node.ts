@@ -4,10 +4,11 @@
 // as v0.34 writes no WAL while syncing) and the node's block validation. With fast_sync on and
 // other validators in the set (v0.34: fastSync && !onlyValidatorIsUs) the node syncs first and
 // starts consensus when caught up; otherwise consensus starts at once. Either way the reactor
-// serves status and blocks to peers. In consensus it warns when the node falls
-// [fastsync] fall_behind_heights behind its peers; the return to block sync itself needs a
-// consensus loop that can stop and restart with stable streams, which the split node's
-// ConsensusLoop does not offer yet (docs/network.md says so).
+// serves status and blocks to peers. Beyond v0.34: in consensus, a node that falls more than
+// [fastsync] fall_behind_heights behind its peers (src/blocksync/caught-up.ts fellBehind) stops
+// its consensus loop (consensus-loop.ts stop: nothing more signed, the work under way finished,
+// the log synced), syncs again, and starts consensus again through startAfterSync. The hand-overs
+// run one after another, so a stop never overtakes a start still under way.
 import type { SchedulerLike } from "rxjs";
 import type { VerifyPool } from "../src/crypto/verify-pool.js";
 import type { NodeMetrics } from "../src/metrics/index.js";
@@ -29,13 +30,13 @@ export interface NodeBlocksyncDeps {
   /** The consensus loop, started here: at once, or when block sync hands over. */
   consensus: Pick<
     ConsensusLoop,
-    "start" | "startAfterSync" | "startMempool" | "commitDeps" | "validationPorts"
+    "start" | "startAfterSync" | "stop" | "startMempool" | "commitDeps" | "validationPorts"
   >;
   pool: VerifyPool;
   /** Our validator address, when we are one. */
   signer: { address: Uint8Array } | undefined;
   scheduler: SchedulerLike;
-  life: Pick<NodeLifecycle, "track" | "halt" | "onCleanup">;
+  life: Pick<NodeLifecycle, "track" | "halt" | "onCleanup" | "isStopping">;
   /** The node's metrics, when [instrumentation] prometheus is on. */
   metrics?: NodeMetrics | undefined;
 }
@@ -60,6 +61,13 @@ export async function startNodeBlocksync(deps: NodeBlocksyncDeps): Promise<Block
     setChainState: (s) => chain.advance(s),
   };
   const fastSync = config.fast_sync;
+  // The switches between consensus and block sync, one at a time, in the order they were asked.
+  let handing: Promise<void> = Promise.resolve();
+  const handOver = (step: () => Promise<void>, failure: string) => {
+    handing = life.track(
+      handing.then(step).catch((error: Error) => life.halt(`${failure}: ${error.message}`)),
+    );
+  };
   const reactor = startBlocksyncReactor(deps.peers, {
     blockStore: deps.stores.blockStore,
     chainState: () => chain.current,
@@ -68,13 +76,13 @@ export async function startNodeBlocksync(deps: NodeBlocksyncDeps): Promise<Block
       verifier: deps.pool,
       blockProblem: (state, block) => proposalBlockProblem(state, block, deps.consensus.validationPorts),
     },
-    onCaughtUp: ({ synced }) => {
-      deps.consensus
-        .startAfterSync(synced)
-        .catch((error: Error) => life.halt(`consensus could not start after block sync: ${error.message}`));
-    },
-    onFellBehind: ({ height, peerHeight }) =>
-      log.warn("fell behind the peers; catching up through consensus", { height, peerHeight }),
+    onCaughtUp: ({ synced }) =>
+      handOver(() => deps.consensus.startAfterSync(synced), "consensus could not start after block sync"),
+    onFellBehind: () =>
+      handOver(async () => {
+        await deps.consensus.stop();
+        if (!life.isStopping) reactor.startSync();
+      }, "consensus could not stop for block sync"),
     halt: (reason) => life.halt(reason),
     logger: log,
     scheduler: deps.scheduler,

@@ -17,11 +17,17 @@ export function isCaughtUp(state: BlockPoolState, now: number): boolean {
 /**
  * Beyond v0.34 (which never returns to block sync, CometBFT #129): a node in consensus whose last
  * committed height is more than `threshold` below the highest height its peers report goes back
- * to block sync. 0 turns the rule off.
+ * to block sync. Returns that highest height when it does, undefined otherwise; 0 turns the rule
+ * off. A node only one or two heights behind catches up through consensus gossip, which block
+ * sync cannot beat: it never applies the last block (see isCaughtUp).
  */
-export function fellBehind(lastHeight: bigint, peerHeights: Iterable<bigint>, threshold: bigint): boolean {
-  if (threshold <= 0n) return false;
+export function fellBehind(
+  lastHeight: bigint,
+  peerHeights: Iterable<bigint>,
+  threshold: bigint,
+): bigint | undefined {
+  if (threshold <= 0n) return undefined;
   let max = 0n;
   for (const h of peerHeights) if (h > max) max = h;
-  return max - lastHeight > threshold;
+  return max - lastHeight > threshold ? max : undefined;
 }

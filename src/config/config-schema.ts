@@ -391,7 +391,7 @@ export const FASTSYNC_KEYS = {
     "int",
     integer(0),
     100,
-    "A node in consensus this many heights behind the highest height its peers report is warned (the return to block sync is not wired yet; 0: off)",
+    "A node in consensus more than this many heights behind the highest height its peers report returns to block sync (0: off)",
     { rxbft: true },
   ),
   serve_queued_bytes: key(

@@ -3,8 +3,11 @@
 // effect-handler table (effects/consensus-handlers.ts) over the node's ports (signer, mempool
 // reaping, the verify pool, the stores, the app, the peers, the projections), and the loop that
 // logs each input before folding it. start() subscribes the projections and the step hooks
-// before the first fold, then starts the mempool's loop and this one.
-import { type SchedulerLike, Subscription } from "rxjs";
+// before the first fold, then starts the mempool's loop and this one. For the return to block
+// sync the loop stops and starts again (stop, startAfterSync): each run is an inner loop of its
+// own, behind streams (loop.state$, transition$, effect$) that stay the same for everything that
+// follows them.
+import { ReplaySubject, type SchedulerLike, Subject, Subscription } from "rxjs";
 import type { AbciClient } from "../../src/abci/client/abci-client.js";
 import type { NodeConfig } from "../../src/config/config-schema.js";
 import { createDefaultConsensusRules } from "../../src/consensus/default-rules.js";
@@ -25,7 +28,7 @@ import { nodeEvidenceHistory } from "../effects/block-validation.js";
 import { NO_PEERS } from "../effects/broadcasts.js";
 import { consensusHandlers } from "../effects/consensus-handlers.js";
 import { HeightIndexQueue } from "../effects/height-index-queue.js";
-import { createLoop, type Loop } from "../loop.js";
+import { createLoop, type Loop, type Step } from "../loop.js";
 import type { MempoolNode } from "../mempool-node.js";
 import { consensusConfigOf } from "../node-config.js";
 import type { NodeLifecycle } from "../node-lifecycle.js";
@@ -46,7 +49,7 @@ export interface ConsensusLoopParts {
   scheduler: SchedulerLike;
   stores: Stores;
   app: AbciClient;
-  wal: Wal;
+  wal: Wal<ConsensusInput>;
   /** The unfinished height's inputs read from the log (consensus-log.ts). */
   earlier: readonly ConsensusInput[];
   signer: NodeSigner | undefined;
@@ -80,6 +83,15 @@ export interface ConsensusLoop {
    */
   startAfterSync(synced: number): Promise<void>;
   /**
+   * Stops the running loop for a return to block sync: nothing more is folded, signed or sent; the
+   * signing and block execution under way finish (a block executed after the stop advances the
+   * chain state, its BlockExecuted never folded), and the log is synced. startAfterSync starts it
+   * again; loop's streams stay the same across runs.
+   */
+  stop(): Promise<void>;
+  /** A run is under way (started and not stopped). */
+  readonly running: boolean;
+  /**
    * Starts the mempool's loop alone (once; start() does it too): block sync applies blocks, and
    * takes txs over the RPC, before consensus starts.
    */
@@ -108,12 +120,14 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     lastBlockAppHash: lastMeta?.header?.appHash ?? new Uint8Array(0),
   };
   wal.appendInput(started);
-  const restored = restoreConsensus({
-    reducer,
-    initial: initialConsensusState({
+  const freshState = () =>
+    initialConsensusState({
       config: consensusConfigOf(parts.config),
       ...(signer ? { ownAddress: signer.address } : {}),
-    }),
+    });
+  const restored = restoreConsensus({
+    reducer,
+    initial: freshState(),
     started,
     earlier: parts.earlier,
     ...(onConsensusStep ? { onStep: onConsensusStep } : {}),
@@ -142,60 +156,155 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     evidenceHistory: nodeEvidenceHistory(stores),
     verifyEvidenceVote: verifyEd25519,
   };
-  const handlers = consensusHandlers({
-    scheduler: parts.scheduler,
-    ...(signer
-      ? {
-          signing: {
-            signer: {
-              signVote: (id, vote) => life.track(Promise.resolve(signer.signVote(id, vote))),
-              signProposal: (id, proposal) => life.track(Promise.resolve(signer.signProposal(id, proposal))),
+  // One run of the loop: its handlers hold the signing and block execution it started, so a stop
+  // can wait for them; a block whose execution ends after the stop advances the chain state here,
+  // since its BlockExecuted is never folded.
+  interface ConsensusRun {
+    readonly loop: Loop<ConsensusState, ConsensusInput, ConsensusEffect>;
+    readonly subscription: Subscription;
+    readonly work: Set<Promise<unknown>>;
+    stopped: boolean;
+  }
+  const newRun = (initialState: ConsensusState, resumeEffects: readonly ConsensusEffect[]): ConsensusRun => {
+    const work = new Set<Promise<unknown>>();
+    const hold = <T>(p: Promise<T>): Promise<T> => {
+      work.add(p);
+      void p.finally(() => work.delete(p)).catch(() => {});
+      return life.track(p);
+    };
+    const run: ConsensusRun = { loop: undefined!, subscription: new Subscription(), work, stopped: false };
+    // A signature asked before the stop may reach the signer after it (the log sync before it was
+    // under way): it is refused there, so nothing is signed after the stop. The refusal goes
+    // nowhere: the stopped run's handlers are unsubscribed.
+    const unlessStopped = <T>(sign: () => T | Promise<T>): Promise<T> =>
+      run.stopped
+        ? Promise.reject(new Error("consensus stopped for block sync: nothing more is signed"))
+        : hold(Promise.resolve(sign()));
+    const handlers = consensusHandlers({
+      scheduler: parts.scheduler,
+      ...(signer
+        ? {
+            signing: {
+              signer: {
+                signVote: (id, vote) => unlessStopped(() => signer.signVote(id, vote)),
+                signProposal: (id, proposal) => unlessStopped(() => signer.signProposal(id, proposal)),
+              },
+              chainId: parts.handshaken.chainId,
+              syncLog: () => wal.syncBeforeSigning(),
+              logger: log.privval,
             },
-            chainId: parts.handshaken.chainId,
-            syncLog: () => wal.syncBeforeSigning(),
-            logger: log.privval,
-          },
-        }
-      : {}),
-    reaping: {
-      reapTxs: (maxBytes, maxGas) =>
-        reapMaxBytesMaxGas(parts.mempool.state(), maxBytes, maxGas).map((t) => t.tx),
-      evidencePool: () => evidence.state(),
+          }
+        : {}),
+      reaping: {
+        reapTxs: (maxBytes, maxGas) =>
+          reapMaxBytesMaxGas(parts.mempool.state(), maxBytes, maxGas).map((t) => t.tx),
+        evidencePool: () => evidence.state(),
+      },
+      validation: { chainState: () => chain.current, ports: validationPorts },
+      execution: {
+        execute: (e) =>
+          hold(
+            commitOne(commitDeps, e).then((state) => {
+              if (run.stopped) chain.advance(state);
+              return state;
+            }),
+          ),
+        halt: life.halt,
+      },
+      // Our votes, proposal and parts reach peers through the consensus reactor, not once.
+      peers: NO_PEERS,
+      events: {
+        halt: life.halt,
+        peerMisbehaved: (peer, reason) => log.consensus.info("peer misbehaved", { peer, reason }),
+      },
+    });
+    (run as { loop: ConsensusRun["loop"] }).loop = createLoop<
+      ConsensusState,
+      ConsensusInput,
+      ConsensusEffect,
+      ConsensusInput
+    >({
+      initialState,
+      reducer: trace ? logFiredRules(reducer, log.consensus) : reducer,
+      // A stopped run's sources are unsubscribed with it: peers' consensus messages reach no loop
+      // while the node is back in block sync.
+      sources: [
+        mempoolTxsAvailableSource(parts.mempool.txsAvailable$),
+        parts.peers.consensusInput$({ state: () => latest, rules, verifier: parts.pool, clock }),
+      ],
+      stamp: (input) => ({ ...input, time: clock() }),
+      toInput: (record) => record,
+      append: (record) => wal.appendInput(record),
+      handlers,
+      resumeEffects,
+      // Our own exception in the reducer or a handler: consensus stops folding at once (nothing
+      // more is signed) and the node halts with the message naming the input.
+      onFault: (fault) => life.halt(`consensus halted on an internal error: ${fault.reason}`),
+    });
+    return run;
+  };
+
+  // The streams the projections, the reactors, the metrics and the RPC hold: the same across runs.
+  const transition$ = new Subject<Step<ConsensusState, ConsensusInput, ConsensusEffect>>();
+  const state$ = new ReplaySubject<ConsensusState>(1);
+  state$.next(restored.state);
+  const effect$ = new Subject<ConsensusEffect>();
+  let run: ConsensusRun | undefined;
+  const loop: Loop<ConsensusState, ConsensusInput, ConsensusEffect> = {
+    state$: state$.asObservable(),
+    transition$: transition$.asObservable(),
+    effect$: effect$.asObservable(),
+    dispatch: (input) => run?.loop.dispatch(input),
+    start: () => {
+      consensusLoop.start();
+      return held!;
     },
-    validation: { chainState: () => chain.current, ports: validationPorts },
-    execution: { execute: (e) => life.track(commitOne(commitDeps, e)), halt: life.halt },
-    // Our votes, proposal and parts reach peers through the consensus reactor, not once.
-    peers: NO_PEERS,
-    events: {
-      halt: life.halt,
-      peerMisbehaved: (peer, reason) => log.consensus.info("peer misbehaved", { peer, reason }),
-    },
-  });
+  };
 
   let latest = restored.state;
   let resumed: readonly ConsensusEffect[] = restored.pending;
   let startedAt: bigint | undefined;
   let mempoolRunning: Subscription | undefined;
-  let consensusStarted = false;
-  const loop = createLoop<ConsensusState, ConsensusInput, ConsensusEffect, ConsensusInput>({
-    initialState: restored.state,
-    reducer: trace ? logFiredRules(reducer, log.consensus) : reducer,
-    sources: [
-      mempoolTxsAvailableSource(parts.mempool.txsAvailable$),
-      parts.peers.consensusInput$({ state: () => latest, rules, verifier: parts.pool, clock }),
-    ],
-    stamp: (input) => ({ ...input, time: clock() }),
-    toInput: (record) => record,
-    append: (record) => wal.appendInput(record),
-    handlers,
-    // Read at start: block sync may drop them (startAfterSync).
-    get resumeEffects() {
-      return resumed;
-    },
-    // Our own exception in the reducer or a handler: consensus stops folding at once (nothing
-    // more is signed) and the node halts with the message naming the input.
-    onFault: (fault) => life.halt(`consensus halted on an internal error: ${fault.reason}`),
-  });
+  let followed = false;
+  // What the lifecycle stops first at a stop or halt: the mempool's loop and the current run.
+  let held: Subscription | undefined;
+  const holding = (): Subscription => {
+    if (held === undefined) {
+      held = new Subscription();
+      life.run(held);
+    }
+    return held;
+  };
+
+  const beginRun = (next: ConsensusRun) => {
+    run = next;
+    const s = next.subscription;
+    holding().add(s);
+    s.add(next.loop.transition$.subscribe((step) => transition$.next(step)));
+    s.add(next.loop.state$.subscribe((state) => state$.next(state)));
+    s.add(next.loop.effect$.subscribe((effect) => effect$.next(effect)));
+    s.add(next.loop.start());
+    log.consensus.info("consensus started", {
+      height: startedAt ?? latest.height,
+      round: latest.round,
+      validator: signer ? Buffer.from(signer.address).toString("hex").toUpperCase() : "none",
+    });
+  };
+
+  const startedAtChainState = async (): Promise<ConsensusStarted> => {
+    const state = chain.current;
+    const h = state.lastBlockHeight;
+    return {
+      type: "ConsensusStarted",
+      time: clock(),
+      chainState: state,
+      lastCommit: h > 0n ? await stores.blockStore.loadSeenCommit(h) : undefined,
+      lastBlockAppHash:
+        h > 0n
+          ? ((await stores.blockStore.loadBlockMeta(h))?.header?.appHash ?? new Uint8Array(0))
+          : new Uint8Array(0),
+    };
+  };
 
   const consensusLoop: ConsensusLoop = {
     loop,
@@ -203,64 +312,98 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     commitDeps,
     validationPorts,
     latest: () => latest,
+    get running() {
+      return run !== undefined && !run.stopped;
+    },
     startMempool() {
       if (mempoolRunning) return;
       mempoolRunning = new Subscription();
-      // Before consensus the lifecycle holds the mempool's; start() then holds both.
-      if (!consensusStarted) life.run(mempoolRunning);
+      holding().add(mempoolRunning);
       mempoolRunning.add(parts.mempool.start());
     },
     async startAfterSync(synced) {
-      if (synced === 0) {
+      if (run === undefined && synced === 0) {
         consensusLoop.start();
         return;
       }
-      const state = chain.current;
-      const h = state.lastBlockHeight;
+      const again = run !== undefined;
+      if (again && !run!.stopped) throw new Error("consensus is already running");
+      if (synced === 0) {
+        // Back from block sync with nothing applied: the height resumes as after a restart, from
+        // the consensus log (the log alone says what the stopped run folded and asked for).
+        await wal.flush();
+        const earlier = await wal.readAfterLastEndHeight();
+        const started = await startedAtChainState();
+        wal.appendInput(started);
+        const back = restoreConsensus({
+          reducer,
+          initial: freshState(),
+          started,
+          earlier,
+          ...(onConsensusStep ? { onStep: onConsensusStep } : {}),
+          log: log.consensus,
+        });
+        startedAt = undefined;
+        beginRun(newRun(back.state, back.pending));
+        return;
+      }
+      const h = chain.current.lastBlockHeight;
       await wal.endHeight(h);
-      const started: ConsensusStarted = {
-        type: "ConsensusStarted",
-        time: clock(),
-        chainState: state,
-        lastCommit: await stores.blockStore.loadSeenCommit(h),
-        lastBlockAppHash: (await stores.blockStore.loadBlockMeta(h))?.header?.appHash ?? new Uint8Array(0),
-      };
-      resumed = [];
+      const started = await startedAtChainState();
       startedAt = h + 1n;
-      consensusLoop.start();
+      if (again) beginRun(newRun(latest, []));
+      else {
+        resumed = [];
+        consensusLoop.start();
+      }
       loop.dispatch(started);
     },
     start() {
-      consensusStarted = true;
-      const following = new Subscription();
-      life.run(following);
-      following.add(
-        loop.state$.subscribe((s) => {
-          latest = s;
-        }),
-      );
-      following.add(projections.follow(loop.transition$, resumed));
-      const onStep = onConsensusStep;
-      if (onStep)
+      if (run !== undefined) throw new Error("consensus was started before");
+      holding();
+      if (!followed) {
+        followed = true;
+        const following = holding();
         following.add(
-          loop.transition$.subscribe((s) =>
-            onStep({ input: s.input, state: s.state, effects: s.effects, refolded: false }),
-          ),
+          loop.state$.subscribe((s) => {
+            latest = s;
+          }),
         );
-      following.add(
-        loop.transition$.subscribe((s) => {
-          if (s.input.type === "VoteSigned" || s.input.type === "ProposalSigned")
-            log.consensus.debug("signed", { type: s.input.type, height: latest.height, round: latest.round });
-        }),
-      );
+        following.add(projections.follow(loop.transition$, resumed));
+        const onStep = onConsensusStep;
+        if (onStep)
+          following.add(
+            loop.transition$.subscribe((s) =>
+              onStep({ input: s.input, state: s.state, effects: s.effects, refolded: false }),
+            ),
+          );
+        following.add(
+          loop.transition$.subscribe((s) => {
+            if (s.input.type === "VoteSigned" || s.input.type === "ProposalSigned")
+              log.consensus.debug("signed", {
+                type: s.input.type,
+                height: latest.height,
+                round: latest.round,
+              });
+          }),
+        );
+      }
       consensusLoop.startMempool();
-      // The lifecycle holds one subscription: the mempool's joins this one.
-      following.add(mempoolRunning!);
-      following.add(loop.start());
-      log.consensus.info("consensus started", {
-        height: startedAt ?? latest.height,
+      beginRun(newRun(restored.state, resumed));
+    },
+    async stop() {
+      const stopping = run;
+      if (stopping === undefined || stopping.stopped) return;
+      stopping.stopped = true;
+      // Nothing more is folded, signed or sent from here; what was under way finishes.
+      held?.remove(stopping.subscription);
+      stopping.subscription.unsubscribe();
+      await Promise.allSettled([...stopping.work]);
+      await wal.sync();
+      log.consensus.info("consensus stopped", {
+        height: latest.height,
         round: latest.round,
-        validator: signer ? Buffer.from(signer.address).toString("hex").toUpperCase() : "none",
+        lastBlockHeight: chain.current.lastBlockHeight,
       });
     },
   };

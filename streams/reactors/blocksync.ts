@@ -120,6 +120,21 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
   let sink: BlocksyncProgressSink | undefined;
   let fellBehindReported = false;
 
+  // Beyond v0.34: the return to block sync (the rule: src/blocksync/caught-up.ts fellBehind).
+  const checkFellBehind = () => {
+    if (fellBehindReported || deps.fallBehindHeights <= 0n) return;
+    const height = deps.blockStore.height();
+    const peerHeight = fellBehind(height, peerHeights.values(), deps.fallBehindHeights);
+    if (peerHeight === undefined) return;
+    fellBehindReported = true;
+    log.info("fell behind the peers: returning to block sync", {
+      height,
+      peerHeight,
+      fallBehindHeights: deps.fallBehindHeights,
+    });
+    deps.onFellBehind({ height, peerHeight });
+  };
+
   const report = (peerId: string, reason: string) => {
     log.info("dropping peer", { peer: peerId, reason });
     layer.reportPeer(peerId, reason);
@@ -153,6 +168,7 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
           return;
         case "statusResponse":
           peerHeights.set(peerId, message.height);
+          if (session === undefined) checkFellBehind();
           poolInput$?.next({
             type: "PeerStatusReceived",
             time: clock(),
@@ -322,24 +338,13 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
   };
 
   // In consensus: ask every peer's height on the status interval and go back to block sync when
-  // too far behind (the peers' answers land in peerHeights above).
+  // too far behind, checked as each answer lands in peerHeights (checkFellBehind, above): a node
+  // back from a pause acts on its peers' fresh heights, not on the ones it heard before it.
   running.add(
     interval(params.statusIntervalMs, scheduler).subscribe(() => {
       if (session !== undefined || deps.fallBehindHeights <= 0n) return;
       const bytes = encodeStatusRequest();
       for (const id of hub.ids()) server.send(id, bytes);
-      const height = deps.blockStore.height();
-      if (!fellBehindReported && fellBehind(height, peerHeights.values(), deps.fallBehindHeights)) {
-        fellBehindReported = true;
-        let peerHeight = 0n;
-        for (const h of peerHeights.values()) if (h > peerHeight) peerHeight = h;
-        log.info("fell behind the peers: returning to block sync", {
-          height,
-          peerHeight,
-          fallBehindHeights: deps.fallBehindHeights,
-        });
-        deps.onFellBehind({ height, peerHeight });
-      }
     }),
   );
 

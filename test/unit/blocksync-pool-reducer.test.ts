@@ -14,7 +14,6 @@ import {
   type BlockPoolState,
   blockPoolReducer,
   DEFAULT_BLOCK_POOL_PARAMS,
-  fellBehind,
   initialBlockPoolState,
   isCaughtUp,
   requestsInFlight,
@@ -354,13 +353,6 @@ test("a rejection that knows the culprit drops only it: a forged commit blames t
   // Block 1 (from a, which left) is kept: only the second was at fault.
   assert.equal(p.state.requests.get(1n)!.from, "a");
   assert.equal(p.state.requests.get(2n)?.block, undefined);
-});
-
-test("fall-behind rule: more than the threshold below the highest peer; 0 turns it off", () => {
-  assert.equal(fellBehind(100n, [150n, 201n], 100n), true);
-  assert.equal(fellBehind(100n, [200n], 100n), false);
-  assert.equal(fellBehind(100n, [], 100n), false);
-  assert.equal(fellBehind(1n, [10_000n], 0n), false);
 });
 
 test("progress: blocks per second over the window and the time left at that rate", () => {
