@@ -13,7 +13,14 @@
 //   requested (or further than maxUnaskedDistance from ours), and a NoBlockResponse for a height
 //   the peer reported it has: the peer lied or broke the protocol, and is dropped.
 // - Blocks apply in order: when height and height+1 are both here, VerifyAndApply(height). A
-//   rejection drops both senders and asks for both heights again elsewhere.
+//   rejection drops the sender(s) blamed and asks for their heights again elsewhere.
+// - Beyond v0.34, with the validator sets given (state.validators): the certificates of up to
+//   checkAhead held blocks are checked (CheckCommit) while earlier ones apply, each with the set
+//   the pool expects to sign it: exact for the next two heights (the applied state names them),
+//   the latest next set beyond. A block applies only once checked with the set known to sign it;
+//   one checked with another set (the set changed) is checked again. A failed check counts only
+//   when its set is the one known to sign the height, and then drops the blamed sender and asks
+//   for the height again, as a rejection at apply does. A replaced block's check is forgotten.
 // - The status of every peer is asked for every statusIntervalMs; the switch rule (caught-up.ts)
 //   is checked every switchCheckMs and ends the pool with SwitchToConsensus.
 // A dropped or removed peer's outstanding requests are reassigned at once.
@@ -25,10 +32,11 @@ import type {
   BlockPoolInput,
   BlockReceived,
   BlockRejected,
+  CommitChecked,
   NoBlockReceived,
   PeerStatusReceived,
 } from "./input.js";
-import type { BlockPoolState, PoolPeer, PoolRequest } from "./state.js";
+import type { BlockPoolState, KnownValidators, PoolPeer, PoolRequest, PoolValidators } from "./state.js";
 
 export interface BlockPoolTransition {
   state: BlockPoolState;
@@ -49,6 +57,8 @@ class Draft {
   lastSwitchCheckAt: number;
   synced: number;
   switched: boolean;
+  validators: PoolValidators | undefined;
+  nextCheckId: number;
 
   constructor(
     readonly base: BlockPoolState,
@@ -63,6 +73,8 @@ class Draft {
     this.lastSwitchCheckAt = base.lastSwitchCheckAt;
     this.synced = base.synced;
     this.switched = base.switched;
+    this.validators = base.validators;
+    this.nextCheckId = base.nextCheckId ?? 1;
   }
 
   get params() {
@@ -83,6 +95,8 @@ class Draft {
         lastSwitchCheckAt: this.lastSwitchCheckAt,
         synced: this.synced,
         switched: this.switched,
+        validators: this.validators,
+        nextCheckId: this.nextCheckId,
       },
       effects: this.effects.length === 0 ? NONE : this.effects,
     };
@@ -120,11 +134,86 @@ class Draft {
         this.requests.set(r.height, { ...r, peerId: undefined });
       } else if (distrusted && r.block !== undefined && r.from === peerId && r.height !== this.applying) {
         // Not yet verified: a liar's other blocks are fetched again from someone else.
-        this.requests.set(r.height, { ...r, block: undefined, from: undefined, peerId: undefined });
+        this.clearBlock(r.height);
       }
     }
     this.peers.delete(peerId);
     if (peer.height >= this.maxPeerHeight) this.recomputeMaxPeerHeight();
+  }
+
+  /** Forgets the block at `height` (asked again of someone), and the checks that used it. */
+  clearBlock(height: bigint): void {
+    const r = this.requests.get(height);
+    if (r !== undefined)
+      this.requests.set(height, {
+        ...r,
+        block: undefined,
+        from: undefined,
+        peerId: undefined,
+        check: undefined,
+      });
+    // The block below was checked against this one's LastCommit.
+    const below = this.requests.get(height - 1n);
+    if (below?.check !== undefined && height - 1n !== this.applying)
+      this.requests.set(height - 1n, { ...below, check: undefined });
+  }
+
+  /** Block `height` failed verification: its blamed senders are dropped, the heights asked again. */
+  reject(h: bigint, reason: string, blame: BlockRejected["blame"]): void {
+    const first = this.requests.get(h);
+    const second = this.requests.get(h + 1n);
+    const culprits = new Set<string>();
+    const blamed = blame === "first" ? [first] : blame === "second" ? [second] : [first, second];
+    for (const r of blamed) {
+      if (r === undefined) continue;
+      if (r.from !== undefined) culprits.add(r.from);
+      this.clearBlock(r.height);
+    }
+    for (const peerId of culprits)
+      this.drop(peerId, `blocksync: block ${h} failed verification against block ${h + 1n}: ${reason}`);
+  }
+
+  /** The set that signs height `h`'s commit as far as the pool knows (exact up to height + 1). */
+  setFor(h: bigint): KnownValidators | undefined {
+    const v = this.validators;
+    if (v === undefined) return undefined;
+    return h === this.height ? v.current : v.next;
+  }
+
+  /** Blocks are checked by CheckCommit, ahead of their turn (the wiring gave the sets). */
+  get checksAhead(): boolean {
+    return this.validators !== undefined && this.params.checkAhead > 0;
+  }
+
+  /** Starts, restarts or settles the checks of held blocks ahead of their turn. */
+  tryCheck(): void {
+    if (this.switched || !this.checksAhead || this.validators === undefined) return;
+    const end = this.height + BigInt(this.params.checkAhead);
+    for (let h = this.height; h < end; h++) {
+      if (h === this.applying) continue;
+      const r = this.requests.get(h);
+      const next = this.requests.get(h + 1n);
+      if (r === undefined) break;
+      if (r.block === undefined || next?.block === undefined) continue;
+      const set = this.setFor(h)!;
+      const c = r.check;
+      if (c?.status === "running") continue;
+      if (c !== undefined && c.key === set.key) {
+        // A failure with the set known to sign the height is the block's (or its certificate's).
+        if (c.status === "failed" && h <= this.height + 1n) this.reject(h, c.reason, c.blame);
+        continue;
+      }
+      const id = this.nextCheckId++;
+      this.requests.set(h, { ...r, check: { status: "running", id, key: set.key } });
+      this.effects.push({
+        type: "CheckCommit",
+        height: h,
+        checkId: id,
+        first: r.block,
+        second: next.block,
+        validators: set.set,
+      });
+    }
   }
 
   recomputeMaxPeerHeight(): void {
@@ -211,6 +300,12 @@ class Draft {
     const first = this.requests.get(this.height);
     const second = this.requests.get(this.height + 1n);
     if (first?.block === undefined || second?.block === undefined) return;
+    const check = first.check;
+    const checkedAhead = this.checksAhead && this.validators !== undefined;
+    if (checkedAhead) {
+      // Only a block checked with the set that signs this height applies (tryCheck starts it).
+      if (check?.status !== "passed" || check.key !== this.validators?.current.key) return;
+    }
     this.applying = this.height;
     this.effects.push({
       type: "VerifyAndApply",
@@ -219,6 +314,7 @@ class Draft {
       second: second.block,
       firstPeer: first.from!,
       secondPeer: second.from!,
+      ...(checkedAhead && check?.status === "passed" ? { checked: check.block } : {}),
     });
   }
 }
@@ -317,23 +413,38 @@ function onApplied(d: Draft, input: BlockApplied): void {
   d.height += 1n;
   d.applying = undefined;
   d.synced += 1;
+  // The sets of the state after the block; without them no more checks ahead.
+  d.validators =
+    input.validators !== undefined && input.nextValidators !== undefined
+      ? { current: input.validators, next: input.nextValidators }
+      : undefined;
+}
+
+function onChecked(d: Draft, input: CommitChecked): void {
+  const r = d.requests.get(input.height);
+  const c = r?.check;
+  if (r === undefined || c?.status !== "running" || c.id !== input.checkId) return; // a replaced block's
+  d.requests.set(input.height, {
+    ...r,
+    check: { status: "passed", id: c.id, key: c.key, block: input.block },
+  });
 }
 
 function onRejected(d: Draft, input: BlockRejected): void {
+  if (input.checkId !== undefined) {
+    // A check ahead: kept as failed, acted on by tryCheck once its set is known to sign the height.
+    const r = d.requests.get(input.height);
+    const c = r?.check;
+    if (r === undefined || c?.status !== "running" || c.id !== input.checkId) return;
+    d.requests.set(input.height, {
+      ...r,
+      check: { status: "failed", id: c.id, key: c.key, reason: input.reason, blame: input.blame },
+    });
+    return;
+  }
   if (d.applying !== input.height) return;
   d.applying = undefined;
-  const h = input.height;
-  const first = d.requests.get(h);
-  const second = d.requests.get(h + 1n);
-  const culprits = new Set<string>();
-  const blamed = input.blame === "first" ? [first] : input.blame === "second" ? [second] : [first, second];
-  for (const r of blamed) {
-    if (r === undefined) continue;
-    if (r.from !== undefined) culprits.add(r.from);
-    d.requests.set(r.height, { ...r, block: undefined, from: undefined, peerId: undefined });
-  }
-  for (const peerId of culprits)
-    d.drop(peerId, `blocksync: block ${h} failed verification against block ${h + 1n}: ${input.reason}`);
+  d.reject(input.height, input.reason, input.blame);
 }
 
 function onTick(d: Draft): void {
@@ -402,6 +513,9 @@ export function blockPoolReducer(state: BlockPoolState, input: BlockPoolInput): 
     case "BlockApplied":
       onApplied(d, input);
       break;
+    case "CommitChecked":
+      onChecked(d, input);
+      break;
     case "BlockRejected":
       onRejected(d, input);
       break;
@@ -409,6 +523,7 @@ export function blockPoolReducer(state: BlockPoolState, input: BlockPoolInput): 
       onTick(d);
       break;
   }
+  d.tryCheck();
   d.fill();
   d.tryApply();
   return d.finish();
