@@ -47,8 +47,12 @@ const NONE: readonly BlockPoolEffect[] = Object.freeze([]);
 
 /** A mutable working copy of one transition; maps are copied on first write. */
 class Draft {
-  peers: Map<string, PoolPeer>;
-  requests: Map<bigint, PoolRequest>;
+  // Most inputs change one or two entries of maps of up to maxRequests entries, and many change
+  // none: the state's maps are shared until the first write.
+  #peers: ReadonlyMap<string, PoolPeer>;
+  #requests: ReadonlyMap<bigint, PoolRequest>;
+  #peersCopied = false;
+  #requestsCopied = false;
   readonly effects: BlockPoolEffect[] = [];
   height: bigint;
   maxPeerHeight: bigint;
@@ -64,8 +68,8 @@ class Draft {
     readonly base: BlockPoolState,
     readonly now: number,
   ) {
-    this.peers = new Map(base.peers);
-    this.requests = new Map(base.requests);
+    this.#peers = base.peers;
+    this.#requests = base.requests;
     this.height = base.height;
     this.maxPeerHeight = base.maxPeerHeight;
     this.applying = base.applying;
@@ -75,6 +79,46 @@ class Draft {
     this.switched = base.switched;
     this.validators = base.validators;
     this.nextCheckId = base.nextCheckId ?? 1;
+  }
+
+  get peers(): ReadonlyMap<string, PoolPeer> {
+    return this.#peers;
+  }
+
+  get requests(): ReadonlyMap<bigint, PoolRequest> {
+    return this.#requests;
+  }
+
+  #writablePeers(): Map<string, PoolPeer> {
+    if (!this.#peersCopied) {
+      this.#peers = new Map(this.#peers);
+      this.#peersCopied = true;
+    }
+    return this.#peers as Map<string, PoolPeer>;
+  }
+
+  #writableRequests(): Map<bigint, PoolRequest> {
+    if (!this.#requestsCopied) {
+      this.#requests = new Map(this.#requests);
+      this.#requestsCopied = true;
+    }
+    return this.#requests as Map<bigint, PoolRequest>;
+  }
+
+  setPeer(id: string, peer: PoolPeer): void {
+    this.#writablePeers().set(id, peer);
+  }
+
+  deletePeer(id: string): void {
+    this.#writablePeers().delete(id);
+  }
+
+  setRequest(height: bigint, request: PoolRequest): void {
+    this.#writableRequests().set(height, request);
+  }
+
+  deleteRequest(height: bigint): void {
+    this.#writableRequests().delete(height);
   }
 
   get params() {
@@ -107,7 +151,7 @@ class Draft {
     const peer = this.peers.get(peerId);
     if (peer === undefined) return;
     const pending = peer.pending > 0 ? peer.pending - 1 : 0;
-    this.peers.set(peerId, { ...peer, pending, busySince: pending === 0 ? undefined : peer.busySince });
+    this.setPeer(peerId, { ...peer, pending, busySince: pending === 0 ? undefined : peer.busySince });
   }
 
   /** Takes the request at `height` away from its peer (it goes to the next eligible one). */
@@ -115,7 +159,7 @@ class Draft {
     const r = this.requests.get(height);
     if (r === undefined || r.peerId === undefined || r.block !== undefined) return;
     this.release(r.peerId);
-    this.requests.set(height, { ...r, peerId: undefined });
+    this.setRequest(height, { ...r, peerId: undefined });
   }
 
   /** Drops a peer: tells the wiring why, and forgets it (its blocks too when `distrusted`). */
@@ -131,13 +175,13 @@ class Draft {
     if (peer === undefined) return;
     for (const r of this.requests.values()) {
       if (r.block === undefined && r.peerId === peerId) {
-        this.requests.set(r.height, { ...r, peerId: undefined });
+        this.setRequest(r.height, { ...r, peerId: undefined });
       } else if (distrusted && r.block !== undefined && r.from === peerId && r.height !== this.applying) {
         // Not yet verified: a liar's other blocks are fetched again from someone else.
         this.clearBlock(r.height);
       }
     }
-    this.peers.delete(peerId);
+    this.deletePeer(peerId);
     if (peer.height >= this.maxPeerHeight) this.recomputeMaxPeerHeight();
   }
 
@@ -145,7 +189,7 @@ class Draft {
   clearBlock(height: bigint): void {
     const r = this.requests.get(height);
     if (r !== undefined)
-      this.requests.set(height, {
+      this.setRequest(height, {
         ...r,
         block: undefined,
         from: undefined,
@@ -155,7 +199,7 @@ class Draft {
     // The block below was checked against this one's LastCommit.
     const below = this.requests.get(height - 1n);
     if (below?.check !== undefined && height - 1n !== this.applying)
-      this.requests.set(height - 1n, { ...below, check: undefined });
+      this.setRequest(height - 1n, { ...below, check: undefined });
   }
 
   /** Block `height` failed verification: its blamed senders are dropped, the heights asked again. */
@@ -204,7 +248,7 @@ class Draft {
         continue;
       }
       const id = this.nextCheckId++;
-      this.requests.set(h, { ...r, check: { status: "running", id, key: set.key } });
+      this.setRequest(h, { ...r, check: { status: "running", id, key: set.key } });
       this.effects.push({
         type: "CheckCommit",
         height: h,
@@ -226,7 +270,7 @@ class Draft {
       const r = this.requests.get(top);
       if (r === undefined || r.block !== undefined || top === this.applying) break;
       if (r.peerId !== undefined) this.release(r.peerId);
-      this.requests.delete(top);
+      this.deleteRequest(top);
       top--;
     }
   }
@@ -238,7 +282,7 @@ class Draft {
     while (this.requests.size < maxRequests) {
       const next = this.height + BigInt(this.requests.size);
       if (next > this.maxPeerHeight) break;
-      this.requests.set(next, {
+      this.setRequest(next, {
         height: next,
         peerId: undefined,
         sentAt: this.now,
@@ -247,16 +291,20 @@ class Draft {
         from: undefined,
       });
     }
-    if (this.peers.size === 0) return;
-    const heights = [...this.requests.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const h of heights) {
-      const r = this.requests.get(h)!;
-      if (r.peerId !== undefined || r.block !== undefined) continue;
+    // Room left at the peers: with none (the usual case while blocks stream in) the window is not
+    // walked at all, and the walk stops once every slot is taken.
+    let room = 0;
+    for (const p of this.peers.values()) room += Math.max(0, this.params.maxRequestsPerPeer - p.pending);
+    // The window's heights are contiguous from `height`: walked in order, lowest first.
+    const end = this.height + BigInt(this.requests.size);
+    for (let h = this.height; h < end && room > 0; h++) {
+      const r = this.requests.get(h);
+      if (r === undefined || r.peerId !== undefined || r.block !== undefined) continue;
       const peer = this.pick(h, r.asked);
       if (peer === undefined) continue;
       // An idle peer's silence timer and rate window start with its first request.
       const wasIdle = peer.pending === 0;
-      this.peers.set(peer.id, {
+      this.setPeer(peer.id, {
         ...peer,
         pending: peer.pending + 1,
         lastHeardAt: wasIdle ? this.now : peer.lastHeardAt,
@@ -264,13 +312,14 @@ class Draft {
         windowStart: wasIdle ? this.now : peer.windowStart,
         windowBytes: wasIdle ? 0 : peer.windowBytes,
       });
-      this.requests.set(h, {
+      this.setRequest(h, {
         ...r,
         peerId: peer.id,
         sentAt: this.now,
         asked: r.asked.includes(peer.id) ? r.asked : [...r.asked, peer.id],
       });
       this.effects.push({ type: "RequestBlock", peerId: peer.id, height: h });
+      room--;
     }
   }
 
@@ -332,7 +381,7 @@ function onStatus(d: Draft, input: PeerStatusReceived): void {
     return;
   }
   const known = d.peers.get(peerId);
-  d.peers.set(
+  d.setPeer(
     peerId,
     known === undefined
       ? {
@@ -381,14 +430,14 @@ function onBlock(d: Draft, input: BlockReceived): void {
   }
   const peer = d.peers.get(peerId)!;
   const pending = peer.pending - 1;
-  d.peers.set(peerId, {
+  d.setPeer(peerId, {
     ...peer,
     pending,
     lastHeardAt: d.now,
     busySince: pending === 0 ? undefined : peer.busySince,
     windowBytes: peer.windowBytes + input.size,
   });
-  d.requests.set(h, { ...r, block, from: peerId });
+  d.setRequest(h, { ...r, block, from: peerId });
 }
 
 function onNoBlock(d: Draft, input: NoBlockReceived): void {
@@ -409,7 +458,7 @@ function onApplied(d: Draft, input: BlockApplied): void {
       `block pool: BlockApplied ${input.height} but applying ${d.applying} at height ${d.height}`,
     );
   }
-  d.requests.delete(d.height);
+  d.deleteRequest(d.height);
   d.height += 1n;
   d.applying = undefined;
   d.synced += 1;
@@ -424,7 +473,7 @@ function onChecked(d: Draft, input: CommitChecked): void {
   const r = d.requests.get(input.height);
   const c = r?.check;
   if (r === undefined || c?.status !== "running" || c.id !== input.checkId) return; // a replaced block's
-  d.requests.set(input.height, {
+  d.setRequest(input.height, {
     ...r,
     check: { status: "passed", id: c.id, key: c.key, block: input.block },
   });
@@ -436,7 +485,7 @@ function onRejected(d: Draft, input: BlockRejected): void {
     const r = d.requests.get(input.height);
     const c = r?.check;
     if (r === undefined || c?.status !== "running" || c.id !== input.checkId) return;
-    d.requests.set(input.height, {
+    d.setRequest(input.height, {
       ...r,
       check: { status: "failed", id: c.id, key: c.key, reason: input.reason, blame: input.blame },
     });
@@ -476,7 +525,7 @@ function onTick(d: Draft): void {
       );
       continue;
     }
-    d.peers.set(peer.id, { ...peer, windowStart: now, windowBytes: 0 });
+    d.setPeer(peer.id, { ...peer, windowStart: now, windowBytes: 0 });
   }
   if (now - d.lastSwitchCheckAt >= p.switchCheckMs) {
     d.lastSwitchCheckAt = now;
