@@ -4,7 +4,6 @@
 import type { Block } from "../wire/generated/tendermint/types/block.js";
 import type { BlockID, Part } from "../wire/generated/tendermint/types/types.js";
 import type { ValidatorSet as ValidatorSetProto } from "../wire/generated/tendermint/types/validator.js";
-import type { BlockRejected } from "./input.js";
 import { type BlockPoolParams, DEFAULT_BLOCK_POOL_PARAMS } from "./params.js";
 
 /** A block whose certificate (the next block's LastCommit) was checked: its ID and parts. */
@@ -45,7 +44,8 @@ export type CommitCheck =
       readonly id: number;
       readonly key: string;
       readonly reason: string;
-      readonly blame: BlockRejected["blame"];
+      /** Whose fault it is, as BlockRejected says. */
+      readonly blame: "first" | "second" | "both";
     };
 
 export interface PoolPeer {
