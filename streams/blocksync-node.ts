@@ -9,6 +9,7 @@
 // consensus loop that can stop and restart with stable streams, which the split node's
 // ConsensusLoop does not offer yet (docs/network.md says so).
 import type { SchedulerLike } from "rxjs";
+import type { VerifyItem } from "../src/crypto/verify-item.js";
 import type { VerifyPool } from "../src/crypto/verify-pool.js";
 import type { NodeMetrics } from "../src/metrics/index.js";
 import { proposalBlockProblem } from "../src/state/validate-proposal-block.js";
@@ -66,7 +67,13 @@ export async function startNodeBlocksync(deps: NodeBlocksyncDeps): Promise<Block
     applyBlock: (e) => life.track(commitOne(syncCommit, e)),
     verify: {
       verifier: deps.pool,
-      blockProblem: (state, block) => proposalBlockProblem(state, block, deps.consensus.validationPorts),
+      blockProblem: (state, block, verifier) => {
+        const ports = deps.consensus.validationPorts;
+        const checkSignatures = verifier
+          ? (items: readonly VerifyItem[]) => verifier.verifyBatch(items)
+          : undefined;
+        return proposalBlockProblem(state, block, checkSignatures ? { ...ports, checkSignatures } : ports);
+      },
     },
     onCaughtUp: ({ synced }) => {
       deps.consensus

@@ -11,6 +11,7 @@
 // wrong ("first"); a commit whose signatures do not add up for its own BlockID is forged
 // ("second"). A block that a valid commit certifies but that does not fit our state is blamed on
 // its sender ("first"): honest peers never serve one.
+import type { BatchVerifier } from "../crypto/verify-item.js";
 import { blockPartsAndId } from "../types/block.js";
 import { type CommitVerificationOptions, verifyCommitLight } from "../types/commit-verification.js";
 import { ValidatorSet } from "../types/validator-set.js";
@@ -27,8 +28,15 @@ export type SyncedBlockVerdict =
   | { readonly ok: false; readonly reason: string; readonly blame: BlockRejected["blame"] };
 
 export interface SyncedBlockPorts extends CommitVerificationOptions {
-  /** v0.34's ValidateBlock of `block` against `chain` (a proposal block's checks); undefined when valid. */
-  blockProblem(chain: ChainState, block: Block): Promise<string | undefined> | string | undefined;
+  /**
+   * v0.34's ValidateBlock of `block` against `chain` (a proposal block's checks), its signatures
+   * checked by `verifier` when given; undefined when valid.
+   */
+  blockProblem(
+    chain: ChainState,
+    block: Block,
+    verifier?: BatchVerifier,
+  ): Promise<string | undefined> | string | undefined;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -74,7 +82,7 @@ export async function syncedBlockFits(
   checked: VerifiedBlock,
   ports: SyncedBlockPorts,
 ): Promise<SyncedBlockVerdict> {
-  const problem = await ports.blockProblem(chain, first);
+  const problem = await ports.blockProblem(chain, first, ports.verifier);
   if (problem !== undefined) return { ok: false, reason: problem, blame: "first" };
   return { ok: true, block: checked };
 }

@@ -38,6 +38,7 @@ import {
   syncProgress,
 } from "../../src/blocksync/index.js";
 import type { BlockApplied } from "../../src/blocksync/input.js";
+import { VerifiedSignatures } from "../../src/blocksync/verified-signatures.js";
 import {
   checkSyncedCommit,
   knownValidators,
@@ -46,6 +47,8 @@ import {
   verifySyncedBlock,
 } from "../../src/blocksync/verify-synced-block.js";
 import type { CommitBlock } from "../../src/consensus/effect.js";
+import { verifyEd25519 } from "../../src/crypto/ed25519-verify.js";
+import type { VerifyItem } from "../../src/crypto/verify-item.js";
 import type { Logger } from "../../src/logger/index.js";
 import {
   BLOCKSYNC_CHANNEL,
@@ -205,11 +208,19 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
     sink?.progress(latest, session !== undefined);
   };
 
+  // The certificate checked ahead and the same commit read again as the next block's LastCommit
+  // at its turn: each valid signature is verified once (verified-signatures.ts).
+  const inner = deps.verify.verifier ?? {
+    verifyBatch: async (items: readonly VerifyItem[]) =>
+      items.map((i) => verifyEd25519(i.publicKey, i.message, i.signature)),
+  };
+  const ports: SyncedBlockPorts = { ...deps.verify, verifier: new VerifiedSignatures(inner) };
+
   const checkCommit = (e: Extract<BlockPoolEffect, { type: "CheckCommit" }>): Observable<BlockPoolInput> =>
     from(
       (async (): Promise<BlockPoolInput> => {
         const { chainId } = deps.chainState();
-        const verdict = await checkSyncedCommit(chainId, e.validators, e.first, e.second, deps.verify);
+        const verdict = await checkSyncedCommit(chainId, e.validators, e.first, e.second, ports);
         const { height, checkId } = e;
         return verdict.ok
           ? { type: "CommitChecked", time: clock(), height, checkId, block: verdict.block }
@@ -237,8 +248,8 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
         const chain = deps.chainState();
         // A block checked ahead with the set that signs it has only the chain-state checks left.
         const verdict = e.checked
-          ? await syncedBlockFits(chain, e.first, e.checked, deps.verify)
-          : await verifySyncedBlock(chain, e.first, e.second, deps.verify);
+          ? await syncedBlockFits(chain, e.first, e.checked, ports)
+          : await verifySyncedBlock(chain, e.first, e.second, ports);
         if (!verdict.ok)
           return {
             type: "BlockRejected",
