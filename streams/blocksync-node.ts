@@ -10,6 +10,7 @@
 // the log synced), syncs again, and starts consensus again through startAfterSync. The hand-overs
 // run one after another, so a stop never overtakes a start still under way.
 import type { SchedulerLike } from "rxjs";
+import type { VerifyItem } from "../src/crypto/verify-item.js";
 import type { VerifyPool } from "../src/crypto/verify-pool.js";
 import type { NodeMetrics } from "../src/metrics/index.js";
 import { proposalBlockProblem } from "../src/state/validate-proposal-block.js";
@@ -74,7 +75,13 @@ export async function startNodeBlocksync(deps: NodeBlocksyncDeps): Promise<Block
     applyBlock: (e) => life.track(commitOne(syncCommit, e)),
     verify: {
       verifier: deps.pool,
-      blockProblem: (state, block) => proposalBlockProblem(state, block, deps.consensus.validationPorts),
+      blockProblem: (state, block, verifier) => {
+        const ports = deps.consensus.validationPorts;
+        const checkSignatures = verifier
+          ? (items: readonly VerifyItem[]) => verifier.verifyBatch(items)
+          : undefined;
+        return proposalBlockProblem(state, block, checkSignatures ? { ...ports, checkSignatures } : ports);
+      },
     },
     onCaughtUp: ({ synced }) =>
       handOver(() => deps.consensus.startAfterSync(synced), "consensus could not start after block sync"),

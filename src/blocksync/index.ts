@@ -6,6 +6,7 @@ export { fellBehind, isCaughtUp } from "./caught-up.js";
 export type {
   BlockPoolEffect,
   BroadcastStatusRequest,
+  CheckCommit,
   DropPeer,
   RequestBlock,
   SwitchToConsensus,
@@ -24,8 +25,12 @@ export { type BlockPoolTransition, blockPoolReducer, heldBlocks } from "./reduce
 export {
   type BlockPoolState,
   blocksWaiting,
+  type CommitCheck,
   initialBlockPoolState,
+  type KnownValidators,
   type PoolPeer,
   type PoolRequest,
+  type PoolValidators,
   requestsInFlight,
+  type VerifiedBlock,
 } from "./state.js";

@@ -2,6 +2,7 @@
 // the clock (Tick), and the answers of its VerifyAndApply effect. Every input carries the time it
 // happened (ms); the reducer has no clock of its own.
 import type { Block } from "../wire/generated/tendermint/types/block.js";
+import type { KnownValidators, VerifiedBlock } from "./state.js";
 
 /** A peer's StatusResponse: it can serve heights base..height. */
 export interface PeerStatusReceived {
@@ -42,15 +43,31 @@ export interface Tick {
   readonly time: number;
 }
 
-/** VerifyAndApply succeeded: the block at `height` is saved and applied. */
+/**
+ * VerifyAndApply succeeded: the block at `height` is saved and applied. `validators` and
+ * `nextValidators` are the sets of the state after it (they sign heights height+1 and height+2);
+ * without them the pool stops checking blocks ahead.
+ */
 export interface BlockApplied {
   readonly type: "BlockApplied";
   readonly time: number;
   readonly height: bigint;
+  readonly validators?: KnownValidators;
+  readonly nextValidators?: KnownValidators;
+}
+
+/** CheckCommit `checkId` passed: block `height` is certified by the next block's LastCommit. */
+export interface CommitChecked {
+  readonly type: "CommitChecked";
+  readonly time: number;
+  readonly height: bigint;
+  readonly checkId: number;
+  readonly block: VerifiedBlock;
 }
 
 /**
- * VerifyAndApply found the block at `height`, or the commit for it in height+1, invalid. `blame`
+ * VerifyAndApply (or, with `checkId`, CheckCommit) found the block at `height`, or the commit for
+ * it in height+1, invalid. `blame`
  * says whose fault it is when the check can tell: "first" when height+1's LastCommit is authentic
  * (+2/3 valid signatures) for another block, "second" when that commit itself is forged, "both"
  * (v0.34's answer) otherwise.
@@ -61,6 +78,8 @@ export interface BlockRejected {
   readonly height: bigint;
   readonly reason: string;
   readonly blame: "first" | "second" | "both";
+  /** The CheckCommit this answers; absent for VerifyAndApply. */
+  readonly checkId?: number;
 }
 
 export type BlockPoolInput =
@@ -70,4 +89,5 @@ export type BlockPoolInput =
   | NoBlockReceived
   | Tick
   | BlockApplied
+  | CommitChecked
   | BlockRejected;

@@ -25,6 +25,11 @@ export interface BlockPoolParams {
   readonly switchWaitMs: number;
   /** A block nobody asked for this far from the next height is a protocol breach (v0.34's 100). */
   readonly maxUnaskedDistance: bigint;
+  /**
+   * Held blocks whose certificates are checked ahead of their turn, while earlier ones apply
+   * (beyond v0.34, which checks one block at a time); 0 checks each only at its turn.
+   */
+  readonly checkAhead: number;
 }
 
 export const DEFAULT_BLOCK_POOL_PARAMS: BlockPoolParams = Object.freeze({
@@ -38,4 +43,5 @@ export const DEFAULT_BLOCK_POOL_PARAMS: BlockPoolParams = Object.freeze({
   switchCheckMs: 1_000,
   switchWaitMs: 5_000,
   maxUnaskedDistance: 100n,
+  checkAhead: 16,
 });

@@ -13,7 +13,14 @@
 //   requested (or further than maxUnaskedDistance from ours), and a NoBlockResponse for a height
 //   the peer reported it has: the peer lied or broke the protocol, and is dropped.
 // - Blocks apply in order: when height and height+1 are both here, VerifyAndApply(height). A
-//   rejection drops both senders and asks for both heights again elsewhere.
+//   rejection drops the sender(s) blamed and asks for their heights again elsewhere.
+// - Beyond v0.34, with the validator sets given (state.validators): the certificates of up to
+//   checkAhead held blocks are checked (CheckCommit) while earlier ones apply, each with the set
+//   the pool expects to sign it: exact for the next two heights (the applied state names them),
+//   the latest next set beyond. A block applies only once checked with the set known to sign it;
+//   one checked with another set (the set changed) is checked again. A failed check counts only
+//   when its set is the one known to sign the height, and then drops the blamed sender and asks
+//   for the height again, as a rejection at apply does. A replaced block's check is forgotten.
 // - The status of every peer is asked for every statusIntervalMs; the switch rule (caught-up.ts)
 //   is checked every switchCheckMs and ends the pool with SwitchToConsensus.
 // A dropped or removed peer's outstanding requests are reassigned at once.
@@ -25,10 +32,11 @@ import type {
   BlockPoolInput,
   BlockReceived,
   BlockRejected,
+  CommitChecked,
   NoBlockReceived,
   PeerStatusReceived,
 } from "./input.js";
-import type { BlockPoolState, PoolPeer, PoolRequest } from "./state.js";
+import type { BlockPoolState, KnownValidators, PoolPeer, PoolRequest, PoolValidators } from "./state.js";
 
 export interface BlockPoolTransition {
   state: BlockPoolState;
@@ -39,8 +47,12 @@ const NONE: readonly BlockPoolEffect[] = Object.freeze([]);
 
 /** A mutable working copy of one transition; maps are copied on first write. */
 class Draft {
-  peers: Map<string, PoolPeer>;
-  requests: Map<bigint, PoolRequest>;
+  // Most inputs change one or two entries of maps of up to maxRequests entries, and many change
+  // none: the state's maps are shared until the first write.
+  #peers: ReadonlyMap<string, PoolPeer>;
+  #requests: ReadonlyMap<bigint, PoolRequest>;
+  #peersCopied = false;
+  #requestsCopied = false;
   readonly effects: BlockPoolEffect[] = [];
   height: bigint;
   maxPeerHeight: bigint;
@@ -49,13 +61,15 @@ class Draft {
   lastSwitchCheckAt: number;
   synced: number;
   switched: boolean;
+  validators: PoolValidators | undefined;
+  nextCheckId: number;
 
   constructor(
     readonly base: BlockPoolState,
     readonly now: number,
   ) {
-    this.peers = new Map(base.peers);
-    this.requests = new Map(base.requests);
+    this.#peers = base.peers;
+    this.#requests = base.requests;
     this.height = base.height;
     this.maxPeerHeight = base.maxPeerHeight;
     this.applying = base.applying;
@@ -63,6 +77,48 @@ class Draft {
     this.lastSwitchCheckAt = base.lastSwitchCheckAt;
     this.synced = base.synced;
     this.switched = base.switched;
+    this.validators = base.validators;
+    this.nextCheckId = base.nextCheckId ?? 1;
+  }
+
+  get peers(): ReadonlyMap<string, PoolPeer> {
+    return this.#peers;
+  }
+
+  get requests(): ReadonlyMap<bigint, PoolRequest> {
+    return this.#requests;
+  }
+
+  #writablePeers(): Map<string, PoolPeer> {
+    if (!this.#peersCopied) {
+      this.#peers = new Map(this.#peers);
+      this.#peersCopied = true;
+    }
+    return this.#peers as Map<string, PoolPeer>;
+  }
+
+  #writableRequests(): Map<bigint, PoolRequest> {
+    if (!this.#requestsCopied) {
+      this.#requests = new Map(this.#requests);
+      this.#requestsCopied = true;
+    }
+    return this.#requests as Map<bigint, PoolRequest>;
+  }
+
+  setPeer(id: string, peer: PoolPeer): void {
+    this.#writablePeers().set(id, peer);
+  }
+
+  deletePeer(id: string): void {
+    this.#writablePeers().delete(id);
+  }
+
+  setRequest(height: bigint, request: PoolRequest): void {
+    this.#writableRequests().set(height, request);
+  }
+
+  deleteRequest(height: bigint): void {
+    this.#writableRequests().delete(height);
   }
 
   get params() {
@@ -83,6 +139,8 @@ class Draft {
         lastSwitchCheckAt: this.lastSwitchCheckAt,
         synced: this.synced,
         switched: this.switched,
+        validators: this.validators,
+        nextCheckId: this.nextCheckId,
       },
       effects: this.effects.length === 0 ? NONE : this.effects,
     };
@@ -93,7 +151,7 @@ class Draft {
     const peer = this.peers.get(peerId);
     if (peer === undefined) return;
     const pending = peer.pending > 0 ? peer.pending - 1 : 0;
-    this.peers.set(peerId, { ...peer, pending, busySince: pending === 0 ? undefined : peer.busySince });
+    this.setPeer(peerId, { ...peer, pending, busySince: pending === 0 ? undefined : peer.busySince });
   }
 
   /** Takes the request at `height` away from its peer (it goes to the next eligible one). */
@@ -101,7 +159,7 @@ class Draft {
     const r = this.requests.get(height);
     if (r === undefined || r.peerId === undefined || r.block !== undefined) return;
     this.release(r.peerId);
-    this.requests.set(height, { ...r, peerId: undefined });
+    this.setRequest(height, { ...r, peerId: undefined });
   }
 
   /** Drops a peer: tells the wiring why, and forgets it (its blocks too when `distrusted`). */
@@ -117,14 +175,89 @@ class Draft {
     if (peer === undefined) return;
     for (const r of this.requests.values()) {
       if (r.block === undefined && r.peerId === peerId) {
-        this.requests.set(r.height, { ...r, peerId: undefined });
+        this.setRequest(r.height, { ...r, peerId: undefined });
       } else if (distrusted && r.block !== undefined && r.from === peerId && r.height !== this.applying) {
         // Not yet verified: a liar's other blocks are fetched again from someone else.
-        this.requests.set(r.height, { ...r, block: undefined, from: undefined, peerId: undefined });
+        this.clearBlock(r.height);
       }
     }
-    this.peers.delete(peerId);
+    this.deletePeer(peerId);
     if (peer.height >= this.maxPeerHeight) this.recomputeMaxPeerHeight();
+  }
+
+  /** Forgets the block at `height` (asked again of someone), and the checks that used it. */
+  clearBlock(height: bigint): void {
+    const r = this.requests.get(height);
+    if (r !== undefined)
+      this.setRequest(height, {
+        ...r,
+        block: undefined,
+        from: undefined,
+        peerId: undefined,
+        check: undefined,
+      });
+    // The block below was checked against this one's LastCommit.
+    const below = this.requests.get(height - 1n);
+    if (below?.check !== undefined && height - 1n !== this.applying)
+      this.setRequest(height - 1n, { ...below, check: undefined });
+  }
+
+  /** Block `height` failed verification: its blamed senders are dropped, the heights asked again. */
+  reject(h: bigint, reason: string, blame: BlockRejected["blame"]): void {
+    const first = this.requests.get(h);
+    const second = this.requests.get(h + 1n);
+    const culprits = new Set<string>();
+    const blamed = blame === "first" ? [first] : blame === "second" ? [second] : [first, second];
+    for (const r of blamed) {
+      if (r === undefined) continue;
+      if (r.from !== undefined) culprits.add(r.from);
+      this.clearBlock(r.height);
+    }
+    for (const peerId of culprits)
+      this.drop(peerId, `blocksync: block ${h} failed verification against block ${h + 1n}: ${reason}`);
+  }
+
+  /** The set that signs height `h`'s commit as far as the pool knows (exact up to height + 1). */
+  setFor(h: bigint): KnownValidators | undefined {
+    const v = this.validators;
+    if (v === undefined) return undefined;
+    return h === this.height ? v.current : v.next;
+  }
+
+  /** Blocks are checked by CheckCommit, ahead of their turn (the wiring gave the sets). */
+  get checksAhead(): boolean {
+    return this.validators !== undefined && this.params.checkAhead > 0;
+  }
+
+  /** Starts, restarts or settles the checks of held blocks ahead of their turn. */
+  tryCheck(): void {
+    if (this.switched || !this.checksAhead || this.validators === undefined) return;
+    const end = this.height + BigInt(this.params.checkAhead);
+    for (let h = this.height; h < end; h++) {
+      if (h === this.applying) continue;
+      const r = this.requests.get(h);
+      const next = this.requests.get(h + 1n);
+      if (r === undefined) break;
+      if (r.block === undefined || next?.block === undefined) continue;
+      const set = this.setFor(h)!;
+      const c = r.check;
+      if (c?.status === "running") continue;
+      if (c !== undefined && c.key === set.key) {
+        // A failure with the set known to sign the height is the block's (or its certificate's).
+        if (c.status === "failed" && h <= this.height + 1n) this.reject(h, c.reason, c.blame);
+        continue;
+      }
+      const id = this.nextCheckId++;
+      this.setRequest(h, { ...r, check: { status: "running", id, key: set.key } });
+      this.effects.push({
+        type: "CheckCommit",
+        height: h,
+        checkId: id,
+        first: r.block,
+        second: next.block,
+        validators: set.set,
+      });
+    }
   }
 
   recomputeMaxPeerHeight(): void {
@@ -137,7 +270,7 @@ class Draft {
       const r = this.requests.get(top);
       if (r === undefined || r.block !== undefined || top === this.applying) break;
       if (r.peerId !== undefined) this.release(r.peerId);
-      this.requests.delete(top);
+      this.deleteRequest(top);
       top--;
     }
   }
@@ -149,7 +282,7 @@ class Draft {
     while (this.requests.size < maxRequests) {
       const next = this.height + BigInt(this.requests.size);
       if (next > this.maxPeerHeight) break;
-      this.requests.set(next, {
+      this.setRequest(next, {
         height: next,
         peerId: undefined,
         sentAt: this.now,
@@ -158,16 +291,20 @@ class Draft {
         from: undefined,
       });
     }
-    if (this.peers.size === 0) return;
-    const heights = [...this.requests.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const h of heights) {
-      const r = this.requests.get(h)!;
-      if (r.peerId !== undefined || r.block !== undefined) continue;
+    // Room left at the peers: with none (the usual case while blocks stream in) the window is not
+    // walked at all, and the walk stops once every slot is taken.
+    let room = 0;
+    for (const p of this.peers.values()) room += Math.max(0, this.params.maxRequestsPerPeer - p.pending);
+    // The window's heights are contiguous from `height`: walked in order, lowest first.
+    const end = this.height + BigInt(this.requests.size);
+    for (let h = this.height; h < end && room > 0; h++) {
+      const r = this.requests.get(h);
+      if (r === undefined || r.peerId !== undefined || r.block !== undefined) continue;
       const peer = this.pick(h, r.asked);
       if (peer === undefined) continue;
       // An idle peer's silence timer and rate window start with its first request.
       const wasIdle = peer.pending === 0;
-      this.peers.set(peer.id, {
+      this.setPeer(peer.id, {
         ...peer,
         pending: peer.pending + 1,
         lastHeardAt: wasIdle ? this.now : peer.lastHeardAt,
@@ -175,13 +312,14 @@ class Draft {
         windowStart: wasIdle ? this.now : peer.windowStart,
         windowBytes: wasIdle ? 0 : peer.windowBytes,
       });
-      this.requests.set(h, {
+      this.setRequest(h, {
         ...r,
         peerId: peer.id,
         sentAt: this.now,
         asked: r.asked.includes(peer.id) ? r.asked : [...r.asked, peer.id],
       });
       this.effects.push({ type: "RequestBlock", peerId: peer.id, height: h });
+      room--;
     }
   }
 
@@ -211,6 +349,12 @@ class Draft {
     const first = this.requests.get(this.height);
     const second = this.requests.get(this.height + 1n);
     if (first?.block === undefined || second?.block === undefined) return;
+    const check = first.check;
+    const checkedAhead = this.checksAhead && this.validators !== undefined;
+    if (checkedAhead) {
+      // Only a block checked with the set that signs this height applies (tryCheck starts it).
+      if (check?.status !== "passed" || check.key !== this.validators?.current.key) return;
+    }
     this.applying = this.height;
     this.effects.push({
       type: "VerifyAndApply",
@@ -219,6 +363,7 @@ class Draft {
       second: second.block,
       firstPeer: first.from!,
       secondPeer: second.from!,
+      ...(checkedAhead && check?.status === "passed" ? { checked: check.block } : {}),
     });
   }
 }
@@ -236,7 +381,7 @@ function onStatus(d: Draft, input: PeerStatusReceived): void {
     return;
   }
   const known = d.peers.get(peerId);
-  d.peers.set(
+  d.setPeer(
     peerId,
     known === undefined
       ? {
@@ -285,14 +430,14 @@ function onBlock(d: Draft, input: BlockReceived): void {
   }
   const peer = d.peers.get(peerId)!;
   const pending = peer.pending - 1;
-  d.peers.set(peerId, {
+  d.setPeer(peerId, {
     ...peer,
     pending,
     lastHeardAt: d.now,
     busySince: pending === 0 ? undefined : peer.busySince,
     windowBytes: peer.windowBytes + input.size,
   });
-  d.requests.set(h, { ...r, block, from: peerId });
+  d.setRequest(h, { ...r, block, from: peerId });
 }
 
 function onNoBlock(d: Draft, input: NoBlockReceived): void {
@@ -313,27 +458,42 @@ function onApplied(d: Draft, input: BlockApplied): void {
       `block pool: BlockApplied ${input.height} but applying ${d.applying} at height ${d.height}`,
     );
   }
-  d.requests.delete(d.height);
+  d.deleteRequest(d.height);
   d.height += 1n;
   d.applying = undefined;
   d.synced += 1;
+  // The sets of the state after the block; without them no more checks ahead.
+  d.validators =
+    input.validators !== undefined && input.nextValidators !== undefined
+      ? { current: input.validators, next: input.nextValidators }
+      : undefined;
+}
+
+function onChecked(d: Draft, input: CommitChecked): void {
+  const r = d.requests.get(input.height);
+  const c = r?.check;
+  if (r === undefined || c?.status !== "running" || c.id !== input.checkId) return; // a replaced block's
+  d.setRequest(input.height, {
+    ...r,
+    check: { status: "passed", id: c.id, key: c.key, block: input.block },
+  });
 }
 
 function onRejected(d: Draft, input: BlockRejected): void {
+  if (input.checkId !== undefined) {
+    // A check ahead: kept as failed, acted on by tryCheck once its set is known to sign the height.
+    const r = d.requests.get(input.height);
+    const c = r?.check;
+    if (r === undefined || c?.status !== "running" || c.id !== input.checkId) return;
+    d.setRequest(input.height, {
+      ...r,
+      check: { status: "failed", id: c.id, key: c.key, reason: input.reason, blame: input.blame },
+    });
+    return;
+  }
   if (d.applying !== input.height) return;
   d.applying = undefined;
-  const h = input.height;
-  const first = d.requests.get(h);
-  const second = d.requests.get(h + 1n);
-  const culprits = new Set<string>();
-  const blamed = input.blame === "first" ? [first] : input.blame === "second" ? [second] : [first, second];
-  for (const r of blamed) {
-    if (r === undefined) continue;
-    if (r.from !== undefined) culprits.add(r.from);
-    d.requests.set(r.height, { ...r, block: undefined, from: undefined, peerId: undefined });
-  }
-  for (const peerId of culprits)
-    d.drop(peerId, `blocksync: block ${h} failed verification against block ${h + 1n}: ${input.reason}`);
+  d.reject(input.height, input.reason, input.blame);
 }
 
 function onTick(d: Draft): void {
@@ -365,7 +525,7 @@ function onTick(d: Draft): void {
       );
       continue;
     }
-    d.peers.set(peer.id, { ...peer, windowStart: now, windowBytes: 0 });
+    d.setPeer(peer.id, { ...peer, windowStart: now, windowBytes: 0 });
   }
   if (now - d.lastSwitchCheckAt >= p.switchCheckMs) {
     d.lastSwitchCheckAt = now;
@@ -402,6 +562,9 @@ export function blockPoolReducer(state: BlockPoolState, input: BlockPoolInput): 
     case "BlockApplied":
       onApplied(d, input);
       break;
+    case "CommitChecked":
+      onChecked(d, input);
+      break;
     case "BlockRejected":
       onRejected(d, input);
       break;
@@ -409,6 +572,7 @@ export function blockPoolReducer(state: BlockPoolState, input: BlockPoolInput): 
       onTick(d);
       break;
   }
+  d.tryCheck();
   d.fill();
   d.tryApply();
   return d.finish();

@@ -2,7 +2,51 @@
 // requests in flight over the window [height, height + requests.size). Immutable: the reducer
 // returns new maps, never changes these.
 import type { Block } from "../wire/generated/tendermint/types/block.js";
+import type { BlockID, Part } from "../wire/generated/tendermint/types/types.js";
+import type { ValidatorSet as ValidatorSetProto } from "../wire/generated/tendermint/types/validator.js";
 import { type BlockPoolParams, DEFAULT_BLOCK_POOL_PARAMS } from "./params.js";
+
+/** A block whose certificate (the next block's LastCommit) was checked: its ID and parts. */
+export interface VerifiedBlock {
+  readonly blockId: BlockID;
+  readonly parts: Part[];
+}
+
+/**
+ * A validator set with the key it is known by (its hash, hex): a commit checked with one set is
+ * checked for every set with the same key, and for no other.
+ */
+export interface KnownValidators {
+  readonly key: string;
+  readonly set: ValidatorSetProto;
+}
+
+/**
+ * The sets that sign the next heights' commits, from the chain state the next block applies to:
+ * `current` signs the commit of the next height (state.validators), `next` that of the height
+ * after (state.nextValidators), and is the best guess for every height beyond, until a block's
+ * results change it.
+ */
+export interface PoolValidators {
+  readonly current: KnownValidators;
+  readonly next: KnownValidators;
+}
+
+/**
+ * The check of a held block's certificate ahead of its turn (CheckCommit), with the set it used:
+ * running, passed, or failed (acted on once that set is the one known to sign the height).
+ */
+export type CommitCheck =
+  | { readonly status: "running"; readonly id: number; readonly key: string }
+  | { readonly status: "passed"; readonly id: number; readonly key: string; readonly block: VerifiedBlock }
+  | {
+      readonly status: "failed";
+      readonly id: number;
+      readonly key: string;
+      readonly reason: string;
+      /** Whose fault it is, as BlockRejected says. */
+      readonly blame: "first" | "second" | "both";
+    };
 
 export interface PoolPeer {
   readonly id: string;
@@ -30,6 +74,8 @@ export interface PoolRequest {
   readonly block: Block | undefined;
   /** The peer the block came from. */
   readonly from: string | undefined;
+  /** The check of this block against the next block's LastCommit, once both are here. */
+  readonly check?: CommitCheck | undefined;
 }
 
 export interface BlockPoolState {
@@ -50,13 +96,24 @@ export interface BlockPoolState {
   readonly synced: number;
   /** SwitchToConsensus has been emitted; the pool answers nothing after it. */
   readonly switched: boolean;
+  /**
+   * The sets that sign the next commits; undefined when the wiring gave none, and then blocks are
+   * checked only when their turn to apply comes (VerifyAndApply without `checked`).
+   */
+  readonly validators?: PoolValidators | undefined;
+  /** The id of the next CommitCheck (an answer to an older check of a replaced block is ignored). */
+  readonly nextCheckId?: number;
 }
 
-/** A pool that will apply `nextHeight` first (the store's height + 1), started at `time`. */
+/**
+ * A pool that will apply `nextHeight` first (the store's height + 1), started at `time`; with
+ * `validators` (of the chain state `nextHeight` applies to) it checks blocks ahead of their turn.
+ */
 export function initialBlockPoolState(
   nextHeight: bigint,
   time: number,
   params: BlockPoolParams = DEFAULT_BLOCK_POOL_PARAMS,
+  validators?: PoolValidators,
 ): BlockPoolState {
   return {
     params,
@@ -70,6 +127,8 @@ export function initialBlockPoolState(
     lastSwitchCheckAt: time,
     synced: 0,
     switched: false,
+    validators,
+    nextCheckId: 1,
   };
 }
 

@@ -1,12 +1,13 @@
 // CommitBlock → BlockExecuted, one height at a time (concatMap: ABCI consensus calls and store
 // writes keep their order). The order is the crash-safety argument:
-//   save block → execute on the app (responses saved before Commit; around Commit the mempool is
-//   locked: its connection flushed, new CheckTx held, then mempool BlockCommitted, then unlocked,
-//   as v0.34 does, so no tx is checked between the app's Commit and the mempool update)
-//   → save state → WAL end-of-height marker → BlockExecuted, whose fold publishes NewBlock/
-//   NewBlockHeader/Tx/ValidatorSetUpdates (projections/node-events.ts). The mempool update (with
-//   the recheck it sends) runs on the next turn of the event loop, overlapping the state save; the
-//   lock is held until it ran and BlockExecuted waits for it.
+//   save block, while the app runs BeginBlock/DeliverTx/EndBlock and the ABCI responses are
+//   saved (the app keeps nothing of a block before Commit, so only Commit waits for both synced
+//   writes) → around Commit the mempool is locked: its connection flushed, new CheckTx held, then
+//   mempool BlockCommitted, then unlocked, as v0.34 does, so no tx is checked between the app's
+//   Commit and the mempool update → save state → WAL end-of-height marker → BlockExecuted, whose
+//   fold publishes NewBlock/NewBlockHeader/Tx/ValidatorSetUpdates (projections/node-events.ts).
+//   The mempool update (with the recheck it sends) runs on the next turn of the event loop,
+//   overlapping the state save; the lock is held until it ran and BlockExecuted waits for it.
 // The index of the height runs on the node's index queue (height-index-queue.ts), queued at
 // Commit before the mempool update, while the state is saved and the next height starts; the
 // index readers wait for every queued height, so a client that saw a Tx event (or a tx leave the
@@ -144,10 +145,15 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
   const before = deps.chainState();
   const started = Date.now();
   const phases = new PhaseClock();
-  if (deps.stores.blockStore.height() < e.height) {
-    await deps.stores.blockStore.saveBlock({ block, blockId, parts: e.parts, seenCommit: e.seenCommit });
-  }
-  phases.mark("saveBlockMs");
+  // The block's synced save runs while the app runs BeginBlock/DeliverTx/EndBlock and while the
+  // responses are saved: the app keeps nothing of a block before its Commit, so only Commit must
+  // wait for both to be durable (docs/storage.md, "The node's pipeline").
+  const blockSaved =
+    deps.stores.blockStore.height() < e.height
+      ? deps.stores.blockStore.saveBlock({ block, blockId, parts: e.parts, seenCommit: e.seenCommit })
+      : Promise.resolve();
+  // Awaited before Commit, or on the way out of a failed execution below.
+  blockSaved.catch(() => undefined);
   const lock = deps.mempoolLock;
   const queue = deps.indexQueue;
   let responses: ABCIResponses | undefined;
@@ -163,13 +169,13 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
       executed = await executeBlock(
         {
           consensus: deps.consensus,
-          saveAbciResponses: (height, saved) => {
+          saveAbciResponses: async (height, saved) => {
             phases.mark("executeMs");
             responses = saved;
-            return deps.stores.stateStore.saveABCIResponses(height, saved);
+            await Promise.all([blockSaved, deps.stores.stateStore.saveABCIResponses(height, saved)]);
           },
           beforeCommit: async () => {
-            phases.mark("saveResponsesMs");
+            phases.mark("saveBlockAndResponsesMs");
             await lock?.lock();
           },
           afterCommit: async (committed, deliverTxs) => {
@@ -211,6 +217,8 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
     } catch (error) {
       // A failed Commit halts the node; held admissions are not left waiting meanwhile.
       if (lock?.locked) lock.unlock();
+      // The halt closes the stores: the block's write must have finished by then.
+      await blockSaved.catch(() => undefined);
       throw error;
     }
     // At most two heights in flight: the one before this is indexed before this state is saved.

@@ -1,9 +1,9 @@
 // Block sync on channel 0x40 (v0.34 blockchain/v0), wired: the server answers status and block
 // requests from the store at all times (blocksync-serve.ts); while syncing, a loop folds peers'
 // status and blocks through the pure block pool (src/blocksync) and carries out its effects:
-// requests to peers, VerifyAndApply (verify-synced-block.ts, then the node's own block commit:
-// the same ABCI calls, store writes and events as consensus), dropped peers, and the hand-over to
-// consensus. In consensus it keeps asking peers' heights and tells the node (onFellBehind) when
+// requests to peers, CheckCommit (a held block's certificate, checked while earlier blocks apply),
+// VerifyAndApply (verify-synced-block.ts, then the node's own block commit: the same ABCI calls,
+// store writes and events as consensus), dropped peers, and the hand-over to consensus. In consensus it keeps asking peers' heights and tells the node (onFellBehind) when
 // it fell more than fall_behind_heights behind (beyond v0.34); startSync enters block sync again.
 // Progress is logged every progress interval and kept for the metrics.
 import {
@@ -37,8 +37,18 @@ import {
   type SyncProgress,
   syncProgress,
 } from "../../src/blocksync/index.js";
-import { type SyncedBlockPorts, verifySyncedBlock } from "../../src/blocksync/verify-synced-block.js";
+import type { BlockApplied } from "../../src/blocksync/input.js";
+import { VerifiedSignatures } from "../../src/blocksync/verified-signatures.js";
+import {
+  checkSyncedCommit,
+  knownValidators,
+  type SyncedBlockPorts,
+  syncedBlockFits,
+  verifySyncedBlock,
+} from "../../src/blocksync/verify-synced-block.js";
 import type { CommitBlock } from "../../src/consensus/effect.js";
+import { verifyEd25519 } from "../../src/crypto/ed25519-verify.js";
+import type { VerifyItem } from "../../src/crypto/verify-item.js";
 import type { Logger } from "../../src/logger/index.js";
 import {
   BLOCKSYNC_CHANNEL,
@@ -214,12 +224,48 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
     sink?.progress(latest, session !== undefined);
   };
 
+  // The certificate checked ahead and the same commit read again as the next block's LastCommit
+  // at its turn: each valid signature is verified once (verified-signatures.ts).
+  const inner = deps.verify.verifier ?? {
+    verifyBatch: async (items: readonly VerifyItem[]) =>
+      items.map((i) => verifyEd25519(i.publicKey, i.message, i.signature)),
+  };
+  const ports: SyncedBlockPorts = { ...deps.verify, verifier: new VerifiedSignatures(inner) };
+
+  const checkCommit = (e: Extract<BlockPoolEffect, { type: "CheckCommit" }>): Observable<BlockPoolInput> =>
+    from(
+      (async (): Promise<BlockPoolInput> => {
+        const { chainId } = deps.chainState();
+        const verdict = await checkSyncedCommit(chainId, e.validators, e.first, e.second, ports);
+        const { height, checkId } = e;
+        return verdict.ok
+          ? { type: "CommitChecked", time: clock(), height, checkId, block: verdict.block }
+          : {
+              type: "BlockRejected",
+              time: clock(),
+              height,
+              checkId,
+              reason: verdict.reason,
+              blame: verdict.blame,
+            };
+      })(),
+    ).pipe(
+      catchError((error: unknown) => {
+        deps.halt(`block sync could not check block ${e.height}: ${(error as Error).message}`);
+        return EMPTY;
+      }),
+    );
+
   const verifyAndApply = (
     e: Extract<BlockPoolEffect, { type: "VerifyAndApply" }>,
   ): Observable<BlockPoolInput> =>
     from(
       (async (): Promise<BlockPoolInput> => {
-        const verdict = await verifySyncedBlock(deps.chainState(), e.first, e.second, deps.verify);
+        const chain = deps.chainState();
+        // A block checked ahead with the set that signs it has only the chain-state checks left.
+        const verdict = e.checked
+          ? await syncedBlockFits(chain, e.first, e.checked, ports)
+          : await verifySyncedBlock(chain, e.first, e.second, ports);
         if (!verdict.ok)
           return {
             type: "BlockRejected",
@@ -229,7 +275,7 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
             blame: verdict.blame,
           };
         const seenCommit = e.second.lastCommit!;
-        await deps.applyBlock({
+        const after = await deps.applyBlock({
           type: "CommitBlock",
           height: e.height,
           round: seenCommit.round,
@@ -240,7 +286,12 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
           // v0.34 stores the next block's LastCommit as this block's seen commit.
           seenCommit,
         });
-        return { type: "BlockApplied", time: clock(), height: e.height };
+        return {
+          type: "BlockApplied",
+          time: clock(),
+          height: e.height,
+          ...validatorsOf(after),
+        };
       })(),
     ).pipe(
       catchError((error: unknown) => {
@@ -263,7 +314,17 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
     const start = next > chainNext ? chainNext : next;
     const input$ = new Subject<BlockPoolInput>();
     poolInput$ = input$;
-    pool = initialBlockPoolState(start, clock(), params);
+    // The sets of the state `start` applies to let the pool check blocks ahead of their turn.
+    const chain = deps.chainState();
+    const sets = start === chainNext ? validatorsOf(chain) : {};
+    pool = initialBlockPoolState(
+      start,
+      clock(),
+      params,
+      sets.validators && sets.nextValidators
+        ? { current: sets.validators, next: sets.nextValidators }
+        : undefined,
+    );
     samples = [];
     fellBehindReported = false;
     const loop = createLoop<BlockPoolState, BlockPoolInput, BlockPoolEffect, BlockPoolInput>({
@@ -288,6 +349,12 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
               } else if (e.type === "DropPeer") report(e.peerId, e.reason);
             }),
             ignoreElements(),
+          );
+        },
+        function blocksyncCheck(effect$) {
+          return effect$.pipe(
+            filter((e) => e.type === "CheckCommit"),
+            concatMap((e) => checkCommit(e)),
           );
         },
         function blocksyncApply(effect$) {
@@ -362,6 +429,15 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
       running.unsubscribe();
       server.stop();
     },
+  };
+}
+
+/** The sets of a chain state (they sign its next two heights), when it has them. */
+function validatorsOf(chain: ChainState): Pick<BlockApplied, "validators" | "nextValidators"> {
+  if (chain.validators === undefined || chain.nextValidators === undefined) return {};
+  return {
+    validators: knownValidators(chain.validators),
+    nextValidators: knownValidators(chain.nextValidators),
   };
 }
 

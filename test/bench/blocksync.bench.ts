@@ -6,6 +6,7 @@
 // Bounded: EMPTY_BLOCKS + TX_BATCHES blocks, each phase under LIMIT_MS. Writes
 // bench-results/blocksync.json; never fails on time.
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KvstoreApplication } from "../../src/abci/apps/kvstore.js";
@@ -116,8 +117,11 @@ const syncedEmpty = rate(Number(emptyEnd) - 1, t1 - t0);
 const syncedTx = rate(txBlocks, t2 - t1);
 const localEmpty = rate(Number(emptyEnd) - 1, marks[1]! - marks[0]!);
 const localTx = rate(txBlocks, marks[2]! - marks[1]!);
+// The figures swing with the load of the shared machine (fsync latency most of all): printed beside them.
+const loadAverage = Number(loadavg()[0]!.toFixed(2));
 const result = {
   sameLastBlockHash: same,
+  loadAverage,
   empty: {
     blocks: Number(emptyEnd) - 1,
     syncedBlocksPerSecond: syncedEmpty,
@@ -138,6 +142,7 @@ console.log(
 console.log(
   `block sync, ~${result.txBlocks.txsPerBlock}-tx blocks: ${syncedTx} blocks/s | local execute+save: ${localTx} blocks/s | ratio ${result.txBlocks.ratio}`,
 );
+console.log(`load average (1 min) at the end: ${loadAverage}`);
 if (!same) console.log("WARNING: the synced chain's last block hash differs from the source's");
 mkdirSync(join(root, "bench-results"), { recursive: true });
 writeFileSync(join(root, "bench-results", "blocksync.json"), `${JSON.stringify(result, null, 2)}\n`);

@@ -1,0 +1,123 @@
+// The durability order of a height's commit (streams/effects/block-commit.ts commitOne): the
+// block's synced save overlaps the app's BeginBlock/DeliverTx/EndBlock and the ABCI responses'
+// save, and the app's Commit waits for both; a block save that fails stops the height before
+// Commit.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { ConsensusConnection } from "../../src/abci/client/abci-client.js";
+import type { CommitBlock } from "../../src/consensus/effect.js";
+import { createLogger } from "../../src/logger/index.js";
+import { type BlockCommitDeps, commitOne } from "../../streams/effects/block-commit.js";
+import { genesisChain, TestNode } from "./consensus-harness.js";
+
+const silent = createLogger({ level: "none" });
+const tx = (s: string) => new TextEncoder().encode(s);
+
+function deferred() {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** commitOne over an app and stores that record the order of what happens to them. */
+function recordingCommit() {
+  const order: string[] = [];
+  const blockWrite = deferred();
+  const consensus = {
+    name: "consensus",
+    error: undefined,
+    beginBlock: async () => {
+      order.push("beginBlock");
+      return { events: [] };
+    },
+    deliverTx: async () => ({
+      code: 0,
+      data: new Uint8Array(0),
+      log: "",
+      info: "",
+      gasWanted: 0n,
+      gasUsed: 0n,
+      events: [],
+      codespace: "",
+    }),
+    endBlock: async () => {
+      order.push("endBlock");
+      return { validatorUpdates: [], consensusParamUpdates: undefined, events: [] };
+    },
+    commit: async () => {
+      order.push("commit");
+      return { data: new Uint8Array(8), retainHeight: 0n };
+    },
+  } as unknown as ConsensusConnection;
+  let stored = 0n;
+  const node = new TestNode({ chain: genesisChain([10n]) });
+  const deps: BlockCommitDeps = {
+    consensus,
+    stores: {
+      blockStore: {
+        height: () => stored,
+        saveBlock: async () => {
+          order.push("block save started");
+          await blockWrite.promise;
+          stored = 1n;
+          order.push("block saved");
+        },
+      },
+      stateStore: {
+        saveABCIResponses: async () => {
+          order.push("responses saved");
+        },
+        save: async () => {
+          order.push("state saved");
+        },
+      },
+      indexer: { indexHeight: async () => {} },
+    } as never,
+    chainState: () => node.chain,
+    executed: { put: () => {} },
+    endHeight: async () => {},
+    blockCommitted: () => {},
+    halt: (reason) => assert.fail(reason),
+    logger: silent,
+  };
+  const held = node.block(0, [tx("a=1")]);
+  const effect: CommitBlock = {
+    type: "CommitBlock",
+    height: 1n,
+    round: 0,
+    blockId: held.blockId,
+    block: held.block,
+    partSetHeader: held.blockId.partSetHeader,
+    parts: [],
+    seenCommit: {} as never,
+  };
+  return { order, blockWrite, run: () => commitOne(deps, effect) };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 10));
+
+describe("block commit: durability order", () => {
+  it("runs the block on the app while the block is saved, and commits only once it is saved", async () => {
+    const c = recordingCommit();
+    const done = c.run();
+    await settle();
+    assert.deepEqual(c.order, ["block save started", "beginBlock", "endBlock", "responses saved"]);
+    c.blockWrite.resolve();
+    const state = await done;
+    assert.equal(state.lastBlockHeight, 1n);
+    assert.deepEqual(c.order.slice(4), ["block saved", "commit", "state saved"]);
+  });
+
+  it("never commits a block whose save failed", async () => {
+    const c = recordingCommit();
+    const done = c.run();
+    await settle();
+    c.blockWrite.reject(new Error("disk full"));
+    await assert.rejects(done, /disk full/);
+    assert.ok(!c.order.includes("commit"), `no Commit: ${c.order.join(", ")}`);
+  });
+});
