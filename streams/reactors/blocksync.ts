@@ -38,7 +38,6 @@ import {
   syncProgress,
 } from "../../src/blocksync/index.js";
 import type { BlockApplied } from "../../src/blocksync/input.js";
-import { VerifiedSignatures } from "../../src/blocksync/verified-signatures.js";
 import {
   checkSyncedCommit,
   knownValidators,
@@ -47,7 +46,7 @@ import {
   verifySyncedBlock,
 } from "../../src/blocksync/verify-synced-block.js";
 import type { CommitBlock } from "../../src/consensus/effect.js";
-import { verifyEd25519 } from "../../src/crypto/ed25519-verify.js";
+import { processVerifiedSignatures } from "../../src/crypto/verified-signatures.js";
 import type { VerifyItem } from "../../src/crypto/verify-item.js";
 import type { Logger } from "../../src/logger/index.js";
 import {
@@ -225,12 +224,15 @@ export function startBlocksyncReactor(layer: PeerLayer, deps: BlocksyncReactorDe
   };
 
   // The certificate checked ahead and the same commit read again as the next block's LastCommit
-  // at its turn: each valid signature is verified once (verified-signatures.ts).
-  const inner = deps.verify.verifier ?? {
-    verifyBatch: async (items: readonly VerifyItem[]) =>
-      items.map((i) => verifyEd25519(i.publicKey, i.message, i.signature)),
+  // at its turn: each signature is verified once per process, through the process's memo
+  // (src/crypto/verified-signatures.ts), which the node's verify pool asks first as well.
+  const ports: SyncedBlockPorts = {
+    ...deps.verify,
+    verifier: deps.verify.verifier ?? {
+      verifyBatch: async (items: readonly VerifyItem[]) =>
+        items.map((i) => processVerifiedSignatures.verify(i.publicKey, i.message, i.signature)),
+    },
   };
-  const ports: SyncedBlockPorts = { ...deps.verify, verifier: new VerifiedSignatures(inner) };
 
   const checkCommit = (e: Extract<BlockPoolEffect, { type: "CheckCommit" }>): Observable<BlockPoolInput> =>
     from(
