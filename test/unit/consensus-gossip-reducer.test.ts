@@ -370,3 +370,17 @@ test("wakes: our own vote goes out at once; others' votes wait for the next pass
   );
   assert.deepEqual(sent, [0], "ours; validator 2's the peer already announced");
 });
+
+test("halted consensus: the routines stop and no tick is asked for, never a tick at the same instant again", () => {
+  const d = connected(ourState({ height: 5n, step: RoundStep.Prevote }));
+  from(d, nrs(5n, 0, RoundStep.Propose));
+  d.feed({ type: "GossipTicked", nowMs: T });
+  const halted = ourState({ height: 5n, step: RoundStep.Prevote, halted: "signing failed" });
+  const onHalt = d.feed({ type: "OurStateChanged", nowMs: T + 1, state: halted });
+  assert.ok(!onHalt.some((e) => e.type === "ScheduleTick"), "halting wakes no routine");
+  const tick = d.feed({ type: "GossipTicked", nowMs: T + DEFAULT_GOSSIP_CONFIG.gossipSleepMs });
+  assert.deepEqual(sends(tick), []);
+  assert.ok(!tick.some((e) => e.type === "ScheduleTick"), "a halted node's gossip sleeps for good");
+  const message = from(d, nrs(5n, 1, RoundStep.Propose), T + 200);
+  assert.ok(!message.some((e) => e.type === "ScheduleTick"), "a peer's news wakes nothing either");
+});
