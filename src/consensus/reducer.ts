@@ -67,9 +67,10 @@ function route(ctx: Ctx, input: ConsensusInput): void {
     case "BlockExecuted": {
       const s = ctx.s;
       if (input.height !== s.height || !s.committed || s.proposalBlock === undefined) return;
+      // The last commit a restart would start from (the stored seen commit), never more.
       enterNewHeight(ctx, {
         chain: input.chainState,
-        lastCommit: s.votes,
+        lastCommit: lastCommitVotes(input.chainState, s.seenCommit),
         lastCommitRound: s.commitRound,
         lastBlockAppHash: s.proposalBlock.block.header.appHash,
         commitTime: s.commitTime,

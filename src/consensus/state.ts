@@ -6,7 +6,7 @@ import type { PartSetState } from "../types/part-set.js";
 import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../wire/generated/tendermint/state/types.js";
 import type { Block } from "../wire/generated/tendermint/types/block.js";
-import type { BlockID, Proposal, Vote } from "../wire/generated/tendermint/types/types.js";
+import type { BlockID, Commit, Proposal, Vote } from "../wire/generated/tendermint/types/types.js";
 import type {
   ValidatorSet as ProtoValidatorSet,
   Validator,
@@ -76,6 +76,13 @@ export interface ConsensusState {
   readonly commitRound: number;
   /** CommitBlock was emitted for this height; waiting for BlockExecuted. */
   readonly committed: boolean;
+  /**
+   * The seen commit CommitBlock stored with the decided block. The next height's last commit is
+   * rebuilt from it, not from every precommit folded by then: a restart rebuilds it from the
+   * stored seen commit, and the two must agree, or a proposal re-folded after a restart is built
+   * with another LastCommit (another block) than the one signed before the crash.
+   */
+  readonly seenCommit: Commit | undefined;
 
   /** Rounds in which an upon-rule guarded by "for the first time" already fired. */
   readonly prevoteWaitRound: number; // L34
@@ -166,6 +173,7 @@ export function initialConsensusState(options: ConsensusStateOptions): Consensus
     lastCommitRound: -1,
     commitRound: -1,
     committed: false,
+    seenCommit: undefined,
     prevoteWaitRound: -1,
     polkaBlockRound: -1,
     precommitWaitRound: -1,

@@ -3,7 +3,6 @@
 // (decodeConsensusWire, for the gossip reactor), the channel v0.34 sends each variant on, and a
 // peer's Proposal, BlockPart and Vote decoded into the consensus inputs the verification step
 // takes (decodeConsensusMessage; the reactor's variants come back there as `other`).
-import type { ConsensusEffect } from "../consensus/effect.js";
 import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
 import { Message } from "../wire/generated/tendermint/consensus/types.js";
 import { type ConsensusMessage, consensusMessageProblem } from "./consensus-message-check.js";
@@ -133,38 +132,5 @@ export function decodeConsensusMessage(bytes: Uint8Array, from: string, time: Ti
       return { kind: "vote", input: { type: "VoteReceived", time, vote: sum.vote.vote, from } };
     default:
       return { kind: "other", variant: sum.$case };
-  }
-}
-
-type Broadcast = Extract<
-  ConsensusEffect,
-  { type: "BroadcastVote" | "BroadcastProposal" | "BroadcastBlockPart" }
->;
-
-/** Our broadcast as v0.34 sends it: proposals and block parts on Data, votes on Vote. */
-export function encodeBroadcast(effect: Broadcast): { channel: number; bytes: Uint8Array } {
-  switch (effect.type) {
-    case "BroadcastProposal":
-      return {
-        channel: CHANNEL_DATA,
-        bytes: Message.encode({
-          sum: { $case: "proposal", proposal: { proposal: effect.proposal } },
-        }).finish(),
-      };
-    case "BroadcastBlockPart":
-      return {
-        channel: CHANNEL_DATA,
-        bytes: Message.encode({
-          sum: {
-            $case: "blockPart",
-            blockPart: { height: effect.height, round: effect.round, part: effect.part },
-          },
-        }).finish(),
-      };
-    case "BroadcastVote":
-      return {
-        channel: CHANNEL_VOTE,
-        bytes: Message.encode({ sum: { $case: "vote", vote: { vote: effect.vote } } }).finish(),
-      };
   }
 }

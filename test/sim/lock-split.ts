@@ -67,16 +67,21 @@ export function lockSplitFilter(
   return (_from, to, message, nowMs) => {
     if (nowMs >= healAtMs) return false;
     const toOutsider = roles.outsiders.has(to);
-    switch (message.type) {
-      case "ProposalReceived":
-        return toOutsider && message.proposal.height === height && message.proposal.round === 0;
-      case "BlockPartReceived":
-        return toOutsider && message.height === height && message.round === 0;
-      case "VoteReceived": {
-        const v = message.vote;
-        if (v.height !== height || v.round !== 0 || hex(v.validatorAddress) !== xAddress) return false;
+    switch (message.$case) {
+      case "proposal":
+        return (
+          toOutsider && message.proposal.proposal.height === height && message.proposal.proposal.round === 0
+        );
+      case "blockPart":
+        return toOutsider && message.blockPart.height === height && message.blockPart.round === 0;
+      case "vote": {
+        const v = message.vote.vote;
+        if (v === undefined || v.height !== height || v.round !== 0 || hex(v.validatorAddress) !== xAddress)
+          return false;
         return v.type === SignedMsgType.SIGNED_MSG_TYPE_PRECOMMIT || toOutsider;
       }
+      default:
+        return false;
     }
   };
 }

@@ -224,7 +224,7 @@ function freshValidator(): SimNode {
     scheduler: new VirtualTimeScheduler(),
     verifier: new MemoVerifier(),
     mempool: new Prng(78),
-    network: { broadcast() {}, send() {} },
+    network: { send() {} },
     observer: {
       decided() {},
       executed() {},

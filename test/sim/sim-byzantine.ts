@@ -23,7 +23,7 @@ import type { Prng } from "./prng.js";
 import type { ByzantineBehaviour } from "./scenario.js";
 import { SIM_CHAIN_ID } from "./sim-chain.js";
 import type { PeerMessage } from "./sim-network.js";
-import { type SimNode, toMessage, UNSTAMPED } from "./sim-node.js";
+import { type SimNode, toMessage, voteMessage } from "./sim-node.js";
 
 const NIL: BlockID = { hash: new Uint8Array(0), partSetHeader: { total: 0, hash: new Uint8Array(0) } };
 
@@ -78,8 +78,7 @@ export class ByzantineValidator {
       return this.doubleProposal(e.proposal);
     }
     if (e.type === "BroadcastBlockPart" && this.split?.height === e.height && this.split.round === e.round) {
-      for (const to of this.split.firstSide)
-        this.network.send(this.node.index, to, toMessage(e, this.node.index));
+      for (const to of this.split.firstSide) this.network.send(this.node.index, to, toMessage(e));
       return true;
     }
     return false;
@@ -106,7 +105,6 @@ export class ByzantineValidator {
       ...unsigned,
       signature: this.node.rawSign(voteSignBytes(SIM_CHAIN_ID, unsigned)),
     };
-    const from = `v${this.node.index}`;
     const split = this.mode(vote) === "split";
     if (split) {
       this.prng.shuffle(this.peers).forEach((to, k) => {
@@ -118,13 +116,11 @@ export class ByzantineValidator {
             ? [vote, second]
             : [second, vote]
           : [firstVersion ? vote : second];
-        for (const v of versions)
-          this.network.send(this.node.index, to, { type: "VoteReceived", time: UNSTAMPED, vote: v, from });
+        for (const v of versions) this.network.send(this.node.index, to, voteMessage(v));
       });
       this.equivocations.push({ height: vote.height, round: vote.round, type: vote.type });
     } else {
-      for (const to of this.peers)
-        this.network.send(this.node.index, to, { type: "VoteReceived", time: UNSTAMPED, vote, from });
+      for (const to of this.peers) this.network.send(this.node.index, to, voteMessage(vote));
     }
     this.recentPairs.push({ a: vote, b: second, split, toldPeers: new Set() });
     if (this.recentPairs.length > 4) this.recentPairs.shift();
@@ -156,26 +152,16 @@ export class ByzantineValidator {
     const cut = Math.ceil(order.length / 2);
     const firstSide = new Set(order.slice(0, cut));
     this.split = { height: proposal.height, round: proposal.round, firstSide };
-    const from = `v${this.node.index}`;
     for (const to of order) {
       if (firstSide.has(to)) {
-        this.network.send(this.node.index, to, { type: "ProposalReceived", time: UNSTAMPED, proposal, from });
+        this.network.send(this.node.index, to, { $case: "proposal", proposal: { proposal } });
         continue;
       }
-      this.network.send(this.node.index, to, {
-        type: "ProposalReceived",
-        time: UNSTAMPED,
-        proposal: second,
-        from,
-      });
+      this.network.send(this.node.index, to, { $case: "proposal", proposal: { proposal: second } });
       for (const part of alt.parts.parts) {
         this.network.send(this.node.index, to, {
-          type: "BlockPartReceived",
-          time: UNSTAMPED,
-          height: proposal.height,
-          round: proposal.round,
-          part: part!,
-          from,
+          $case: "blockPart",
+          blockPart: { height: proposal.height, round: proposal.round, part: part! },
         });
       }
     }
@@ -189,9 +175,7 @@ export class ByzantineValidator {
   gossip(linkUp: (to: number) => boolean): void {
     if (this.recentPairs.length === 0) return;
     const height = this.node.state.height;
-    const from = `v${this.node.index}`;
-    const send = (to: number, vote: Vote) =>
-      this.network.send(this.node.index, to, { type: "VoteReceived", time: UNSTAMPED, vote, from });
+    const send = (to: number, vote: Vote) => this.network.send(this.node.index, to, voteMessage(vote));
     const randomPeer = this.prng.pick(this.peers);
     for (const pair of this.recentPairs) {
       if (pair.a.height + 1n < height) continue;

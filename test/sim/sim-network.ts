@@ -1,15 +1,17 @@
 // The in-memory network between simulated validators, on the shared virtual clock. Until the
 // scenario's heal time it loses and duplicates messages at random and cuts the links between
 // partition sides; every message gets a random delay, so messages overtake each other (reorder).
-// After the heal time nothing is lost and every link is up: with the validators' gossip,
-// whatever was lost is sent again, which is what liveness after healing rests on.
+// A lost message stands for a broken connection (TCP never loses one silently): `onLost` tells the
+// run, which reconnects the pair once the link is up, and both validators' gossip starts that peer
+// over (NewRoundStep, then whatever it lacks). After the heal time nothing is lost and every link
+// is up, which is what liveness after healing rests on.
 import type { SchedulerLike } from "rxjs";
-import type { BlockPartReceived, ProposalReceived, VoteReceived } from "../../src/consensus/input.js";
+import type { ConsensusMessage } from "../../src/consensus/gossip/message.js";
 import type { Prng } from "./prng.js";
 import type { Scenario } from "./scenario.js";
 
-/** What travels between validators: the inputs a peer message becomes (stamped on arrival). */
-export type PeerMessage = ProposalReceived | BlockPartReceived | VoteReceived;
+/** What travels between validators: consensus reactor messages (tendermint.consensus.Message). */
+export type PeerMessage = ConsensusMessage;
 
 /** Decides whether a message is lost on purpose (scripted faults); true drops it. */
 export type MessageFilter = (from: number, to: number, message: PeerMessage, nowMs: number) => boolean;
@@ -25,12 +27,15 @@ export class SimNetwork {
   readonly stats: NetworkStats = { sent: 0, lost: 0, duplicated: 0, delivered: 0 };
   filter: MessageFilter | undefined;
   private readonly sideOf: Int32Array[];
+  /** Per link (from·1024+to), the messages of the current instant waiting to travel together. */
+  private readonly batches = new Map<number, { at: number; messages: PeerMessage[] }>();
 
   constructor(
     private readonly scheduler: SchedulerLike,
     private readonly prng: Prng,
     private readonly scenario: Scenario,
     private readonly deliver: (to: number, from: number, message: PeerMessage) => void,
+    private readonly onLost: (from: number, to: number) => void = () => {},
   ) {
     // For each partition, the side of every validator (-1: on none, so cut from all sides).
     this.sideOf = scenario.partitions.map((p) => {
@@ -64,26 +69,45 @@ export class SimNetwork {
     const now = this.scheduler.now();
     if (!this.linkUp(from, to) || this.filter?.(from, to, message, now)) {
       this.stats.lost++;
+      this.onLost(from, to);
       return;
     }
     const faults = this.scenario.network;
     const faulty = now < faults.healAtMs;
     if (faulty && this.prng.chance(faults.drop)) {
       this.stats.lost++;
+      this.onLost(from, to);
       return;
     }
-    const copies = faulty && this.prng.chance(faults.duplicate) ? 2 : 1;
-    if (copies === 2) this.stats.duplicated++;
-    for (let c = 0; c < copies; c++) {
-      const delay = this.prng.int(faults.minDelayMs, faults.maxDelayMs);
-      this.scheduler.schedule(() => {
-        this.stats.delivered++;
-        this.deliver(to, from, message);
-      }, delay);
+    const duplicated = faulty && this.prng.chance(faults.duplicate);
+    // Messages one validator sends one peer at one instant travel together (one delay, in order,
+    // as on one connection); those sent at different instants may overtake each other.
+    const key = from * 1024 + to;
+    const open = this.batches.get(key);
+    if (open !== undefined && open.at === now) open.messages.push(message);
+    else {
+      const batch = { at: now, messages: [message] };
+      this.batches.set(key, batch);
+      this.scheduler.schedule(
+        () => {
+          if (this.batches.get(key) === batch) this.batches.delete(key);
+          for (const m of batch.messages) {
+            this.stats.delivered++;
+            this.deliver(to, from, m);
+          }
+        },
+        this.prng.int(faults.minDelayMs, faults.maxDelayMs),
+      );
     }
-  }
-
-  broadcast(from: number, message: PeerMessage): void {
-    for (let to = 0; to < this.scenario.validators; to++) if (to !== from) this.send(from, to, message);
+    if (duplicated) {
+      this.stats.duplicated++;
+      this.scheduler.schedule(
+        () => {
+          this.stats.delivered++;
+          this.deliver(to, from, message);
+        },
+        this.prng.int(faults.minDelayMs, faults.maxDelayMs),
+      );
+    }
   }
 }

@@ -22,6 +22,8 @@ import type {
   CommitBlock,
   ConsensusEffect,
 } from "../../src/consensus/effect.js";
+import type { GossipInput } from "../../src/consensus/gossip/input.js";
+import type { ConsensusMessage } from "../../src/consensus/gossip/message.js";
 import type { ConsensusInput, ConsensusStarted } from "../../src/consensus/input.js";
 import type { ConsensusReducer } from "../../src/consensus/reducer.js";
 import { createConsensusReducer } from "../../src/consensus/reducer.js";
@@ -29,6 +31,7 @@ import type { ConsensusRules } from "../../src/consensus/rules.js";
 import { type ConsensusState, initialConsensusState } from "../../src/consensus/state.js";
 import { verifyConsensusInput } from "../../src/consensus/verify-input.js";
 import { createLogger } from "../../src/logger/index.js";
+import { channelOf, decodeConsensusWire, encodeConsensusMessage } from "../../src/p2p/consensus-wire.js";
 import { FileSigner } from "../../src/privval/file-signer.js";
 import { memorySignStateStore } from "../../src/privval/sign-state-store.js";
 import type { MaybePromise } from "../../src/types/maybe-async.js";
@@ -49,6 +52,7 @@ import { createLoop, type Loop } from "../../streams/loop.js";
 import { RecentBlocks } from "../../streams/projections/recent-blocks.js";
 import type { Prng } from "./prng.js";
 import { executeSimBlock, GENESIS_TIME, SIM_CHAIN_ID, type SimKey } from "./sim-chain.js";
+import { SimGossip } from "./sim-gossip.js";
 import type { PeerMessage } from "./sim-network.js";
 import type { MemoVerifier } from "./sim-verify.js";
 
@@ -87,7 +91,6 @@ export interface SimNodeDeps {
   readonly verifier: MemoVerifier;
   readonly mempool: Prng;
   readonly network: {
-    broadcast(from: number, message: PeerMessage): void;
     send(from: number, to: number, message: PeerMessage): void;
   };
   readonly observer: NodeObserver;
@@ -125,6 +128,8 @@ export class SimNode {
   alive = false;
   restarts = 0;
   broadcastHook: BroadcastHook | undefined;
+  /** The consensus reactor (volatile: a crash loses what it believed of its peers). */
+  gossip: SimGossip | undefined;
   /** The height the mempool stand-in last received transactions for (create_empty_blocks = false). */
   private txsHeight = 0n;
 
@@ -242,8 +247,30 @@ export class SimNode {
     });
     this.loop = loop;
     this.alive = true;
+    const gossip: SimGossip = new SimGossip({
+      index: this.index,
+      scheduler: this.deps.scheduler,
+      epochMs: Number(GENESIS_TIME.seconds) * 1000,
+      send: (to, message) => this.deps.network.send(this.index, to, message),
+      stored: (h): GossipInput | undefined => {
+        const b = this.blocks.get(h);
+        return b === undefined
+          ? undefined
+          : {
+              type: "StoredBlockLoaded",
+              nowMs: gossip.nowMs,
+              height: h,
+              header: b.blockId.partSetHeader,
+              parts: b.parts,
+              commit: b.seenCommit,
+            };
+      },
+      reported: (peer, reason) => this.deps.observer.rejected(this.index, peer, `gossip: ${reason}`),
+    });
+    this.gossip = gossip;
     this.running = loop.state$.subscribe((s) => {
       this.state = s;
+      gossip.ourState(s);
     });
     // What the run's checker hears: decisions and conflicting votes, read off the effects.
     this.running.add(
@@ -282,6 +309,8 @@ export class SimNode {
     this.running?.unsubscribe();
     this.running = undefined;
     this.loop = undefined;
+    this.gossip?.stop();
+    this.gossip = undefined;
     this.evidence = new EvidencePoolHolder(this.recent, SILENT);
     this.state = this.initial;
   }
@@ -292,6 +321,17 @@ export class SimNode {
     this.running?.unsubscribe();
     this.running = undefined;
     this.loop = undefined;
+    this.gossip?.stop();
+    this.gossip = undefined;
+  }
+
+  /** A connection to `peer` came up (start, restart, or a broken one re-established). */
+  connect(peer: number): void {
+    this.gossip?.peerAdded(peer);
+  }
+
+  disconnect(peer: number): void {
+    this.gossip?.peerRemoved(peer);
   }
 
   restart(): void {
@@ -299,11 +339,24 @@ export class SimNode {
     this.start();
   }
 
-  /** A peer message arriving: the source step, then the log. */
-  deliver(from: number, message: PeerMessage): void {
+  /**
+   * A peer message arriving, through the wire codec as the node receives it: the gossip learns
+   * what the peer holds; a proposal, part or vote then goes through the source step to the log.
+   */
+  deliver(from: number, sent: PeerMessage): void {
     if (!this.alive || this.loop === undefined) return;
-    const outcome = verifyConsensusInput(this.state, message, this.rules, this.deps.verifier.verify);
-    if (outcome.kind === "accept") this.loop.dispatch(message);
+    const decoded = decodeConsensusWire(encodeConsensusMessage(sent), channelOf(sent));
+    if (decoded.kind === "invalid") {
+      this.deps.observer.rejected(this.index, from, decoded.reason);
+      return;
+    }
+    const message = decoded.message;
+    this.gossip?.received(from, message);
+    if (this.loop === undefined) return;
+    const input = consensusInputOf(message, from);
+    if (input === undefined) return;
+    const outcome = verifyConsensusInput(this.state, input, this.rules, this.deps.verifier.verify);
+    if (outcome.kind === "accept") this.loop.dispatch(input);
     else if (outcome.kind === "reject") this.deps.observer.rejected(this.index, from, outcome.reason);
   }
 
@@ -329,9 +382,12 @@ export class SimNode {
     return Array.from({ length: rng.int(least, 3) }, () => rng.bytes(rng.int(8, 40)));
   }
 
+  /**
+   * Our own proposal, parts and votes reach peers through the gossip (which sends what each
+   * lacks), as in the node; only a Byzantine validator's hook sends some of them itself.
+   */
   private send(e: Sendable): void {
-    if (this.broadcastHook?.(e)) return;
-    this.deps.network.broadcast(this.index, toMessage(e, this.index));
+    this.broadcastHook?.(e);
   }
 
   /**
@@ -368,22 +424,41 @@ export class SimNode {
 
 const SILENT = createLogger({ level: "none" });
 
-export function toMessage(e: Sendable, from: number): PeerMessage {
-  const peer = `v${from}`;
+/** A consensus broadcast as the wire message carrying it. */
+export function toMessage(e: Sendable): ConsensusMessage {
   switch (e.type) {
     case "BroadcastProposal":
-      return { type: "ProposalReceived", time: UNSTAMPED, proposal: e.proposal, from: peer };
+      return { $case: "proposal", proposal: { proposal: e.proposal } };
     case "BroadcastBlockPart":
+      return { $case: "blockPart", blockPart: { height: e.height, round: e.round, part: e.part } };
+    case "BroadcastVote":
+      return voteMessage(e.vote);
+  }
+}
+
+export const voteMessage = (vote: Vote): ConsensusMessage => ({ $case: "vote", vote: { vote } });
+
+/** The consensus input a Proposal, BlockPart or Vote message of peer `from` becomes. */
+function consensusInputOf(m: ConsensusMessage, from: number): ConsensusInput | undefined {
+  const peer = `v${from}`;
+  switch (m.$case) {
+    case "proposal":
+      return { type: "ProposalReceived", time: UNSTAMPED, proposal: m.proposal.proposal, from: peer };
+    case "blockPart":
       return {
         type: "BlockPartReceived",
         time: UNSTAMPED,
-        height: e.height,
-        round: e.round,
-        part: e.part,
+        height: m.blockPart.height,
+        round: m.blockPart.round,
+        part: m.blockPart.part,
         from: peer,
       };
-    case "BroadcastVote":
-      return { type: "VoteReceived", time: UNSTAMPED, vote: e.vote, from: peer };
+    case "vote":
+      return m.vote.vote === undefined
+        ? undefined
+        : { type: "VoteReceived", time: UNSTAMPED, vote: m.vote.vote, from: peer };
+    default:
+      return undefined;
   }
 }
 

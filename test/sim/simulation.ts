@@ -12,7 +12,7 @@ import { RunRecord } from "./run-record.js";
 import { describeScenario, type Scenario } from "./scenario.js";
 import { ByzantineValidator } from "./sim-byzantine.js";
 import { genesisState, makeKeys } from "./sim-chain.js";
-import { gossipTo } from "./sim-gossip.js";
+import { SimConnections } from "./sim-connections.js";
 import { SimNetwork } from "./sim-network.js";
 import { SimNode } from "./sim-node.js";
 import { MemoVerifier } from "./sim-verify.js";
@@ -52,6 +52,8 @@ export function livenessDeadlineMs(s: Scenario): number {
 }
 
 const STOP = new Error("the run reached its target");
+/** How often broken connections are re-established (virtual ms), as a node's dialer would. */
+const RECONNECT_EVERY_MS = 200;
 
 export function runSimulation(scenario: Scenario): SimOutcome {
   const seed = new Prng(scenario.seed);
@@ -70,9 +72,14 @@ export function runSimulation(scenario: Scenario): SimOutcome {
   const target = BigInt(scenario.heights);
 
   const nodes: SimNode[] = [];
-  const network = new SimNetwork(scheduler, seed.fork("network"), scenario, (to, from, message) =>
-    nodes[to]!.deliver(from, message),
+  const network = new SimNetwork(
+    scheduler,
+    seed.fork("network"),
+    scenario,
+    (to, from, message) => nodes[to]!.deliver(from, message),
+    (from, to) => connections.lost(from, to),
   );
+  const connections = new SimConnections(nodes, (a, b) => network.linkUp(a, b));
   for (let i = 0; i < scenario.validators; i++) {
     nodes.push(
       new SimNode({
@@ -130,22 +137,27 @@ export function runSimulation(scenario: Scenario): SimOutcome {
   };
   try {
     for (const node of nodes) if (!silent.has(node.index)) node.start();
+    for (const node of nodes) if (node.alive) connections.connectAll(node.index);
     for (const c of scenario.crashes) {
-      scheduler.schedule(() => nodes[c.node]!.crash(), c.atMs);
-      scheduler.schedule(() => nodes[c.node]!.restart(), c.atMs + c.downMs);
+      scheduler.schedule(() => {
+        nodes[c.node]!.crash();
+        connections.crashed(c.node);
+      }, c.atMs);
+      scheduler.schedule(() => {
+        nodes[c.node]!.restart();
+        connections.connectAll(c.node);
+      }, c.atMs + c.downMs);
     }
+    scheduler.schedule(function poll(this: { schedule(state?: unknown, delay?: number): void }) {
+      connections.redial();
+      this.schedule(undefined, RECONNECT_EVERY_MS);
+    }, RECONNECT_EVERY_MS);
     const gossipRng = seed.fork("gossip");
-    for (const node of nodes) {
-      const byz = byzantine.find((b) => b.index === node.index);
+    for (const byz of byzantine) {
+      const node = nodes[byz.index]!;
       scheduler.schedule(
         function tick(this: { schedule(state?: unknown, delay?: number): void }) {
-          if (node.alive) {
-            for (const peer of nodes) {
-              if (peer === node || !peer.alive || !network.linkUp(node.index, peer.index)) continue;
-              gossipTo(node, peer, (m) => network.send(node.index, peer.index, m));
-            }
-            byz?.gossip((to) => nodes[to]!.alive && network.linkUp(node.index, to));
-          }
+          if (node.alive) byz.gossip((to) => nodes[to]!.alive && network.linkUp(node.index, to));
           this.schedule(undefined, scenario.gossipEveryMs);
         },
         gossipRng.int(1, scenario.gossipEveryMs),

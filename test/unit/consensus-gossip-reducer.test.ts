@@ -165,6 +165,42 @@ test("catch-up, one height behind: our last commit's precommits", () => {
   assert.deepEqual(sent, ["4/0", "4/1", "4/2"]);
 });
 
+test("catch-up, one height behind, holding a vote of every validator (some the other version): we still ask VoteSetMaj23 for the commit, and its VoteSetBits makes us send the committed version", () => {
+  const lastCommit = votesOf(4n, [precommit(4n, 0, 0), precommit(4n, 0, 1), precommit(4n, 0, 2)]);
+  const d = connected(ourState({ height: 5n, lastCommit, lastCommitRound: 0 }));
+  from(d, nrs(4n, 0, RoundStep.Precommit));
+  // The peer announces a precommit of each of 0, 1, 2: validator 2's is the other (nil) version.
+  for (const index of [0, 1, 2])
+    from(d, {
+      $case: "hasVote",
+      hasVote: { height: 4n, round: 0, type: SignedMsgType.SIGNED_MSG_TYPE_PRECOMMIT, index },
+    });
+  assert.deepEqual(sends(d.feed({ type: "GossipTicked", nowMs: T })), [], "it seems to hold them all");
+  const query = sends(d.feed({ type: "GossipTicked", nowMs: T + DEFAULT_GOSSIP_CONFIG.queryMaj23SleepMs }));
+  assert.deepEqual(
+    query.flatMap((m) =>
+      m.$case === "voteSetMaj23"
+        ? [`${m.voteSetMaj23.height}/${m.voteSetMaj23.round}/${m.voteSetMaj23.type}`]
+        : [],
+    ),
+    ["4/0/2"],
+  );
+  from(d, {
+    $case: "voteSetBits",
+    voteSetBits: {
+      height: 4n,
+      round: 0,
+      type: SignedMsgType.SIGNED_MSG_TYPE_PRECOMMIT,
+      blockId: BLOCK_ID,
+      votes: bitsToWire(Uint8Array.from([1, 1, 0, 0])),
+    },
+  });
+  const resent = sends(d.feed({ type: "GossipTicked", nowMs: T + 2001 })).flatMap((m) =>
+    m.$case === "vote" ? [m.vote.vote!.validatorIndex] : [],
+  );
+  assert.deepEqual(resent, [2]);
+});
+
 test("catch-up, further behind: the stored block is loaded, then its parts and commit are sent with the peer's height and round", () => {
   const d = connected(ourState({ height: 9n }));
   from(d, nrs(4n, 1, RoundStep.Prevote));
@@ -369,4 +405,18 @@ test("wakes: our own vote goes out at once; others' votes wait for the next pass
     m.$case === "vote" ? [m.vote.vote!.validatorIndex] : [],
   );
   assert.deepEqual(sent, [0], "ours; validator 2's the peer already announced");
+});
+
+test("halted consensus: the routines stop and no tick is asked for, never a tick at the same instant again", () => {
+  const d = connected(ourState({ height: 5n, step: RoundStep.Prevote }));
+  from(d, nrs(5n, 0, RoundStep.Propose));
+  d.feed({ type: "GossipTicked", nowMs: T });
+  const halted = ourState({ height: 5n, step: RoundStep.Prevote, halted: "signing failed" });
+  const onHalt = d.feed({ type: "OurStateChanged", nowMs: T + 1, state: halted });
+  assert.ok(!onHalt.some((e) => e.type === "ScheduleTick"), "halting wakes no routine");
+  const tick = d.feed({ type: "GossipTicked", nowMs: T + DEFAULT_GOSSIP_CONFIG.gossipSleepMs });
+  assert.deepEqual(sends(tick), []);
+  assert.ok(!tick.some((e) => e.type === "ScheduleTick"), "a halted node's gossip sleeps for good");
+  const message = from(d, nrs(5n, 1, RoundStep.Propose), T + 200);
+  assert.ok(!message.some((e) => e.type === "ScheduleTick"), "a peer's news wakes nothing either");
 });

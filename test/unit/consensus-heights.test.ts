@@ -118,8 +118,9 @@ describe("consensus: skip_timeout_commit", () => {
     const node = new TestNode({ own: 3, config: { skipTimeoutCommit: true } });
     node.startRound0();
     const a = node.block(0);
-    node.receiveValidProposal(a, 0);
+    // Every precommit is in when the decision is made (the block came last).
     node.votes([0, 1, 2, 3], "precommit", 0, a.blockId);
+    node.receiveValidProposal(a, 0);
     const executed = node.feed({ type: "BlockExecuted", height: 1n, chainState: chainAfter(node.chain, a) });
     assert.deepEqual(
       only(executed, "ScheduleTimeout").map((t) => t.durationMs),
@@ -141,6 +142,26 @@ describe("consensus: skip_timeout_commit", () => {
     const late = node.vote(3, "precommit", 0, a.blockId);
     node.feed({ type: "VoteReceived", vote: { ...late, height: 1n }, from: "p3" });
     assert.equal(node.state.step, RoundStep.Propose);
+  });
+});
+
+describe("consensus: the last commit of a new height", () => {
+  it("is the stored seen commit, as after a restart: a precommit folded between the decision and BlockExecuted stays out", () => {
+    const node = new TestNode({ own: 3, config: { skipTimeoutCommit: true } });
+    node.startRound0();
+    const a = node.block(0);
+    node.receiveValidProposal(a, 0);
+    const decided = node.votes(OTHERS, "precommit", 0, a.blockId);
+    const commit = only(decided, "CommitBlock")[0]!;
+    const late = node.vote(3, "precommit", 0, a.blockId);
+    node.feed({ type: "VoteReceived", vote: late, from: "p3" });
+    const chain = chainAfter(node.chain, a);
+    node.feed({ type: "BlockExecuted", height: 1n, chainState: chain });
+
+    const restarted = new TestNode({ own: 3, chain, config: { skipTimeoutCommit: true } });
+    restarted.start(commit.seenCommit);
+    assert.deepEqual(node.state.lastCommit, restarted.state.lastCommit);
+    assert.equal(node.state.lastCommitRound, restarted.state.lastCommitRound);
   });
 });
 

@@ -5,7 +5,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { firstValueFrom, Subject, take, toArray } from "rxjs";
 import { createLogger } from "../../src/logger/index.js";
-import { decodeConsensusMessage, encodeBroadcast } from "../../src/p2p/consensus-wire.js";
+import {
+  type ConsensusMessage,
+  channelOf,
+  decodeConsensusMessage,
+  encodeConsensusMessage,
+} from "../../src/p2p/consensus-wire.js";
 import type { ConnectionStatus, PeerCloseReason, PeerConnection } from "../../src/p2p/types.js";
 import { type PeerSendEffect, peerSendHandler } from "../../streams/effects/p2p-send.js";
 import { PeerHub } from "../../streams/sources/peers.js";
@@ -115,8 +120,9 @@ test("consensus broadcasts round-trip into the inputs the verification step take
     validatorIndex: 0,
     signature: new Uint8Array(64).fill(4),
   };
-  const { channel, bytes } = encodeBroadcast({ type: "BroadcastVote", vote } as never);
-  assert.equal(channel, 0x22);
+  const message: ConsensusMessage = { $case: "vote", vote: { vote } };
+  assert.equal(channelOf(message), 0x22);
+  const bytes = encodeConsensusMessage(message);
   const decoded = decodeConsensusMessage(bytes, "p".repeat(40), { seconds: 1n, nanos: 0 });
   assert.equal(decoded.kind, "vote");
   if (decoded.kind === "vote") {

@@ -25,8 +25,10 @@ export function gossipVotes(prs: PeerRoundState, pass: Pass): { prs: PeerRoundSt
   let sent = 0;
   while (sent < max) {
     const picked = pickOne(prs, pass);
-    if (picked === undefined) break;
+    // The bit arrays and catch-up commit round it set up are kept even when nothing is sent: the
+    // maj23 query of a lagging peer's commit rests on that round (v0.34 sets it as it picks).
     prs = picked.prs;
+    if (picked.vote === undefined) break;
     pass.send({ $case: "vote", vote: { vote: picked.vote } });
     prs = setHasVote(
       prs,
@@ -46,16 +48,15 @@ function fromRound(prs: PeerRoundState, pass: Pass, round: number, type: number)
   return pickVote(tally, voteBits(prs, pass.our.height, round, type));
 }
 
-function pickOne(prs: PeerRoundState, pass: Pass): { prs: PeerRoundState; vote: Vote } | undefined {
+function pickOne(prs: PeerRoundState, pass: Pass): { prs: PeerRoundState; vote: Vote | undefined } {
   const our = pass.our;
   if (prs.height === our.height) {
     prs = ensureVoteBits(prs, our.height, validatorCount(our));
     if (our.lastCommit !== undefined)
       prs = ensureVoteBits(prs, our.height - 1n, our.lastCommit.weights.addresses.length);
-    const found = pickAtOurHeight(prs, pass);
-    return found === undefined ? undefined : { prs, vote: found };
+    return { prs, vote: pickAtOurHeight(prs, pass) };
   }
-  if (prs.height === 0n || prs.height > our.height) return undefined;
+  if (prs.height === 0n || prs.height > our.height) return { prs, vote: undefined };
   if (prs.height + 1n === our.height && our.lastCommit !== undefined && our.lastCommitRound >= 0) {
     const size = our.lastCommit.weights.addresses.length;
     prs = ensureCatchupCommitRound(
@@ -65,22 +66,21 @@ function pickOne(prs: PeerRoundState, pass: Pass): { prs: PeerRoundState; vote: 
       size,
     );
     const tally = roundVotes(our.lastCommit, our.lastCommitRound)?.precommits;
-    const vote = pickVote(tally, voteBits(prs, prs.height, our.lastCommitRound, PRECOMMIT));
-    return vote === undefined ? undefined : { prs, vote };
+    return { prs, vote: pickVote(tally, voteBits(prs, prs.height, our.lastCommitRound, PRECOMMIT)) };
   }
   const stored = pass.stored(prs.height);
-  if (stored === undefined) return undefined;
+  if (stored === undefined) return { prs, vote: undefined };
   const commit = stored.commit;
   const size = commit.signatures.length;
   prs = ensureCatchupCommitRound(ensureVoteBits(prs, prs.height, size), prs.height, commit.round, size);
   const bits = voteBits(prs, prs.height, commit.round, PRECOMMIT);
-  if (bits === undefined) return undefined;
+  if (bits === undefined) return { prs, vote: undefined };
   for (let i = 0; i < size; i++) {
     if (hasBit(bits, i)) continue;
     const vote = precommitOfCommitSig(commit, i);
     if (vote !== undefined) return { prs, vote };
   }
-  return undefined;
+  return { prs, vote: undefined };
 }
 
 function pickAtOurHeight(prs: PeerRoundState, pass: Pass): Vote | undefined {

@@ -238,9 +238,14 @@ function runPeer(
   return { ...peer, prs, dataDueMs, votesDueMs, maj23DueMs };
 }
 
-/** Asks for a tick at the earliest due time, unless one at or before it is already asked for. */
+/**
+ * Asks for a tick at the earliest due time, unless one at or before it is already asked for. None
+ * while our consensus is halted: the routines then send nothing and keep their due times, so a
+ * tick would be due again at once, forever, at the same instant.
+ */
 function schedule(state: GossipState, effects: GossipEffect[]): GossipState {
-  if (state.our === undefined || !state.our.started) return state;
+  const our = state.our;
+  if (our === undefined || !our.started || our.halted !== undefined) return state;
   let earliest = Number.POSITIVE_INFINITY;
   for (const p of state.peers.values())
     earliest = Math.min(earliest, p.dataDueMs, p.votesDueMs, p.maj23DueMs);

@@ -60,6 +60,7 @@ export function enterNewHeight(ctx: Ctx, args: NewHeightArgs): void {
     lastCommitRound: args.lastCommitRound,
     commitRound: -1,
     committed: false,
+    seenCommit: undefined,
     prevoteWaitRound: -1,
     polkaBlockRound: -1,
     precommitWaitRound: -1,

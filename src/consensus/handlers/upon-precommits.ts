@@ -86,7 +86,8 @@ export function finalizeCommit(ctx: Ctx): boolean {
   const decided = precommitsForBlock(s.votes, s.commitRound);
   const held = s.proposalBlock;
   if (decided === undefined || held === undefined || blockKeyOf(held.blockId) !== decided.key) return false;
-  ctx.s = { ...s, committed: true };
+  const seenCommit = commitFromPrecommits(s.votes, s.commitRound, held.blockId);
+  ctx.s = { ...s, committed: true, seenCommit };
   emit(ctx, {
     type: "CommitBlock",
     height: s.height,
@@ -95,7 +96,7 @@ export function finalizeCommit(ctx: Ctx): boolean {
     block: held.block,
     partSetHeader: held.parts.header,
     parts: held.parts.parts.map((p) => p!),
-    seenCommit: commitFromPrecommits(s.votes, s.commitRound, held.blockId),
+    seenCommit,
   });
   return true;
 }
