@@ -64,6 +64,70 @@ const COMMITTED = /committed block\s.*height=(\d+) .*txs=(\d+)/;
 const GC_TRACE = /-> [\d.]+ \(([\d.]+)\) MB/;
 const RPC_LISTENING = /RPC server listening\s.*address=tcp:\/\/([0-9.]+:\d+)/;
 
+/** One RSS sample: s after the load began, RSS split into anonymous and file-backed pages, V8 heap. */
+interface RssSample {
+  s: number;
+  mb: number;
+  anonMb: number;
+  fileMb: number;
+  heapMb: number;
+}
+
+/** RSS, RssAnon and RssFile of a process in MB, from /proc/PID/status (zeros once it has exited). */
+function memoryOf(pid: number): { mb: number; anonMb: number; fileMb: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+    return {
+      mb: Math.round(kb("VmRSS") / 1024),
+      anonMb: Math.round(kb("RssAnon") / 1024),
+      fileMb: Math.round(kb("RssFile") / 1024),
+    };
+  } catch {
+    return { mb: 0, anonMb: 0, fileMb: 0 };
+  }
+}
+
+/**
+ * The memory aim's figures (issue 19): RSS at minutes 1, 2, 5 and 10 (the sample nearest each that
+ * the run reached), the peak, and the trend: the least-squares slope of RSS in MB/min from minute 2
+ * (or the run's second half, if shorter) to the end, so "flat" is a number, not a reading of a list.
+ */
+function rssSummary(samples: RssSample[]) {
+  const end = samples.at(-1)?.s ?? 0;
+  const nearest = (s: number) =>
+    samples.reduce((best, r) => (Math.abs(r.s - s) < Math.abs(best.s - s) ? r : best));
+  const atMinute: Record<string, RssSample> = {};
+  for (const minute of [1, 2, 5, 10]) {
+    if (samples.length > 0 && minute * 60 <= end + 2) atMinute[`${minute}min`] = nearest(minute * 60);
+  }
+  const from = end >= 180 ? 120 : Math.floor(end / 2);
+  const tail = samples.filter((r) => r.s >= from);
+  const slope = (pick: (r: RssSample) => number) => {
+    if (tail.length < 2) return 0;
+    const mx = tail.reduce((a, r) => a + r.s, 0) / tail.length;
+    const my = tail.reduce((a, r) => a + pick(r), 0) / tail.length;
+    let num = 0;
+    let den = 0;
+    for (const r of tail) {
+      num += (r.s - mx) * (pick(r) - my);
+      den += (r.s - mx) ** 2;
+    }
+    return den === 0 ? 0 : Number(((num / den) * 60).toFixed(1));
+  };
+  return {
+    atMinute,
+    peakMb: Math.max(0, ...samples.map((r) => r.mb)),
+    trendFromS: from,
+    slopeMbPerMin: {
+      rss: slope((r) => r.mb),
+      anon: slope((r) => r.anonMb),
+      file: slope((r) => r.fileMb),
+      heap: slope((r) => r.heapMb),
+    },
+  };
+}
+
 /** A node in a temporary home, its committed heights read from its log as they happen. */
 class BenchNode {
   readonly home = mkdtempSync(join(tmpdir(), "rxbft-load-"));
@@ -279,12 +343,12 @@ try {
   const cpu0 = node.cpuMs();
   const load0 = load1();
   const t0 = performance.now();
-  const rss: { s: number; mb: number; heapMb: number }[] = [];
+  const rss: RssSample[] = [];
   const sampling = setInterval(
     () =>
       rss.push({
         s: Math.round((performance.now() - t0) / 1000),
-        mb: node.rssMb(),
+        ...memoryOf(node.pid),
         heapMb: node.heapTotalMb,
       }),
     1000,
@@ -378,6 +442,7 @@ try {
       },
       nodeCpuMsPerKTx: round((nodeCpu * 1000) / Math.max(1, committedDuring)),
       rssMb: rss,
+      rssSummary: rssSummary(rss),
     },
     rssIdleMb: { before: idleBefore, after: idleAfter },
     health: { loadAverage: healthLoad, perSecond: health.perSecond, latencyMs: health.latencyMs },
@@ -403,6 +468,14 @@ try {
     `broadcast_tx_async (wrk ${CONNECTIONS} conns, ${SECONDS} s${RATE ? `, paced ~${RATE}/s` : ""}): committed ${committedPerSecond} tx/s (${committedDuring} txs over ${during.length} heights, store says ${stored}; ${commitsPerHeight.length ? `${result.async.txsPerHeight.min}-${result.async.txsPerHeight.max}` : "-"} per height; interval p50 ${result.async.blockIntervalMs.p50} ms max ${result.async.blockIntervalMs.max} ms) | sent ${asyncRun.perSecond}/s (rate stdev ${asyncRun.threadRate.stdev}) | latency p50/p90/p99 ${asyncRun.latencyMs.p50}/${asyncRun.latencyMs.p90}/${asyncRun.latencyMs.p99} ms | node ${result.async.nodeCpuMsPerKTx} CPU-ms/1k tx | load ${load0}→${asyncLoad}`,
   );
   console.log(`RSS MB (V8 heap MB): idle ${idleBefore} | ${rssLine} | idle after ${idleAfter}`);
+  const summary = result.async.rssSummary;
+  console.log(
+    `RSS at ${Object.entries(summary.atMinute)
+      .map(([m, r]) => `${m} ${r.mb} MB (anon ${r.anonMb}, file ${r.fileMb}, heap ${r.heapMb})`)
+      .join(
+        " | ",
+      )} | peak ${summary.peakMb} MB | slope from ${summary.trendFromS} s: RSS ${summary.slopeMbPerMin.rss} MB/min (anon ${summary.slopeMbPerMin.anon}, file ${summary.slopeMbPerMin.file}, heap ${summary.slopeMbPerMin.heap}) | idle before ${idleBefore}, after ${idleAfter} MB`,
+  );
   console.log(
     `GET /health same node: ${health.perSecond} req/s (load ${healthLoad}) | committed/health ratio ${result.ratioToHealth}`,
   );
