@@ -104,6 +104,7 @@ async function assemble(
     ...{ dataDir: paths.dataDir, chain: shaken.state, blockStore: stores.blockStore, recent },
     ...{ historyFor: nodeEvidenceHistory(stores), logger: log.consensus, onStoreFailure: halt },
     make: (history, logger, options) => new EvidencePoolProjection(history, logger, options),
+    level: levelMemoryOf(config),
   });
   life.onCleanup(() => evidencePool.close());
   const projections = createNodeProjections(shaken.state, log.consensus, {

@@ -7,7 +7,7 @@ import type { EvidencePoolChanges as EvidenceChanges, EvidenceRef } from "../evi
 import { evidenceHeight, evidenceItemHash } from "../types/evidence.js";
 import { Evidence } from "../wire/generated/tendermint/types/evidence.js";
 import { StoreError } from "./errors.js";
-import { type BinaryLevel, openBinaryLevel } from "./level-database.js";
+import { type BinaryLevel, type LevelMemoryOptions, openBinaryLevel } from "./level-database.js";
 
 export const EVIDENCE_DB = "evidence.db";
 
@@ -37,8 +37,9 @@ export class EvidenceStore {
     private readonly location: string,
   ) {}
 
-  static async open(location: string): Promise<EvidenceStore> {
-    return new EvidenceStore(await openBinaryLevel(location), location);
+  /** `level`: LevelDB's memory bounds (config.toml's db_* keys), as for the node's other stores. */
+  static async open(location: string, level?: LevelMemoryOptions): Promise<EvidenceStore> {
+    return new EvidenceStore(await openBinaryLevel(location, level), location);
   }
 
   async load(): Promise<StoredEvidence> {

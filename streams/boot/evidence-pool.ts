@@ -20,6 +20,7 @@ import {
 } from "../../src/evidence/index.js";
 import type { Logger } from "../../src/logger/index.js";
 import { EVIDENCE_DB, EvidenceStore } from "../../src/store/evidence-store.js";
+import type { LevelMemoryOptions } from "../../src/store/level-database.js";
 import type { MaybePromise } from "../../src/types/maybe-async.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
@@ -38,6 +39,8 @@ export interface OpenEvidencePoolOptions<H extends EvidencePoolHolder = Evidence
   historyFor: (heights: readonly bigint[]) => MaybePromise<EvidenceHistory>;
   logger: Logger;
   onStoreFailure(reason: string): void;
+  /** LevelDB's memory bounds for data/evidence.db (config.toml's db_* keys); LevelDB defaults otherwise. */
+  level?: LevelMemoryOptions;
 }
 
 export interface OpenedEvidencePool<H extends EvidencePoolHolder = EvidencePoolHolder> {
@@ -49,7 +52,7 @@ export interface OpenedEvidencePool<H extends EvidencePoolHolder = EvidencePoolH
 export async function openEvidencePool<H extends EvidencePoolHolder = EvidencePoolHolder>(
   options: OpenEvidencePoolOptions<H>,
 ): Promise<OpenedEvidencePool<H>> {
-  const store = await EvidenceStore.open(join(options.dataDir, EVIDENCE_DB));
+  const store = await EvidenceStore.open(join(options.dataDir, EVIDENCE_DB), options.level);
   try {
     const stored = await store.load();
     let pool: EvidencePoolState = evidencePoolFromStore(stored.pending, stored.committed);
