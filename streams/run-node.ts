@@ -2,6 +2,7 @@
 // resolve to the process exit code (0 after a requested stop; the halt's code otherwise). A
 // second signal while stopping exits at once (the log and the stores repair at the next start).
 import type { PreparedNode } from "./boot/prepare-home.js";
+import { applyHeapGrowing } from "./heap-growing.js";
 import { type StartNodeOptions, startNode } from "./node.js";
 import type { NodeHandle } from "./node-handle.js";
 
@@ -13,6 +14,7 @@ export async function runNode(prepared: PreparedNode, options: StartNodeOptions 
     home: prepared.home,
     proxy_app: prepared.config.proxy_app,
   });
+  applyHeapGrowing(prepared.config.heap_growing_percent);
   let node: NodeHandle | undefined;
   const abort = new AbortController();
   let signals = 0;

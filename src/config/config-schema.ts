@@ -23,6 +23,15 @@ import {
   stringArray,
 } from "./config-codecs.js";
 
+/**
+ * heap_growing_percent's default. V8 lets the old generation grow to up to 4× its live size on a
+ * machine with memory to spare; under load that slack, and the native memory of the dead Buffers
+ * it leaves uncollected, was half the node's RSS. 100 (a factor of 2) cut RSS by a fifth for about
+ * the main-thread GC time V8's own rule spent; 50 cut more but doubled the full collections'
+ * pauses (docs/configuration.md "Memory").
+ */
+export const HEAP_GROWING_PERCENT_DEFAULT = 100;
+
 /** How a value is written into TOML. */
 export type KeyKind = "string" | "bool" | "int" | "duration" | "string-list" | "int-as-string";
 
@@ -109,6 +118,13 @@ export const BASE_KEYS = {
   db_max_file_size_mb: key("int", integer(1, 1024), 2, "LevelDB table file size of each database, in MB", {
     rxbft: true,
   }),
+  heap_growing_percent: key(
+    "int",
+    integer(0, 400),
+    HEAP_GROWING_PERCENT_DEFAULT,
+    "How far V8's heap may grow past its live size before the next full collection, in percent; 0 leaves V8's own rule (up to 300 %)",
+    { rxbft: true },
+  ),
   log_level: key(
     "string",
     logLevel,

@@ -1,0 +1,91 @@
+// config.toml's memory keys (db_cache_size_mb, db_write_buffer_size_mb, db_max_open_files,
+// db_max_file_size_mb, heap_growing_percent): their defaults, the values they accept, the errors
+// for bad values (file, key and what was expected), and the LevelDB options they become.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { configFromToml } from "../../src/config/config-loader.js";
+import { ConfigError } from "../../src/config/errors.js";
+import { levelMemoryOf } from "../../src/store/indexer-options.js";
+import { DEFAULT_LEVEL_MEMORY } from "../../src/store/level-database.js";
+
+const FILE = "/homes/a/config/config.toml";
+const MB = 1024 * 1024;
+
+test("memory keys: defaults bound each LevelDB database and V8's heap growth", () => {
+  const { config } = configFromToml("", FILE);
+  assert.equal(config.db_cache_size_mb, 8);
+  assert.equal(config.db_write_buffer_size_mb, 4);
+  assert.equal(config.db_max_open_files, 100);
+  assert.equal(config.db_max_file_size_mb, 2);
+  assert.equal(config.heap_growing_percent, 100);
+  // The defaults the stores use when opened without a config are the config's defaults.
+  assert.deepEqual(levelMemoryOf(config), DEFAULT_LEVEL_MEMORY);
+});
+
+test("memory keys: values in range become classic-level's options in bytes", () => {
+  const toml = [
+    "db_cache_size_mb = 0",
+    "db_write_buffer_size_mb = 1",
+    "db_max_open_files = 74",
+    "db_max_file_size_mb = 64",
+    "heap_growing_percent = 0",
+  ].join("\n");
+  const { config } = configFromToml(toml, FILE);
+  assert.deepEqual(levelMemoryOf(config), {
+    cacheSize: 0,
+    writeBufferSize: MB,
+    maxOpenFiles: 74,
+    maxFileSize: 64 * MB,
+  });
+  assert.equal(config.heap_growing_percent, 0);
+  assert.equal(configFromToml("heap_growing_percent = 400", FILE).config.heap_growing_percent, 400);
+});
+
+const bad: { toml: string; where: string; expected: RegExp }[] = [
+  { toml: "db_cache_size_mb = -1", where: "db_cache_size_mb", expected: /an integer in 0…4096, got -1/ },
+  { toml: "db_cache_size_mb = 4097", where: "db_cache_size_mb", expected: /an integer in 0…4096, got 4097/ },
+  {
+    toml: 'db_cache_size_mb = "8MB"',
+    where: "db_cache_size_mb",
+    expected: /an integer in 0…4096, got "8MB"/,
+  },
+  {
+    toml: "db_write_buffer_size_mb = 0",
+    where: "db_write_buffer_size_mb",
+    expected: /an integer in 1…1024, got 0/,
+  },
+  { toml: "db_write_buffer_size_mb = 2.5", where: "db_write_buffer_size_mb", expected: /got 2.5/ },
+  // LevelDB raises anything below 74 to 74 by itself; refusing it says so instead of hiding it.
+  { toml: "db_max_open_files = 10", where: "db_max_open_files", expected: /an integer in 74…50000, got 10/ },
+  { toml: "db_max_file_size_mb = 0", where: "db_max_file_size_mb", expected: /an integer in 1…1024, got 0/ },
+  {
+    toml: "heap_growing_percent = -5",
+    where: "heap_growing_percent",
+    expected: /an integer in 0…400, got -5/,
+  },
+  {
+    toml: "heap_growing_percent = 401",
+    where: "heap_growing_percent",
+    expected: /an integer in 0…400, got 401/,
+  },
+  {
+    toml: "heap_growing_percent = true",
+    where: "heap_growing_percent",
+    expected: /an integer in 0…400, got true/,
+  },
+];
+
+for (const { toml, where, expected } of bad) {
+  test(`memory keys: ${toml} is refused with the key and the range`, () => {
+    assert.throws(
+      () => configFromToml(toml, FILE),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.code, "CONFIG_INVALID");
+        assert.ok(error.message.startsWith(`${FILE}: ${where}: expected `), error.message);
+        assert.match(error.message, expected);
+        return true;
+      },
+    );
+  });
+}
