@@ -6,7 +6,6 @@ import { test } from "node:test";
 import { configFromToml } from "../../src/config/config-loader.js";
 import { ConfigError } from "../../src/config/errors.js";
 import { levelMemoryOf } from "../../src/store/indexer-options.js";
-import { DEFAULT_LEVEL_MEMORY } from "../../src/store/level-database.js";
 
 const FILE = "/homes/a/config/config.toml";
 const MB = 1024 * 1024;
@@ -18,8 +17,12 @@ test("memory keys: defaults bound each LevelDB database and V8's heap growth", (
   assert.equal(config.db_max_open_files, 100);
   assert.equal(config.db_max_file_size_mb, 2);
   assert.equal(config.heap_growing_percent, 100);
-  // The defaults the stores use when opened without a config are the config's defaults.
-  assert.deepEqual(levelMemoryOf(config), DEFAULT_LEVEL_MEMORY);
+  assert.deepEqual(levelMemoryOf(config), {
+    cacheSize: 8 * MB,
+    writeBufferSize: 4 * MB,
+    maxOpenFiles: 100,
+    maxFileSize: 2 * MB,
+  });
 });
 
 test("memory keys: values in range become classic-level's options in bytes", () => {
