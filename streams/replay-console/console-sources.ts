@@ -41,6 +41,14 @@ export async function openHomeTimeline(
 interface KeptScenario {
   scenario: { validators: number; config: object };
   addresses: string[];
+  /** The code that ran it (test/sim/code-version.ts); absent in runs kept before it was recorded. */
+  code?: { commit: string; modified: boolean; fingerprint: string };
+}
+
+/** Which code wrote the kept run: a fold by other code may differ from the run for that alone. */
+function writtenBy(code: KeptScenario["code"]): string {
+  if (code === undefined) return "code that wrote it not recorded";
+  return `written by commit ${code.commit}${code.modified ? " with uncommitted changes" : ""}, sources ${code.fingerprint}; a fold by other code may differ from the run`;
 }
 
 export async function openSimulationTimeline(
@@ -75,6 +83,6 @@ export async function openSimulationTimeline(
   const read = await readTimelineInputs(walDir);
   return {
     timeline: new ReplayTimeline(read.inputs, read.segmentStarts, initial, snapshotEvery),
-    description: `${walDir} (validator ${validator} of ${count}): ${read.inputs.length} inputs`,
+    description: `${walDir} (validator ${validator} of ${count}): ${read.inputs.length} inputs (${writtenBy(kept.code)})`,
   };
 }

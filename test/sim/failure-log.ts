@@ -1,5 +1,6 @@
 // Keeps a failed run: test/sim/failures/<seed>/ (git-ignored) gets
-//   scenario.json    the scenario, the failures and every validator's decided hashes
+//   scenario.json    the scenario, the failures, every validator's decided hashes, the run's
+//                    fingerprint and the code that ran it (code-version.ts)
 //   summary.txt      the same in words, with the command that reruns the seed
 //   v<i>/wal.000000000000  validator i's log in the node's log format (src/wal framing: each
 //                    stamped input as a record, end-of-height markers), readable by readWal and
@@ -7,9 +8,8 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { encodeEndHeightPayload, encodeFrame, FrameType } from "../../src/wal/frame.js";
-import { DEFAULT_MAX_RECORD_BYTES } from "../../src/wal/log-reader.js";
-import { encodeRecord } from "../../src/wal/record-codec.js";
+import { type CodeVersion, codeVersion, describeCodeVersion } from "./code-version.js";
+import { logBytes, runFingerprint } from "./run-fingerprint.js";
 import { describeScenario } from "./scenario.js";
 import type { SimOutcome } from "./simulation.js";
 
@@ -25,8 +25,36 @@ export function toJson(value: unknown): string {
   );
 }
 
-/** Writes the run's logs; returns the directory. `rerun` is the command that reproduces it. */
-export function keepFailedRun(outcome: SimOutcome, rerun: string, root = FAILURES_DIR): string {
+/** What a kept run says about itself in scenario.json (read back by replay-failure.ts). */
+export interface KeptRun {
+  readonly scenario: { readonly validators: number; readonly config: object };
+  readonly failures: string[];
+  readonly decisions: string[][];
+  readonly addresses: string[];
+  readonly fingerprint?: string;
+  /** Absent in runs kept before the code was recorded. */
+  readonly code?: CodeVersion;
+}
+
+let thisCode: CodeVersion | undefined;
+
+/** The code this process runs, read once (at the first kept run, for callers that did not read it at start). */
+function thisCodeVersion(): CodeVersion {
+  thisCode ??= codeVersion();
+  return thisCode;
+}
+
+/**
+ * Writes the run's logs; returns the directory. `rerun` is the command that reproduces it, with
+ * the code this process runs (`code`, read once and only when a run is kept).
+ */
+export function keepFailedRun(
+  outcome: SimOutcome,
+  rerun: string,
+  root = FAILURES_DIR,
+  code: CodeVersion = thisCodeVersion(),
+): string {
+  const fingerprint = runFingerprint(outcome.nodes.map((n) => n.log));
   const dir = join(root, String(outcome.scenario.seed));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -38,6 +66,8 @@ export function keepFailedRun(outcome: SimOutcome, rerun: string, root = FAILURE
       virtualMs: outcome.virtualMs,
       decisions: outcome.decisions,
       addresses: outcome.nodes.map((n) => n.address),
+      fingerprint,
+      code,
       rerun,
     }),
   );
@@ -47,27 +77,17 @@ export function keepFailedRun(outcome: SimOutcome, rerun: string, root = FAILURE
       describeScenario(outcome.scenario),
       ...outcome.failures.map((f) => `FAILED ${f}`),
       `virtual time at the end: ${outcome.virtualMs} ms`,
+      `run fingerprint: ${fingerprint}`,
+      `code: ${describeCodeVersion(code)} (a rerun or replay at other code may differ for that alone)`,
       `rerun: ${rerun}`,
       `replay the logs: node --import tsx test/sim/replay-failure.ts ${dir}`,
       "",
     ].join("\n"),
   );
   for (const node of outcome.nodes) {
-    const frames: Uint8Array[] = [];
-    for (const record of node.log) {
-      frames.push(
-        "input" in record
-          ? encodeFrame(FrameType.Input, encodeRecord(record.input), DEFAULT_MAX_RECORD_BYTES)
-          : encodeFrame(
-              FrameType.EndHeight,
-              encodeEndHeightPayload(record.endHeight),
-              DEFAULT_MAX_RECORD_BYTES,
-            ),
-      );
-    }
     const nodeDir = join(dir, `v${node.index}`);
     mkdirSync(nodeDir, { recursive: true });
-    writeFileSync(join(nodeDir, "wal.000000000000"), Buffer.concat(frames));
+    writeFileSync(join(nodeDir, "wal.000000000000"), logBytes(node.log));
   }
   return dir;
 }

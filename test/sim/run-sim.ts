@@ -2,12 +2,17 @@
 //   npm run sim -- --runs N --seed S [--validators 4..7] [--heights 30] [--kind K]
 //                  [--split-votes] [--break-rule ignore-lock|precommit-without-polka] [--lock-split]
 //                  [--keep-logs DIR] [--quiet]
-// Runs seeds S, S+1, …, S+N-1; prints one line per run and a summary; a failed run prints its
-// seed, scenario and failures, keeps its logs under test/sim/failures/<seed>/ and makes the exit
-// status 1.
+// Runs seeds S, S+1, …, S+N-1; prints the code it runs (commit and source fingerprint), one line
+// per run with the run's fingerprint (its logs' sha256: a rerun at the same code must print the
+// same) and a summary; a failed run prints its seed, scenario and failures, keeps its logs under
+// test/sim/failures/<seed>/ and makes the exit status 1. A run that uses real time fails
+// (checked-run.ts).
 import { parseArgs } from "node:util";
 import type { TestOnlyBrokenRule } from "../../src/consensus/config.js";
+import { runCheckedSimulation } from "./checked-run.js";
+import { codeVersion, describeCodeVersion } from "./code-version.js";
 import { FAILURES_DIR, keepFailedRun } from "./failure-log.js";
+import { runFingerprint, shortFingerprint } from "./run-fingerprint.js";
 import {
   describeScenario,
   lockSplitScenario,
@@ -17,7 +22,6 @@ import {
   type ScenarioOptions,
   scenarioFromSeed,
 } from "./scenario.js";
-import { runSimulation } from "./simulation.js";
 
 const { values } = parseArgs({
   options: {
@@ -83,6 +87,10 @@ function rerunCommand(seed: number): string {
   return `npm run sim -- ${flags.join(" ")}`;
 }
 
+// Read before the first run: the code loaded is the code of this moment, not of when a run fails.
+const code = codeVersion();
+console.log(`code: ${describeCodeVersion(code)}`);
+
 const failed: number[] = [];
 let heights = 0;
 let cpuMicros = 0;
@@ -96,7 +104,7 @@ for (let seed = first; seed < first + runs; seed++) {
     ? lockSplitScenario(seed, options)
     : scenarioFromSeed(seed, options);
   const cpu = process.cpuUsage();
-  const outcome = runSimulation(scenario);
+  const outcome = runCheckedSimulation(scenario);
   const used = process.cpuUsage(cpu);
   cpuMicros += used.user + used.system;
   virtualMs += outcome.virtualMs;
@@ -108,16 +116,17 @@ for (let seed = first; seed < first + runs; seed++) {
   for (const h of outcome.executedHeights) if (h > highest) highest = h;
   heights += Number(highest);
   const ms = ((used.user + used.system) / 1000).toFixed(0);
+  const fingerprint = shortFingerprint(runFingerprint(outcome.nodes.map((n) => n.log)));
   if (outcome.ok) {
     if (!values.quiet)
       console.log(
-        `ok   seed ${seed} ${scenario.kind} ${scenario.validators}v: ${scenario.heights} heights in ${(outcome.virtualMs / 1000).toFixed(1)} s virtual, ${ms} ms CPU`,
+        `ok   seed ${seed} ${scenario.kind} ${scenario.validators}v: ${scenario.heights} heights in ${(outcome.virtualMs / 1000).toFixed(1)} s virtual, ${ms} ms CPU, run ${fingerprint}`,
       );
     continue;
   }
   failed.push(seed);
-  const dir = keepFailedRun(outcome, rerunCommand(seed), values["keep-logs"]);
-  console.log(`FAIL seed ${seed}: ${describeScenario(scenario)}`);
+  const dir = keepFailedRun(outcome, rerunCommand(seed), values["keep-logs"], code);
+  console.log(`FAIL seed ${seed}: ${describeScenario(scenario)} (run ${fingerprint})`);
   for (const f of outcome.failures) console.log(`     ${f.split("\n")[0]}`);
   console.log(`     logs kept in ${dir}\n     rerun: ${rerunCommand(seed)}`);
 }

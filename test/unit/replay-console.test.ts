@@ -2,6 +2,9 @@
 // back), equals the state reached by folding forward from the start; moves by round and height
 // land on the steps that enter them; find, timeline and errors say what they should.
 import assert from "node:assert/strict";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ReplayConsole } from "../../streams/replay-console/console-commands.js";
@@ -69,4 +72,24 @@ test("find, timeline, and clear errors", async () => {
   assert.match(run("find colour=red"), /^error: find: unknown key "colour"/);
   assert.match(run("back x"), /^error: expected a positive count/);
   assert.equal(c.execute("quit").quit, true);
+});
+
+test("a kept simulation run says which code wrote it, or that it does not say", async () => {
+  // A fold by other code than the run's may differ from the run (docs/simulation.md, seeds 10573
+  // and 11434), so the console's first line names the run's code when the run recorded it.
+  assert.match((await openSimulationTimeline(RUN, 0)).description, /code that wrote it not recorded/);
+  const dir = mkdtempSync(join(tmpdir(), "rxbft-replay-"));
+  try {
+    cpSync(RUN, dir, { recursive: true });
+    const file = join(dir, "scenario.json");
+    const kept = JSON.parse(readFileSync(file, "utf8")) as object;
+    const code = { commit: "f868deb", modified: true, fingerprint: "0123456789abcdef" };
+    writeFileSync(file, JSON.stringify({ ...kept, code }));
+    assert.match(
+      (await openSimulationTimeline(dir, 0)).description,
+      /written by commit f868deb with uncommitted changes, sources 0123456789abcdef; a fold by other code may differ/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
