@@ -1,7 +1,7 @@
 // After a block: committed txs leave the pool, the cache learns their outcome, expired txs
 // are dropped, and the rest are rechecked against the new application state.
 import { OrderedMap } from "immutable";
-import { cachePush, cacheRemove } from "../cache.js";
+import { cacheRemove, cacheUpdate } from "../cache.js";
 import type { MempoolEffect } from "../effect.js";
 import type { BlockCommitted } from "../input.js";
 import type { MempoolState } from "../state.js";
@@ -38,11 +38,15 @@ export function onBlockCommitted(state: MempoolState, input: BlockCommitted): Me
         }
       });
     }
+    // A valid tx refreshes its cache entry, an invalid one leaves it (unless kept), in block order:
+    // one transient edit of the cache for the whole block.
+    const changes: [string, boolean][] = [];
     hashes.forEach((hash, i) => {
       const valid = (input.deliverTxCodes[i] ?? 0) === 0;
-      if (valid) cache = cachePush(cache, hash, config.cacheSize);
-      else if (!config.keepInvalidTxsInCache) cache = cacheRemove(cache, hash);
+      if (valid) changes.push([hash, true]);
+      else if (!config.keepInvalidTxsInCache) changes.push([hash, false]);
     });
+    cache = cacheUpdate(cache, changes, config.cacheSize);
   }
 
   const expired: string[] = [];
