@@ -1,6 +1,5 @@
 // After a block: committed txs leave the pool, the cache learns their outcome, expired txs
 // are dropped, and the rest are rechecked against the new application state.
-import { OrderedMap } from "immutable";
 import { cacheRemove, cacheUpdate } from "../cache.js";
 import type { MempoolEffect } from "../effect.js";
 import type { BlockCommitted } from "../input.js";
@@ -74,19 +73,22 @@ export function onBlockCommitted(state: MempoolState, input: BlockCommitted): Me
     txsBytes,
     cache,
     checking,
-    rechecking: state.rechecking.clear(),
+    recheck: { generation: state.recheck.generation + 1, pending: 0 },
     notifiedTxsAvailable: false,
   };
   if (config.recheck && txs.size > 0) {
     const remaining = txs.valueSeq().toArray();
+    const generation = next.recheck.generation;
     return {
-      state: {
-        ...next,
-        rechecking: OrderedMap(remaining.map((t) => [t.hash, true as const])),
-      },
+      state: { ...next, recheck: { generation, pending: remaining.length } },
       effects: [
         ...effects,
-        { type: "RunRecheck", height: input.height, txs: remaining.map(({ hash, tx }) => ({ hash, tx })) },
+        {
+          type: "RunRecheck",
+          height: input.height,
+          generation,
+          txs: remaining.map(({ hash, tx }) => ({ hash, tx })),
+        },
       ],
     };
   }
