@@ -30,11 +30,12 @@ export function onBlockCommitted(state: MempoolState, input: BlockCommitted): Me
     });
     if (checking.size > 0) {
       // A CheckTx still running for a tx that is now committed must not add it afterwards.
+      // Walks the few checks in flight against the block's hashes (a JS Set: V8 keeps a string's
+      // hash), not one persistent-map lookup per committed tx.
+      const inBlock = new Set(hashes);
+      const before = checking;
       checking = checking.withMutations((running) => {
-        for (const hash of hashes) {
-          const tx = running.get(hash);
-          if (tx) running.set(hash, { ...tx, committed: true });
-        }
+        for (const [hash, tx] of before) if (inBlock.has(hash)) running.set(hash, { ...tx, committed: true });
       });
     }
     // A valid tx refreshes its cache entry, an invalid one leaves it (unless kept), in block order:
