@@ -100,13 +100,13 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     });
   };
 
-  const submit = (given: Uint8Array, from = "rpc"): Promise<SubmitResult> => {
+  const submit = (given: Uint8Array, from = "rpc", known?: string): Promise<SubmitResult> => {
     // A pending tx owns its bytes: a view into a larger buffer (a slab of Node's 8 KB Buffer pool,
     // a request body, a peer's message) would keep all of it alive while the tx waits, up to the
     // pool's size in txs: native memory that grew with the load and outlived it.
     const tx = ownBytes(given);
     const requestId = nextRequestId++;
-    const hash = txHashHex(tx);
+    const hash = known ?? txHashHex(tx);
     hashOf.set(tx, hash);
     const result = new Promise<SubmitResult>((resolve) => waiting.set(requestId, { resolve, hash }));
     loop.dispatch({ type: "TxSubmitted", requestId, hash, tx, from, time: 0 });

@@ -103,8 +103,11 @@ export interface TxCommitResult {
 export interface NodeMempool {
   /** The mempool's current state (pending txs in arrival order: `state().txs`). */
   state(): MempoolState;
-  /** Submits a tx as broadcast_tx_sync does: resolves once admission is decided. */
-  submit(tx: Uint8Array, from?: string): Promise<SubmitResult>;
+  /**
+   * Submits a tx as broadcast_tx_sync does: resolves once admission is decided. `hash` is the tx's
+   * txHashHex when the caller already computed it (broadcast_tx_async), so it is not hashed twice.
+   */
+  submit(tx: Uint8Array, from?: string, hash?: string): Promise<SubmitResult>;
   /**
    * broadcast_tx_commit: the CheckTx answer at once when admission fails, else waits for the tx's
    * Tx event up to `timeoutMs`. Rejects with NodeError NODE_TX_COMMIT_TIMEOUT (carrying the hash)

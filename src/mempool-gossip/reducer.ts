@@ -101,13 +101,19 @@ export function mempoolGossipReducer(
       };
     }
     case "TxsLeftPool": {
-      let { txs, seqOf } = state;
-      for (const hash of input.hashes) {
-        const seq = seqOf.get(hash);
-        if (seq === undefined) continue;
-        txs = txs.delete(seq);
-        seqOf = seqOf.delete(hash);
-      }
+      // A block's txs leave in one transient edit of each map, not a persistent copy per tx: this
+      // runs inside the mempool update, which holds the main thread while it runs.
+      let txs = state.txs;
+      const seqOf = state.seqOf.withMutations((seqs) => {
+        txs = txs.withMutations((pool) => {
+          for (const hash of input.hashes) {
+            const seq = seqs.get(hash);
+            if (seq === undefined) continue;
+            pool.delete(seq);
+            seqs.delete(hash);
+          }
+        });
+      });
       return { state: { ...state, txs, seqOf }, effects: [] };
     }
     case "GossipTxSendFinished": {

@@ -60,6 +60,53 @@ export class TxCache {
     return TxCache.tidy(order, index, base);
   }
 
+  /**
+   * Pushes (`true`) and removes (`false`) many hashes in order, as one transient edit of the List
+   * and the Map: the same cache as applying them one at a time, without a persistent copy of both
+   * per hash (a block's committed txs are thousands of these; per hash they were the mempool
+   * update's largest cost). The old cache is untouched.
+   */
+  update(changes: readonly (readonly [hash: string, push: boolean])[], capacity: number): TxCache {
+    if (changes.length === 0) return this;
+    let base = this.base;
+    let order = this.order.asMutable();
+    const index = this.index.asMutable();
+    const dropLeadingHoles = () => {
+      while (order.size > 0 && order.first() === undefined) {
+        order = order.shift();
+        base++;
+      }
+    };
+    for (const [hash, push] of changes) {
+      const at = index.get(hash);
+      if (!push) {
+        if (at === undefined) continue;
+        index.delete(hash);
+        const i = at - base;
+        order = i === order.size - 1 ? order.pop() : order.set(i, undefined);
+        dropLeadingHoles();
+        continue;
+      }
+      if (capacity <= 0) continue;
+      if (at !== undefined) {
+        if (at - base === order.size - 1) continue; // already the newest
+        order = order.set(at - base, undefined);
+      }
+      index.set(hash, base + order.size);
+      order = order.push(hash);
+      while (index.size > capacity) {
+        dropLeadingHoles();
+        const oldest = order.first();
+        if (oldest === undefined) break;
+        order = order.shift();
+        base++;
+        index.delete(oldest);
+      }
+      dropLeadingHoles();
+    }
+    return TxCache.tidy(order.asImmutable(), index.asImmutable(), base);
+  }
+
   remove(hash: string): TxCache {
     const at = this.index.get(hash);
     if (at === undefined) return this;
@@ -96,4 +143,13 @@ export function cachePush(cache: TxCache, hash: string, capacity: number): TxCac
 
 export function cacheRemove(cache: TxCache, hash: string): TxCache {
   return cache.remove(hash);
+}
+
+/** Many pushes (`true`) and removes (`false`) in order, in one transient edit. */
+export function cacheUpdate(
+  cache: TxCache,
+  changes: readonly (readonly [hash: string, push: boolean])[],
+  capacity: number,
+): TxCache {
+  return cache.update(changes, capacity);
 }

@@ -14,6 +14,8 @@ export interface RunCheckTx {
 export interface RunRecheck {
   type: "RunRecheck";
   height: bigint;
+  /** The recheck's generation: its answers carry it back, and answers of another are stale. */
+  generation: number;
   txs: readonly { hash: string; tx: Uint8Array }[];
 }
 

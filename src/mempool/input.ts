@@ -35,6 +35,8 @@ export interface BlockCommitted {
 /** A recheck (CheckTx type Recheck) answered. */
 export interface RecheckCompleted {
   type: "RecheckCompleted";
+  /** The generation of the RunRecheck this answers. */
+  generation: number;
   hash: string;
   code: number;
   time: number;
@@ -46,6 +48,8 @@ export interface RecheckCompleted {
  */
 export interface RechecksCompleted {
   type: "RechecksCompleted";
+  /** The generation of the RunRecheck these answer. */
+  generation: number;
   results: readonly { hash: string; code: number }[];
   time: number;
 }

@@ -66,8 +66,14 @@ export interface MempoolState {
   cache: TxCache;
   /** Txs whose CheckTx (type New) has not answered yet, with who sent them meanwhile. */
   checking: OrderedMap<string, CheckingTx>;
-  /** Txs whose recheck (after the last block) has not answered yet. */
-  rechecking: OrderedMap<string, true>;
+  /**
+   * The recheck after the last block: its generation (bumped by every block and flush, so answers
+   * of an earlier one are stale) and how many of its answers are still to come. A count, not the
+   * set of hashes: the set was rebuilt from the whole remaining pool at every block, inside the
+   * mempool update that holds the main thread. Within one generation a tx leaves the pool only
+   * through its own recheck answer, so a current answer for a pooled tx is counted exactly once.
+   */
+  recheck: { generation: number; pending: number };
   /** Whether the "txs available" notice was already given for this height. */
   notifiedTxsAvailable: boolean;
 }
@@ -80,7 +86,7 @@ export function initialMempoolState(config: MempoolConfig, height: bigint): Memp
     txsBytes: 0,
     cache: TxCache.EMPTY,
     checking: OrderedMap(),
-    rechecking: OrderedMap(),
+    recheck: { generation: 0, pending: 0 },
     notifiedTxsAvailable: false,
   };
 }

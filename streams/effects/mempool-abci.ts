@@ -64,7 +64,8 @@ export function mempoolAbciHandler(deps: MempoolAbciDeps) {
             );
             void Promise.all(window).then((answers) => {
               const results = answers.filter((a): a is { hash: string; code: number } => a !== undefined);
-              if (results.length > 0) emit({ type: "RechecksCompleted", results, time: 0 });
+              if (results.length > 0)
+                emit({ type: "RechecksCompleted", generation: e.generation, results, time: 0 });
             });
           }
         }

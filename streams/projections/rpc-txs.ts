@@ -16,6 +16,7 @@ import type {
 import type { TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
 import { NodeError } from "../node-errors.js";
 import type { NodeHandle, SubmitResult } from "../node-handle.js";
+import { txHashHex } from "./event-bus.js";
 import { indexSearchOf } from "./rpc-search.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex").toUpperCase();
@@ -76,9 +77,10 @@ export async function broadcastTxSync(node: NodeHandle, tx: Uint8Array): Promise
 
 /** Returns at once; a tx the cache already holds is refused as v0.34's CheckTx refuses it. */
 export function broadcastTxAsync(node: NodeHandle, tx: Uint8Array): BroadcastTxResult {
-  const hash = hex(sha256(tx));
+  // Hashed once, here (the one-shot hash), and handed to the mempool.
+  const hash = txHashHex(tx);
   if (node.mempool.state().cache.has(hash)) throw handlerError("tx already exists in cache");
-  node.mempool.submit(tx).catch(() => {
+  node.mempool.submit(tx, "rpc", hash).catch(() => {
     // the outcome is not the caller's to see (async), and a failure is logged by the mempool
   });
   return { code: 0, data: "", log: "", codespace: "", hash };

@@ -152,6 +152,18 @@ describe("mempool gossip reducer", () => {
     assert.equal(s.seqOf.get("H3"), 2);
   });
 
+  test("txs leaving the pool leave the state before them unchanged", () => {
+    const before = steps([
+      [admitted(1), []],
+      [admitted(2), []],
+    ]);
+    const after = mempoolGossipReducer(before, { type: "TxsLeftPool", hashes: ["H1", "H2"] }).state;
+    assert.equal(after.txs.size, 0);
+    assert.equal(after.seqOf.size, 0);
+    assert.equal(before.txs.size, 2);
+    assert.deepEqual([...before.seqOf.keys()], ["H1", "H2"]);
+  });
+
   test("the tx in flight leaving the pool does not stall the walk", () => {
     steps([
       [added("A"), []],

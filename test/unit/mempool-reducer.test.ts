@@ -209,7 +209,7 @@ describe("after a block", () => {
       ["b", "c"],
     );
     const failed = run(
-      [{ type: "RecheckCompleted", hash: hashOf(bytes("b")), code: 1, time: 0 }],
+      [{ type: "RecheckCompleted", generation: 1, hash: hashOf(bytes("b")), code: 1, time: 0 }],
       {},
       block.state,
     );
@@ -232,15 +232,19 @@ describe("after a block", () => {
       { hash: hashOf(bytes("e")), code: 7 },
     ];
     const single = run(
-      answers.map((a) => ({ type: "RecheckCompleted" as const, ...a, time: 0 })),
+      answers.map((a) => ({ type: "RecheckCompleted" as const, generation: 1, ...a, time: 0 })),
       {},
       block,
     );
-    const windowed = run([{ type: "RechecksCompleted", results: answers, time: 0 }], {}, block);
+    const windowed = run(
+      [{ type: "RechecksCompleted", generation: 1, results: answers, time: 0 }],
+      {},
+      block,
+    );
     assert.deepEqual(pendingTxs(windowed.state), ["b", "d"]);
     assert.deepEqual(pendingTxs(windowed.state), pendingTxs(single.state));
     assert.equal(windowed.state.txsBytes, single.state.txsBytes);
-    assert.equal(windowed.state.rechecking.size, 0);
+    assert.equal(windowed.state.recheck.pending, 0);
     assert.equal(windowed.state.cache.size, single.state.cache.size);
     assert.deepEqual(
       windowed.effects
@@ -255,9 +259,38 @@ describe("after a block", () => {
 
   test("a stale recheck answer (tx no longer rechecking) changes nothing", () => {
     const { state } = admit(["a"], { recheck: false });
-    const t = mempoolReducer(state, { type: "RecheckCompleted", hash: hashOf(bytes("a")), code: 1, time: 0 });
+    const t = mempoolReducer(state, {
+      type: "RecheckCompleted",
+      generation: 0,
+      hash: hashOf(bytes("a")),
+      code: 1,
+      time: 0,
+    });
     assert.equal(t.state, state);
     assert.deepEqual(t.effects, []);
+  });
+
+  test("answers of an earlier recheck (a block or a flush came since) change nothing", () => {
+    const { state } = admit(["a", "b", "c"]);
+    const first = run([committed(1n, ["a"], [0])], {}, state).state;
+    const second = run([committed(2n, [])], {}, first);
+    const recheck = second.effects.find((e) => e.type === "RunRecheck");
+    assert.ok(recheck?.type === "RunRecheck" && recheck.generation === second.state.recheck.generation);
+    assert.equal(second.state.recheck.pending, 2);
+    const refusal = (generation: number) => ({
+      type: "RechecksCompleted" as const,
+      generation,
+      results: [{ hash: hashOf(bytes("b")), code: 1 }],
+      time: 0,
+    });
+    const stale = run([refusal(first.recheck.generation)], {}, second.state);
+    assert.equal(stale.state, second.state);
+    const current = run([refusal(second.state.recheck.generation)], {}, second.state);
+    assert.deepEqual(pendingTxs(current.state), ["c"]);
+    assert.equal(current.state.recheck.pending, 1);
+    assert.ok(!current.effects.some((e) => e.type === "TxsAvailable"), "c's recheck is still running");
+    const flushed = run([{ type: "MempoolFlushed", time: 0 }], {}, second.state).state;
+    assert.equal(run([refusal(second.state.recheck.generation)], {}, flushed).state, flushed);
   });
 
   test("a tx committed while its CheckTx was running is not added afterwards", () => {
@@ -298,7 +331,7 @@ describe("txs available", () => {
     const block = run([committed(1n, ["a"], [0])], {}, state);
     assert.ok(!block.effects.some((e) => e.type === "TxsAvailable"));
     const done = run(
-      [{ type: "RecheckCompleted", hash: hashOf(bytes("b")), code: 0, time: 0 }],
+      [{ type: "RecheckCompleted", generation: 1, hash: hashOf(bytes("b")), code: 0, time: 0 }],
       {},
       block.state,
     );

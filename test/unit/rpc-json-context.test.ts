@@ -2,6 +2,7 @@
 // reads from the stores and mempool, v0.34's error wording, and the domain results the JSON
 // encoders then write (checked through the tendermint encoder where the shape matters).
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { test } from "node:test";
 import { tendermintJsonEncoder } from "../../src/rpc/json/index.js";
 import { evidenceItemHash } from "../../src/wire/hashes.js";
@@ -128,6 +129,22 @@ test("mempool: unconfirmed_txs honours the limit, num_unconfirmed_txs has no txs
     },
   });
   assert.throws(() => createRpcContext(node).broadcastTxAsync!(cachedTx), /tx already exists in cache/);
+  // broadcast_tx_async hashes the tx once and hands that hash to the mempool with the tx
+  const submitted: unknown[][] = [];
+  const accepting = fakeNode({
+    mempool: {
+      state: () => ({ txs: new Map(), txsBytes: 0, cache: new Map() }),
+      submit: async (...args: unknown[]) => {
+        submitted.push(args);
+        return { hash: "X", outcome: { kind: "added" }, checkTx: undefined };
+      },
+    },
+  });
+  const asyncTx = new TextEncoder().encode("k=v");
+  const answer = createRpcContext(accepting).broadcastTxAsync!(asyncTx) as { hash: string };
+  const expected = createHash("sha256").update(asyncTx).digest("hex").toUpperCase();
+  assert.equal(answer.hash, expected);
+  assert.deepEqual(submitted, [[asyncTx, "rpc", expected]]);
   // a mempool refusal before CheckTx is an error with the mempool's message
   const refusing = fakeNode({
     mempool: {

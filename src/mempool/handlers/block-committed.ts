@@ -1,7 +1,6 @@
 // After a block: committed txs leave the pool, the cache learns their outcome, expired txs
 // are dropped, and the rest are rechecked against the new application state.
-import { OrderedMap } from "immutable";
-import { cachePush, cacheRemove } from "../cache.js";
+import { cacheRemove, cacheUpdate } from "../cache.js";
 import type { MempoolEffect } from "../effect.js";
 import type { BlockCommitted } from "../input.js";
 import type { MempoolState } from "../state.js";
@@ -31,18 +30,23 @@ export function onBlockCommitted(state: MempoolState, input: BlockCommitted): Me
     });
     if (checking.size > 0) {
       // A CheckTx still running for a tx that is now committed must not add it afterwards.
+      // Walks the few checks in flight against the block's hashes (a JS Set: V8 keeps a string's
+      // hash), not one persistent-map lookup per committed tx.
+      const inBlock = new Set(hashes);
+      const before = checking;
       checking = checking.withMutations((running) => {
-        for (const hash of hashes) {
-          const tx = running.get(hash);
-          if (tx) running.set(hash, { ...tx, committed: true });
-        }
+        for (const [hash, tx] of before) if (inBlock.has(hash)) running.set(hash, { ...tx, committed: true });
       });
     }
+    // A valid tx refreshes its cache entry, an invalid one leaves it (unless kept), in block order:
+    // one transient edit of the cache for the whole block.
+    const changes: [string, boolean][] = [];
     hashes.forEach((hash, i) => {
       const valid = (input.deliverTxCodes[i] ?? 0) === 0;
-      if (valid) cache = cachePush(cache, hash, config.cacheSize);
-      else if (!config.keepInvalidTxsInCache) cache = cacheRemove(cache, hash);
+      if (valid) changes.push([hash, true]);
+      else if (!config.keepInvalidTxsInCache) changes.push([hash, false]);
     });
+    cache = cacheUpdate(cache, changes, config.cacheSize);
   }
 
   const expired: string[] = [];
@@ -70,19 +74,22 @@ export function onBlockCommitted(state: MempoolState, input: BlockCommitted): Me
     txsBytes,
     cache,
     checking,
-    rechecking: state.rechecking.clear(),
+    recheck: { generation: state.recheck.generation + 1, pending: 0 },
     notifiedTxsAvailable: false,
   };
   if (config.recheck && txs.size > 0) {
     const remaining = txs.valueSeq().toArray();
+    const generation = next.recheck.generation;
     return {
-      state: {
-        ...next,
-        rechecking: OrderedMap(remaining.map((t) => [t.hash, true as const])),
-      },
+      state: { ...next, recheck: { generation, pending: remaining.length } },
       effects: [
         ...effects,
-        { type: "RunRecheck", height: input.height, txs: remaining.map(({ hash, tx }) => ({ hash, tx })) },
+        {
+          type: "RunRecheck",
+          height: input.height,
+          generation,
+          txs: remaining.map(({ hash, tx }) => ({ hash, tx })),
+        },
       ],
     };
   }

@@ -11,7 +11,7 @@ export function onMempoolFlushed(state: MempoolState, _input: MempoolFlushed): M
       txs: state.txs.clear(),
       txsBytes: 0,
       cache: state.cache.clear(),
-      rechecking: state.rechecking.clear(),
+      recheck: { generation: state.recheck.generation + 1, pending: 0 },
     },
     effects: hashes.length ? [{ type: "TxsEvicted", reason: "flushed", hashes }] : [],
   };

@@ -5,7 +5,7 @@ import type { MempoolTransition } from "../transition.js";
 
 export function noticeTxsAvailable(state: MempoolState, effects: MempoolEffect[]): MempoolTransition {
   // While a recheck is running, the remaining txs may still be dropped: wait for it to finish.
-  if (state.notifiedTxsAvailable || state.txs.size === 0 || state.rechecking.size > 0)
+  if (state.notifiedTxsAvailable || state.txs.size === 0 || state.recheck.pending > 0)
     return { state, effects };
   return {
     state: { ...state, notifiedTxsAvailable: true },

@@ -34,6 +34,12 @@ import {
 const EMPTY = new Uint8Array(0);
 const utf8 = new TextEncoder();
 
+/** Txs of a height indexed between two turns of the event loop (a few milliseconds of work). */
+export const INDEX_SLICE_TXS = 256;
+
+/** Resolves on the event loop's next turn, after the I/O callbacks waiting (admissions) ran. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface TxSearchResult {
   total: number;
   txs: TxResult[];
@@ -216,24 +222,38 @@ export class EventIndexer implements HeightIndexer {
     const batch = this.#db.batch();
     const keys = new CompositeKeys();
     const heightBytes = encodeHeight(height);
-    const hashes = input.txs.map((t) => t.hash ?? sha256(t.tx));
+    const txs = input.txs;
+    // Built a slice at a time, the event loop turning between slices (the write stays one
+    // batch): a height of thousands of txs took the main thread for hundreds of milliseconds in
+    // one go, and every admission waited behind it.
+    const hashes: Uint8Array[] = new Array(txs.length);
+    for (let start = 0; start < txs.length; start += INDEX_SLICE_TXS) {
+      if (start > 0) await nextTurn();
+      const end = Math.min(txs.length, start + INDEX_SLICE_TXS);
+      for (let i = start; i < end; i++) hashes[i] = txs[i]!.hash ?? sha256(txs[i]!.tx);
+    }
     // Earlier homes of these txs are looked up while this height's entries are built.
     const previousRead = this.#db.getMany(hashes.map(txResultKey));
     const homes = new Map<string, number>();
-    input.txs.forEach((indexed, index) => {
-      const hash = hashes[index]!;
-      const id = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString("latin1");
-      const earlierHere = homes.get(id);
-      if (earlierHere !== undefined) {
-        // The same tx twice in this block: the later occurrence wins.
-        this.#deleteTxEntries(batch, keys, height, earlierHere, input.txs[earlierHere]!.result.events);
+    for (let start = 0; start < txs.length; start += INDEX_SLICE_TXS) {
+      if (txs.length > INDEX_SLICE_TXS) await nextTurn();
+      const end = Math.min(txs.length, start + INDEX_SLICE_TXS);
+      for (let index = start; index < end; index++) {
+        const indexed = txs[index]!;
+        const hash = hashes[index]!;
+        const id = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString("latin1");
+        const earlierHere = homes.get(id);
+        if (earlierHere !== undefined) {
+          // The same tx twice in this block: the later occurrence wins.
+          this.#deleteTxEntries(batch, keys, height, earlierHere, txs[earlierHere]!.result.events);
+        }
+        homes.set(id, index);
+        const result: TxResult = { height, index, tx: indexed.tx, result: indexed.result };
+        batch.put(txResultKey(hash), encodeMessage(TxResult, result));
+        batch.put(txPositionKey(height, index), hash);
+        putEventEntries(batch, keys, PREFIX_TX_EVENT, indexed.result.events, heightBytes, index, 0);
       }
-      homes.set(id, index);
-      const result: TxResult = { height, index, tx: indexed.tx, result: indexed.result };
-      batch.put(txResultKey(hash), encodeMessage(TxResult, result));
-      batch.put(txPositionKey(height, index), hash);
-      putEventEntries(batch, keys, PREFIX_TX_EVENT, indexed.result.events, heightBytes, index, 0);
-    });
+    }
     const previous = await previousRead;
     previous.forEach((stored, index) => {
       if (stored === undefined) return;
