@@ -58,12 +58,16 @@ export function v034ChannelDescriptors(options: ChannelSetOptions = {}): Channel
     recvBufferCapacity: number,
     recvMessageCapacity: number,
   ): ChannelDescriptor => ({ id, priority, sendQueueCapacity, recvBufferCapacity, recvMessageCapacity });
+  // The consensus channels carry a height's critical path (proposal, parts, votes): they flush in
+  // the turn they are queued. Mempool, evidence, block sync and PEX traffic is bulk and keeps
+  // gathering for flush_throttle_timeout, as v0.34 does for every channel.
+  const prompt = (c: ChannelDescriptor): ChannelDescriptor => ({ ...c, flushPromptly: true });
   const channels = [
     d(CHANNEL_BLOCKSYNC, 5, 1000, 50 * 4096, 104857600 + 4 + 1),
-    d(CHANNEL_CONSENSUS_STATE, 6, 100, DEFAULT_RECV_BUFFER_CAPACITY, 1048576),
-    d(CHANNEL_CONSENSUS_DATA, 10, 100, 50 * 4096, 1048576),
-    d(CHANNEL_CONSENSUS_VOTE, 7, 100, 100 * 100, 1048576),
-    d(CHANNEL_CONSENSUS_VOTE_SET_BITS, 1, 2, 1024, 1048576),
+    prompt(d(CHANNEL_CONSENSUS_STATE, 6, 100, DEFAULT_RECV_BUFFER_CAPACITY, 1048576)),
+    prompt(d(CHANNEL_CONSENSUS_DATA, 10, 100, 50 * 4096, 1048576)),
+    prompt(d(CHANNEL_CONSENSUS_VOTE, 7, 100, 100 * 100, 1048576)),
+    prompt(d(CHANNEL_CONSENSUS_VOTE_SET_BITS, 1, 2, 1024, 1048576)),
     d(CHANNEL_MEMPOOL, 5, 1, DEFAULT_RECV_BUFFER_CAPACITY, mempoolRecvMessageCapacity(maxTxBytes)),
     d(CHANNEL_EVIDENCE, 6, 1, DEFAULT_RECV_BUFFER_CAPACITY, 1048576),
     d(CHANNEL_STATESYNC_SNAPSHOT, 5, 10, DEFAULT_RECV_BUFFER_CAPACITY, 4000000),
@@ -81,6 +85,7 @@ export function withChannelDefaults(descriptor: ChannelDescriptor): ChannelDescr
     sendQueueCapacity: descriptor.sendQueueCapacity || DEFAULT_SEND_QUEUE_CAPACITY,
     recvBufferCapacity: descriptor.recvBufferCapacity || DEFAULT_RECV_BUFFER_CAPACITY,
     recvMessageCapacity: descriptor.recvMessageCapacity || DEFAULT_RECV_MESSAGE_CAPACITY,
+    flushPromptly: descriptor.flushPromptly ?? false,
   };
 }
 

@@ -33,6 +33,12 @@ export interface ChannelDescriptor {
   recvBufferCapacity: number;
   /** Largest reassembled message accepted on this channel; a larger one closes the connection. */
   recvMessageCapacity: number;
+  /**
+   * Flush at the end of the event-loop turn that queued a packet of this channel instead of
+   * waiting out flush_throttle_timeout (beyond v0.34: consensus messages are latency-critical, and
+   * each hop of a height waiting up to 100 ms for the throttle added ~300 ms to every block).
+   */
+  flushPromptly?: boolean;
 }
 
 /** From the [p2p] config, already parsed to numbers and milliseconds. */

@@ -36,3 +36,10 @@ test("channels: mempool capacity follows the receiver's max_tx_bytes", () => {
   const small = v034ChannelDescriptors({ maxTxBytes: 1000 }).find((c) => c.id === 0x30);
   assert.equal(small?.recvMessageCapacity, mempoolRecvMessageCapacity(1000));
 });
+
+test("channels: the consensus channels flush promptly; bulk channels wait for flush_throttle_timeout", () => {
+  const prompt = v034ChannelDescriptors()
+    .filter((c) => c.flushPromptly === true)
+    .map((c) => c.id.toString(16));
+  assert.deepEqual(prompt, ["20", "21", "22", "23"]);
+});

@@ -60,6 +60,38 @@ test("mconnection: pongs keep the connection alive", async () => {
   connection.close("x");
 });
 
+test("mconnection: a flushPromptly channel's packet goes out in its turn, with the bulk batched beside it", async () => {
+  const CH_P = 0x72;
+  const prompt: ChannelDescriptor = { ...channels[1]!, id: CH_P, flushPromptly: true };
+  const { transport, connection } = make({ flushThrottleMs: 10_000 }, [...channels, prompt]);
+  connection.send(CH_B, Uint8Array.of(1));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(transport.written.length, 0, "bulk alone waits for the throttle");
+  connection.send(CH_P, Uint8Array.of(2));
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(transport.written.length, 1, "one write, in the turn after the prompt send");
+  assert.deepEqual(
+    new Set(splitPackets(transport.writtenBytes())),
+    new Set([
+      Buffer.from(encodePacketMsgDelimited(CH_B, true, Uint8Array.of(1))).toString("hex"),
+      Buffer.from(encodePacketMsgDelimited(CH_P, true, Uint8Array.of(2))).toString("hex"),
+    ]),
+  );
+  connection.close("x");
+});
+
+/** The delimited packets of a write, as hex (each is 1 length byte here: they are tiny). */
+function splitPackets(bytes: Uint8Array): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const length = bytes[at]!;
+    out.push(Buffer.from(bytes.subarray(at, at + 1 + length)).toString("hex"));
+    at += 1 + length;
+  }
+  return out;
+}
+
 test("mconnection: small messages wait for the flush throttle, then go out batched", async () => {
   const { transport, connection } = make({ flushThrottleMs: 60 });
   connection.send(CH_A, Uint8Array.of(1));

@@ -1,7 +1,8 @@
 // The multiplexed connection (v0.34's MConnection) over an authenticated byte stream: messages
 // of many channels cut into PacketMsgs of at most max_packet_msg_payload_size bytes, sent by
 // priority (lowest recentlySent/priority first), batched and flushed at most every
-// flush_throttle_timeout, limited to send_rate / recv_rate, kept alive by ping/pong, and
+// flush_throttle_timeout (or, once a packet of a flushPromptly channel is batched, at the end of
+// the turn: Node's turn already gathers everything queued together), limited to send_rate / recv_rate, kept alive by ping/pong, and
 // reassembled per channel up to each channel's receive capacity. Anything malformed from the
 // peer ends this connection only, with a P2pError code and a reason.
 
@@ -85,6 +86,8 @@ export class MConnection {
   private readonly now: () => number;
   private batch: Uint8Array[] = [];
   private batchBytes = 0;
+  /** The batch holds a packet of a flushPromptly channel: it goes out when this turn's sending ends. */
+  private batchUrgent = false;
   private sendScheduled = false;
   private sendTimer?: NodeJS.Timeout;
   private flushTimer?: NodeJS.Timeout;
@@ -350,6 +353,8 @@ export class MConnection {
       // A full buffer goes out now, and the rest waits a turn so other connections get the CPU.
       this.flush();
       this.scheduleSend();
+    } else if (this.batchUrgent) {
+      this.flush();
     } else if (this.batchBytes > 0 && this.flushTimer === undefined) {
       this.flushTimer = setTimeout(() => {
         this.flushTimer = undefined;
@@ -373,6 +378,7 @@ export class MConnection {
       channel.sendOffset = 0;
     } else channel.sendOffset = end;
     channel.recentlySent += packet.length;
+    if (channel.descriptor.flushPromptly) this.batchUrgent = true;
     this.batch.push(packet);
     this.batchBytes += packet.length;
     return packet.length;
@@ -398,6 +404,7 @@ export class MConnection {
       clearTimeout(this.flushTimer);
       this.flushTimer = undefined;
     }
+    this.batchUrgent = false;
     if (this.batchBytes === 0) return;
     const data = concat(this.batch, this.batchBytes);
     this.batch = [];
