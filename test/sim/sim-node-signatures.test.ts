@@ -62,7 +62,7 @@ const prevote = (key: SimKey, height: bigint): Vote => ({
   type: SignedMsgType.SIGNED_MSG_TYPE_PREVOTE,
   height,
   round: 0,
-  blockId: undefined,
+  blockId: { hash: new Uint8Array(0), partSetHeader: { total: 0, hash: new Uint8Array(0) } },
   timestamp: { seconds: 1_700_000_001n, nanos: 0 },
   validatorAddress: key.address,
   validatorIndex: 0,
