@@ -2,7 +2,7 @@
 // (encodeConsensusMessage, then decodeConsensusWire with its size bound and ValidateBasic), as
 // TCP carries it, but once per message rather than once per receiver. A broadcast reaches three
 // to six peers with the same object, and a relayed vote is the object a peer decoded; encoding
-// and decoding it again gave the same bytes and an equal object each time (a sixth of a run's
+// and decoding it again gave the same bytes and an equal object each time (about a tenth of a run's
 // CPU). So the crossing is remembered per object, and every receiver of a message gets the one
 // decoded copy: the node's code treats messages as immutable data, as the reducers' purity
 // requires. What a message is keyed by is what its bytes come from: the vote, proposal or part
