@@ -3,7 +3,7 @@
 // Byzantine validators, until every honest validator has executed the target height or the
 // liveness deadline passes. Returns what was checked and what failed; everything that happened
 // is a function of the scenario (and so of the seed).
-import { config as rxjsConfig } from "rxjs";
+import { config as rxjsConfig, VirtualTimeScheduler } from "rxjs";
 import { type ConsensusConfig, DEFAULT_CONSENSUS_CONFIG } from "../../src/consensus/config.js";
 import { createDefaultConsensusRules } from "../../src/consensus/default-rules.js";
 import { lockSplitFilter, lockSplitRoles, validatorsAt } from "./lock-split.js";
@@ -15,7 +15,6 @@ import { genesisState, makeKeys } from "./sim-chain.js";
 import { SimConnections } from "./sim-connections.js";
 import { SimNetwork } from "./sim-network.js";
 import { SimNode } from "./sim-node.js";
-import { simScheduler } from "./sim-scheduler.js";
 import { MemoVerifier } from "./sim-verify.js";
 import { WireCrossing } from "./sim-wire.js";
 
@@ -59,7 +58,7 @@ const RECONNECT_EVERY_MS = 200;
 
 export function runSimulation(scenario: Scenario): SimOutcome {
   const seed = new Prng(scenario.seed);
-  const scheduler = simScheduler();
+  const scheduler = new VirtualTimeScheduler();
   const keys = makeKeys(seed.fork("keys"), scenario.validators);
   const genesis = genesisState(keys, scenario.powers);
   const config: ConsensusConfig = { ...DEFAULT_CONSENSUS_CONFIG, ...scenario.config };
