@@ -15,11 +15,15 @@ import { consensusHandlers } from "../../streams/effects/consensus-handlers.js";
 import { Prng } from "./prng.js";
 import { scenarioFromSeed } from "./scenario.js";
 import { genesisState, makeKeys, SIM_CHAIN_ID, type SimKey } from "./sim-chain.js";
-import { SimNode } from "./sim-node.js";
+import { type NodeObserver, SimNode } from "./sim-node.js";
 import { MemoVerifier } from "./sim-verify.js";
 import { runSimulation } from "./simulation.js";
 
 const keys = makeKeys(new Prng(91), 4);
+/** An observer that hears nothing but what a test adds. */
+const QUIET = Object.fromEntries(
+  ["decided", "executed", "halted", "rejected", "reported", "crashed", "error"].map((n) => [n, () => {}]),
+) as unknown as NodeObserver;
 
 function validator(key: SimKey, verifier: MemoVerifier, errors: unknown[]): SimNode {
   return new SimNode({
@@ -31,15 +35,7 @@ function validator(key: SimKey, verifier: MemoVerifier, errors: unknown[]): SimN
     verifier,
     mempool: new Prng(92),
     network: { send() {} },
-    observer: {
-      decided() {},
-      executed() {},
-      halted() {},
-      rejected() {},
-      reported() {},
-      crashed() {},
-      error: (_node, error) => errors.push(error),
-    },
+    observer: { ...QUIET, error: (_node: number, error: unknown) => errors.push(error) },
     executionMs: 3,
   });
 }

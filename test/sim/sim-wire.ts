@@ -34,7 +34,10 @@ function keyOf(m: ConsensusMessage): object {
 function sameWrapper(m: ConsensusMessage, crossed: DecodedConsensusWire): boolean {
   if (m.$case !== "blockPart") return true;
   if (crossed.kind !== "ok" || crossed.message.$case !== "blockPart") return false;
-  return crossed.message.blockPart.height === m.blockPart.height && crossed.message.blockPart.round === m.blockPart.round;
+  return (
+    crossed.message.blockPart.height === m.blockPart.height &&
+    crossed.message.blockPart.round === m.blockPart.round
+  );
 }
 
 export class WireCrossing {
