@@ -16,6 +16,7 @@ import { SimConnections } from "./sim-connections.js";
 import { SimNetwork } from "./sim-network.js";
 import { SimNode } from "./sim-node.js";
 import { MemoVerifier } from "./sim-verify.js";
+import { WireCrossing } from "./sim-wire.js";
 
 export interface SimOutcome {
   readonly scenario: Scenario;
@@ -62,6 +63,7 @@ export function runSimulation(scenario: Scenario): SimOutcome {
   const genesis = genesisState(keys, scenario.powers);
   const config: ConsensusConfig = { ...DEFAULT_CONSENSUS_CONFIG, ...scenario.config };
   const verifier = new MemoVerifier();
+  const wire = new WireCrossing();
   const byzantineNodes = new Set(scenario.byzantine.map((b) => b.node));
   const record = new RunRecord(
     scenario.validators,
@@ -93,6 +95,7 @@ export function runSimulation(scenario: Scenario): SimOutcome {
         network,
         observer: record,
         executionMs: 3,
+        wire,
       }),
     );
   }

@@ -1,0 +1,88 @@
+// The simulated wire: every message crosses the node's codec once, and every receiver of it
+// (and of a relay of what was decoded) gets that one decoded copy; a part under another round
+// crosses again, and a message the codec refuses is refused for every receiver.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { ConsensusMessage } from "../../src/consensus/gossip/message.js";
+import { encodeConsensusMessage } from "../../src/p2p/consensus-wire.js";
+import { SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";
+import { WireCrossing } from "./sim-wire.js";
+
+const vote: Vote = {
+  type: SignedMsgType.SIGNED_MSG_TYPE_PREVOTE,
+  height: 7n,
+  round: 1,
+  blockId: {
+    hash: new Uint8Array(32).fill(1),
+    partSetHeader: { total: 1, hash: new Uint8Array(32).fill(2) },
+  },
+  timestamp: { seconds: 1_700_000_007n, nanos: 5 },
+  validatorAddress: new Uint8Array(20).fill(3),
+  validatorIndex: 2,
+  signature: new Uint8Array(64).fill(4),
+};
+const part = {
+  index: 0,
+  bytes: new Uint8Array([1, 2, 3]),
+  proof: { total: 1n, index: 0n, leafHash: new Uint8Array(32), aunts: [] },
+};
+
+const decodedOf = (wire: WireCrossing, m: ConsensusMessage) => {
+  const crossed = wire.cross(m);
+  assert.equal(crossed.kind, "ok", crossed.kind === "invalid" ? crossed.reason : "");
+  return crossed.kind === "ok" ? crossed.message : assert.fail();
+};
+
+describe("simulation: the wire between validators", () => {
+  it("encodes and decodes a broadcast once; every receiver gets the same decoded copy, equal to what was sent", () => {
+    const wire = new WireCrossing();
+    const sent: ConsensusMessage = { $case: "hasVote", hasVote: { height: 7n, round: 1, type: 1, index: 2 } };
+    const copies = [decodedOf(wire, sent), decodedOf(wire, sent), decodedOf(wire, sent)];
+    assert.deepEqual(encodeConsensusMessage(copies[0]!), encodeConsensusMessage(sent));
+    assert.notEqual(copies[0], sent, "a receiver gets what came off the wire, not the sender's object");
+    assert.ok(copies.every((c) => c === copies[0]));
+    assert.deepEqual({ encoded: wire.encoded, reused: wire.reused }, { encoded: 1, reused: 2 });
+  });
+
+  it("knows a vote by the vote object: a new wrapper of it, or of the copy a receiver relays, crosses no more", () => {
+    const wire = new WireCrossing();
+    const first = decodedOf(wire, { $case: "vote", vote: { vote } });
+    assert.deepEqual(
+      encodeConsensusMessage(first),
+      encodeConsensusMessage({ $case: "vote", vote: { vote } }),
+    );
+    decodedOf(wire, { $case: "vote", vote: { vote } });
+    const relayed = first.$case === "vote" ? first.vote.vote : undefined;
+    assert.equal(decodedOf(wire, { $case: "vote", vote: { vote: relayed } }), first);
+    assert.deepEqual({ encoded: wire.encoded, reused: wire.reused }, { encoded: 1, reused: 2 });
+    // Another vote with equal fields is another object: it crosses for itself.
+    decodedOf(wire, { $case: "vote", vote: { vote: { ...vote } } });
+    assert.equal(wire.encoded, 2);
+  });
+
+  it("sends a block part under another height or round through the codec again", () => {
+    const wire = new WireCrossing();
+    const at = (round: number): ConsensusMessage => ({
+      $case: "blockPart",
+      blockPart: { height: 7n, round, part },
+    });
+    const r0 = decodedOf(wire, at(0));
+    assert.equal(decodedOf(wire, at(0)), r0);
+    const r1 = decodedOf(wire, at(1));
+    assert.ok(r1.$case === "blockPart" && r1.blockPart.round === 1);
+    assert.deepEqual({ encoded: wire.encoded, reused: wire.reused }, { encoded: 2, reused: 1 });
+  });
+
+  it("refuses what the node's codec refuses, for every receiver, with its reason", () => {
+    const wire = new WireCrossing();
+    const bad: ConsensusMessage = { $case: "vote", vote: { vote: { ...vote, round: -3 } } };
+    for (let receiver = 0; receiver < 3; receiver++) {
+      const crossed = wire.cross(bad);
+      assert.equal(crossed.kind, "invalid");
+      assert.match(
+        crossed.kind === "invalid" ? crossed.reason : "",
+        /^consensus channel 0x22: invalid vote: /,
+      );
+    }
+  });
+});
