@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
+import { responseDeliverTx } from "../../src/abci/apps/responses.js";
 import { sha256 } from "../../src/crypto/hash.js";
 import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer, INDEX_SLICE_TXS } from "../../src/store/indexer/event-indexer.js";
@@ -17,16 +18,9 @@ after(() => rmSync(root, { recursive: true, force: true }));
 
 const txOf = (i: number): IndexedTx => ({
   tx: bytes(`k${i}=v${i}`),
-  result: {
-    code: 0,
-    data: new Uint8Array(0),
-    log: "",
-    info: "",
-    gasWanted: 0n,
-    gasUsed: 0n,
+  result: responseDeliverTx({
     events: [{ type: "app", attributes: [attribute("key", `k${i}`, true), attribute("creator", "c", true)] }],
-    codespace: "",
-  },
+  }),
 });
 
 test("a large height is indexed in slices, with event-loop turns between them, as one batch", async () => {

@@ -4,6 +4,7 @@
 // Commit.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { responseDeliverTx } from "../../src/abci/apps/responses.js";
 import type { ConsensusConnection } from "../../src/abci/client/abci-client.js";
 import type { CommitBlock } from "../../src/consensus/effect.js";
 import { createLogger } from "../../src/logger/index.js";
@@ -34,16 +35,7 @@ function recordingCommit() {
       order.push("beginBlock");
       return { events: [] };
     },
-    deliverTx: async () => ({
-      code: 0,
-      data: new Uint8Array(0),
-      log: "",
-      info: "",
-      gasWanted: 0n,
-      gasUsed: 0n,
-      events: [],
-      codespace: "",
-    }),
+    deliverTx: async () => responseDeliverTx(),
     endBlock: async () => {
       order.push("endBlock");
       return { validatorUpdates: [], consensusParamUpdates: undefined, events: [] };
