@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { configFromToml } from "../../src/config/config-loader.js";
 import { ConfigError } from "../../src/config/errors.js";
+import { assertConfigRefused } from "./config-refusal.js";
 
 const FILE = "/homes/a/config/config.toml";
 const ID = "0123456789abcdef0123456789abcdef01234567";
@@ -182,16 +183,7 @@ const cases: { name: string; toml: string; where: string; expected: RegExp }[] =
 
 for (const { name, toml, where, expected } of cases) {
   test(`config.toml: ${name}`, () => {
-    assert.throws(
-      () => configFromToml(toml, FILE),
-      (error: unknown) => {
-        assert.ok(error instanceof ConfigError);
-        assert.equal(error.code, "CONFIG_INVALID");
-        assert.ok(error.message.startsWith(`${FILE}: ${where}: expected `), error.message);
-        assert.match(error.message, expected);
-        return true;
-      },
-    );
+    assertConfigRefused(toml, FILE, where, expected);
   });
 }
 

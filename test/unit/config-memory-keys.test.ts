@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { configFromToml } from "../../src/config/config-loader.js";
-import { ConfigError } from "../../src/config/errors.js";
 import { levelMemoryOf } from "../../src/store/indexer-options.js";
+import { assertConfigRefused } from "./config-refusal.js";
 
 const FILE = "/homes/a/config/config.toml";
 const MB = 1024 * 1024;
@@ -80,15 +80,6 @@ const bad: { toml: string; where: string; expected: RegExp }[] = [
 
 for (const { toml, where, expected } of bad) {
   test(`memory keys: ${toml} is refused with the key and the range`, () => {
-    assert.throws(
-      () => configFromToml(toml, FILE),
-      (error: unknown) => {
-        assert.ok(error instanceof ConfigError);
-        assert.equal(error.code, "CONFIG_INVALID");
-        assert.ok(error.message.startsWith(`${FILE}: ${where}: expected `), error.message);
-        assert.match(error.message, expected);
-        return true;
-      },
-    );
+    assertConfigRefused(toml, FILE, where, expected);
   });
 }
