@@ -38,26 +38,9 @@ export class TxCache {
   /** Adds or refreshes a hash; evicts the oldest when over capacity. A capacity of 0 keeps nothing. */
   push(hash: string, capacity: number): TxCache {
     if (capacity <= 0) return this;
-    let { order, index, base } = this;
-    const at = index.get(hash);
-    if (at !== undefined) {
-      if (at - base === order.size - 1) return this; // already the newest
-      order = order.set(at - base, undefined);
-    }
-    index = index.set(hash, base + order.size);
-    order = order.push(hash);
-    while (index.size > capacity) {
-      while (order.size > 0 && order.first() === undefined) {
-        order = order.shift();
-        base++;
-      }
-      const oldest = order.first();
-      if (oldest === undefined) break;
-      order = order.shift();
-      base++;
-      index = index.delete(oldest);
-    }
-    return TxCache.tidy(order, index, base);
+    const draft = this.edit();
+    draft.push(hash, capacity);
+    return draft.done();
   }
 
   /**
@@ -68,56 +51,32 @@ export class TxCache {
    */
   update(changes: readonly (readonly [hash: string, push: boolean])[], capacity: number): TxCache {
     if (changes.length === 0) return this;
-    let base = this.base;
-    let order = this.order.asMutable();
-    const index = this.index.asMutable();
-    const dropLeadingHoles = () => {
-      while (order.size > 0 && order.first() === undefined) {
-        order = order.shift();
-        base++;
-      }
-    };
+    const draft = this.edit();
     for (const [hash, push] of changes) {
-      const at = index.get(hash);
-      if (!push) {
-        if (at === undefined) continue;
-        index.delete(hash);
-        const i = at - base;
-        order = i === order.size - 1 ? order.pop() : order.set(i, undefined);
-        dropLeadingHoles();
-        continue;
-      }
-      if (capacity <= 0) continue;
-      if (at !== undefined) {
-        if (at - base === order.size - 1) continue; // already the newest
-        order = order.set(at - base, undefined);
-      }
-      index.set(hash, base + order.size);
-      order = order.push(hash);
-      while (index.size > capacity) {
-        dropLeadingHoles();
-        const oldest = order.first();
-        if (oldest === undefined) break;
-        order = order.shift();
-        base++;
-        index.delete(oldest);
-      }
-      dropLeadingHoles();
+      if (push) draft.push(hash, capacity);
+      else draft.remove(hash);
     }
-    return TxCache.tidy(order.asImmutable(), index.asImmutable(), base);
+    return draft.done();
   }
 
   remove(hash: string): TxCache {
-    const at = this.index.get(hash);
-    if (at === undefined) return this;
-    const index = this.index.delete(hash);
-    const i = at - this.base;
-    const order = i === this.order.size - 1 ? this.order.pop() : this.order.set(i, undefined);
-    return TxCache.tidy(order, index, this.base);
+    if (!this.index.has(hash)) return this;
+    const draft = this.edit();
+    draft.remove(hash);
+    return draft.done();
+  }
+
+  /**
+   * A transient copy to edit many times, read between edits, then freeze with `done()`: a batch of
+   * admissions reads and pushes the cache once per tx, and one copy per tx was most of its cost.
+   * This cache is untouched.
+   */
+  edit(): TxCacheDraft {
+    return new TxCacheDraft(this.order.asMutable(), this.index.asMutable(), this.base);
   }
 
   /** Drops leading holes, and rebuilds once holes outnumber the hashes (amortised O(1)). */
-  private static tidy(order: List<string | undefined>, index: ImmutableMap<string, number>, base: number) {
+  static tidy(order: List<string | undefined>, index: ImmutableMap<string, number>, base: number) {
     if (index.size === 0) return TxCache.EMPTY;
     while (order.size > 0 && order.first() === undefined) {
       order = order.shift();
@@ -137,6 +96,62 @@ export class TxCache {
 }
 
 /** Adds or refreshes a hash; evicts the oldest when over capacity. A capacity of 0 keeps nothing. */
+/** A cache being edited (TxCache.edit): reads see every edit made so far, in order. */
+export class TxCacheDraft {
+  constructor(
+    private order: List<string | undefined>,
+    private readonly index: ImmutableMap<string, number>,
+    private base: number,
+  ) {}
+
+  has(hash: string): boolean {
+    return this.index.has(hash);
+  }
+
+  /** Adds or refreshes a hash; evicts the oldest when over capacity. A capacity of 0 keeps nothing. */
+  push(hash: string, capacity: number): void {
+    if (capacity <= 0) return;
+    const { index } = this;
+    const at = index.get(hash);
+    if (at !== undefined) {
+      if (at - this.base === this.order.size - 1) return; // already the newest
+      this.order = this.order.set(at - this.base, undefined);
+    }
+    index.set(hash, this.base + this.order.size);
+    this.order = this.order.push(hash);
+    while (index.size > capacity) {
+      this.dropLeadingHoles();
+      const oldest = this.order.first();
+      if (oldest === undefined) break;
+      this.order = this.order.shift();
+      this.base++;
+      index.delete(oldest);
+    }
+    this.dropLeadingHoles();
+  }
+
+  remove(hash: string): void {
+    const at = this.index.get(hash);
+    if (at === undefined) return;
+    this.index.delete(hash);
+    const i = at - this.base;
+    this.order = i === this.order.size - 1 ? this.order.pop() : this.order.set(i, undefined);
+    this.dropLeadingHoles();
+  }
+
+  /** The edited cache, persistent again; the draft must not be used afterwards. */
+  done(): TxCache {
+    return TxCache.tidy(this.order.asImmutable(), this.index.asImmutable(), this.base);
+  }
+
+  private dropLeadingHoles(): void {
+    while (this.order.size > 0 && this.order.first() === undefined) {
+      this.order = this.order.shift();
+      this.base++;
+    }
+  }
+}
+
 export function cachePush(cache: TxCache, hash: string, capacity: number): TxCache {
   return cache.push(hash, capacity);
 }

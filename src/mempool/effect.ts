@@ -10,6 +10,12 @@ export interface RunCheckTx {
   from: string;
 }
 
+/** Run CheckTx (type New) for each of a batch's new txs; the answers come back as one CheckTxsCompleted. */
+export interface RunCheckTxs {
+  type: "RunCheckTxs";
+  txs: readonly { requestId: number; hash: string; tx: Uint8Array; from: string }[];
+}
+
 /** Recheck the remaining txs (type Recheck) after a block; answers come back as RechecksCompleted, a window at a time. */
 export interface RunRecheck {
   type: "RunRecheck";
@@ -69,6 +75,7 @@ export interface TxsEvicted {
 
 export type MempoolEffect =
   | RunCheckTx
+  | RunCheckTxs
   | RunRecheck
   | AdmissionDecided
   | GossipTx

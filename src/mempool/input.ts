@@ -11,6 +11,24 @@ export interface TxSubmitted {
   time: number;
 }
 
+/** One tx of a TxsSubmitted batch: what TxSubmitted carries, less its type and time. */
+export interface TxSubmission {
+  requestId: number;
+  hash: string;
+  tx: Uint8Array;
+  from: string;
+}
+
+/**
+ * The txs that arrived during one turn of the event loop, in arrival order: folded as TxSubmitted
+ * one after another would be, in one fold (per-fold and per-copy costs were most of an admission's).
+ */
+export interface TxsSubmitted {
+  type: "TxsSubmitted";
+  submissions: readonly TxSubmission[];
+  time: number;
+}
+
 /** CheckTx (type New) answered for a submitted tx. */
 export interface CheckTxCompleted {
   type: "CheckTxCompleted";
@@ -20,6 +38,23 @@ export interface CheckTxCompleted {
   from: string;
   code: number;
   gasWanted: bigint;
+  time: number;
+}
+
+/** One answer of a CheckTxsCompleted batch: what CheckTxCompleted carries, less its type and time. */
+export interface CheckTxResult {
+  requestId: number;
+  hash: string;
+  tx: Uint8Array;
+  from: string;
+  code: number;
+  gasWanted: bigint;
+}
+
+/** The answers to one RunCheckTxs, in the order sent (a tx whose CheckTx failed is left out). */
+export interface CheckTxsCompleted {
+  type: "CheckTxsCompleted";
+  results: readonly CheckTxResult[];
   time: number;
 }
 
@@ -62,7 +97,9 @@ export interface MempoolFlushed {
 
 export type MempoolInput =
   | TxSubmitted
+  | TxsSubmitted
   | CheckTxCompleted
+  | CheckTxsCompleted
   | BlockCommitted
   | RecheckCompleted
   | RechecksCompleted

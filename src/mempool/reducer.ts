@@ -1,5 +1,10 @@
 // The mempool reducer: (state, input) → {state, effects}. Pure: no clock, no I/O.
-import { onCheckTxCompleted, onTxSubmitted } from "./handlers/admission.js";
+import {
+  onCheckTxCompleted,
+  onCheckTxsCompleted,
+  onTxSubmitted,
+  onTxsSubmitted,
+} from "./handlers/admission.js";
 import { onBlockCommitted } from "./handlers/block-committed.js";
 import { onMempoolFlushed } from "./handlers/flush.js";
 import { onRecheckCompleted, onRechecksCompleted } from "./handlers/recheck.js";
@@ -13,8 +18,12 @@ export function mempoolReducer(state: MempoolState, input: MempoolInput): Mempoo
   switch (input.type) {
     case "TxSubmitted":
       return onTxSubmitted(state, input);
+    case "TxsSubmitted":
+      return onTxsSubmitted(state, input);
     case "CheckTxCompleted":
       return onCheckTxCompleted(state, input);
+    case "CheckTxsCompleted":
+      return onCheckTxsCompleted(state, input);
     case "BlockCommitted":
       return onBlockCommitted(state, input);
     case "RecheckCompleted":

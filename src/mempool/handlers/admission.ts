@@ -1,125 +1,197 @@
-// Admission: the checks before CheckTx (size, cache, room) and the decision after it.
-import { cachePush, cacheRemove } from "../cache.js";
-import type { MempoolEffect } from "../effect.js";
-import { mempoolFull, txEmpty, txInCache, txTooLarge } from "../errors.js";
-import type { CheckTxCompleted, TxSubmitted } from "../input.js";
-import type { MempoolState } from "../state.js";
+// Admission: the checks before CheckTx (size, cache, room) and the decision after it. Each rule is
+// written once, on a draft (transient copies of the pool, the running checks and the cache), and
+// folded over one tx (TxSubmitted, CheckTxCompleted) or a batch (TxsSubmitted, CheckTxsCompleted):
+// a batch is the same as its txs folded one after another, with one copy of each map per fold
+// instead of one per tx. The state passed in is never changed.
+import type { OrderedMap } from "immutable";
+import type { TxCacheDraft } from "../cache.js";
+import type { MempoolEffect, RunCheckTx } from "../effect.js";
+import { type MempoolRefusal, mempoolFull, txEmpty, txInCache, txTooLarge } from "../errors.js";
+import type {
+  CheckTxCompleted,
+  CheckTxResult,
+  CheckTxsCompleted,
+  TxSubmission,
+  TxSubmitted,
+  TxsSubmitted,
+} from "../input.js";
+import type { CheckingTx, MempoolConfig, MempoolState, MempoolTx } from "../state.js";
 import type { MempoolTransition } from "../transition.js";
 import { noticeTxsAvailable } from "./txs-available.js";
 
-function roomFor(state: MempoolState, txLength: number) {
-  const { size, maxTxsBytes } = state.config;
-  if (state.txs.size >= size || state.txsBytes + txLength > maxTxsBytes) {
-    return mempoolFull(state.txs.size, size, state.txsBytes, maxTxsBytes);
+/** What admissions edit during one fold, as transient copies of the state's parts. */
+interface AdmissionDraft {
+  readonly config: MempoolConfig;
+  readonly height: bigint;
+  /** The fold's time: when an added tx entered the pool (ttl-duration). */
+  readonly time: number;
+  readonly txs: OrderedMap<string, MempoolTx>;
+  readonly checking: OrderedMap<string, CheckingTx>;
+  readonly cache: TxCacheDraft;
+  txsBytes: number;
+  /** A tx entered the pool: the "txs available" notice may be due. */
+  added: boolean;
+  readonly effects: MempoolEffect[];
+  /** New txs whose CheckTx is to run, in arrival order. */
+  readonly toCheck: RunCheckTx[];
+}
+
+function draftOf(state: MempoolState, time: number): AdmissionDraft {
+  return {
+    config: state.config,
+    height: state.height,
+    time,
+    txs: state.txs.asMutable(),
+    checking: state.checking.asMutable(),
+    cache: state.cache.edit(),
+    txsBytes: state.txsBytes,
+    added: false,
+    effects: [],
+    toCheck: [],
+  };
+}
+
+function finish(state: MempoolState, d: AdmissionDraft): MempoolTransition {
+  const next: MempoolState = {
+    ...state,
+    txs: d.txs.asImmutable(),
+    checking: d.checking.asImmutable(),
+    cache: d.cache.done(),
+    txsBytes: d.txsBytes,
+  };
+  return d.added ? noticeTxsAvailable(next, d.effects) : { state: next, effects: d.effects };
+}
+
+function roomFor(d: AdmissionDraft, txLength: number) {
+  const { size, maxTxsBytes } = d.config;
+  if (d.txs.size >= size || d.txsBytes + txLength > maxTxsBytes) {
+    return mempoolFull(d.txs.size, size, d.txsBytes, maxTxsBytes);
   }
   return undefined;
 }
 
-const refuse = (
-  input: { requestId: number; hash: string },
-  refusal: ReturnType<typeof txEmpty>,
-): MempoolEffect => ({
+const refuse = (input: { requestId: number; hash: string }, refusal: MempoolRefusal): MempoolEffect => ({
   type: "AdmissionDecided",
   requestId: input.requestId,
   hash: input.hash,
   outcome: { kind: "refused", refusal },
 });
 
-export function onTxSubmitted(state: MempoolState, input: TxSubmitted): MempoolTransition {
-  const { config } = state;
-  if (input.tx.length === 0) return { state, effects: [refuse(input, txEmpty())] };
-  if (input.tx.length > config.maxTxBytes) {
-    return { state, effects: [refuse(input, txTooLarge(config.maxTxBytes, input.tx.length))] };
+/** A tx arrives: refused by size, room or cache, or its CheckTx is to run. */
+function submitOne(d: AdmissionDraft, input: TxSubmission): void {
+  const { config } = d;
+  if (input.tx.length === 0) {
+    d.effects.push(refuse(input, txEmpty()));
+    return;
   }
-  const full = roomFor(state, input.tx.length);
-  if (full) return { state, effects: [refuse(input, full)] };
-
-  const pending = state.txs.get(input.hash);
-  const running = state.checking.get(input.hash);
-  if (state.cache.has(input.hash) || pending || running) {
+  if (input.tx.length > config.maxTxBytes) {
+    d.effects.push(refuse(input, txTooLarge(config.maxTxBytes, input.tx.length)));
+    return;
+  }
+  const full = roomFor(d, input.tx.length);
+  if (full) {
+    d.effects.push(refuse(input, full));
+    return;
+  }
+  const pending = d.txs.get(input.hash);
+  const running = d.checking.get(input.hash);
+  if (d.cache.has(input.hash) || pending || running) {
     // Remember another peer that sent a pending (or still checking) tx, so it is never gossiped
     // back to it (v0.34 keeps every sender, even of duplicates arriving later).
     const fromPeer = input.from !== "rpc";
-    const effects: MempoolEffect[] = [];
-    let { txs, checking } = state;
     if (fromPeer && pending && !pending.senders.includes(input.from)) {
-      txs = txs.set(input.hash, { ...pending, senders: [...pending.senders, input.from] });
-      effects.push({ type: "NoteTxSender", hash: input.hash, peerId: input.from });
+      d.txs.set(input.hash, { ...pending, senders: [...pending.senders, input.from] });
+      d.effects.push({ type: "NoteTxSender", hash: input.hash, peerId: input.from });
     } else if (fromPeer && running && !running.senders.includes(input.from)) {
-      checking = checking.set(input.hash, { ...running, senders: [...running.senders, input.from] });
+      d.checking.set(input.hash, { ...running, senders: [...running.senders, input.from] });
     }
-    const cache = cachePush(state.cache, input.hash, config.cacheSize);
-    effects.push(refuse(input, txInCache(pending !== undefined || running !== undefined)));
-    return { state: { ...state, txs, checking, cache }, effects };
+    d.cache.push(input.hash, config.cacheSize);
+    d.effects.push(refuse(input, txInCache(pending !== undefined || running !== undefined)));
+    return;
   }
-  return {
-    state: {
-      ...state,
-      cache: cachePush(state.cache, input.hash, config.cacheSize),
-      checking: state.checking.set(input.hash, {
-        committed: false,
-        senders: input.from === "rpc" ? [] : [input.from],
-      }),
-    },
-    effects: [
-      { type: "RunCheckTx", requestId: input.requestId, hash: input.hash, tx: input.tx, from: input.from },
-    ],
-  };
+  d.cache.push(input.hash, config.cacheSize);
+  d.checking.set(input.hash, { committed: false, senders: input.from === "rpc" ? [] : [input.from] });
+  d.toCheck.push({
+    type: "RunCheckTx",
+    requestId: input.requestId,
+    hash: input.hash,
+    tx: input.tx,
+    from: input.from,
+  });
+}
+
+/** CheckTx answered: the tx is added (and gossiped), or refused, or invalid. */
+function completeOne(d: AdmissionDraft, input: CheckTxResult): void {
+  const running = d.checking.get(input.hash);
+  d.checking.delete(input.hash);
+  if (running?.committed === true) {
+    // Committed in a block while its CheckTx ran: adding it now would propose it twice.
+    d.effects.push(refuse(input, txInCache(false)));
+    return;
+  }
+  if (input.code !== 0) {
+    if (!d.config.keepInvalidTxsInCache) d.cache.remove(input.hash);
+    d.effects.push({
+      type: "AdmissionDecided",
+      requestId: input.requestId,
+      hash: input.hash,
+      outcome: { kind: "invalid", code: input.code },
+    });
+    return;
+  }
+  // The pool may have filled up while CheckTx ran.
+  const full = roomFor(d, input.tx.length);
+  if (full || d.txs.has(input.hash)) {
+    if (full) d.cache.remove(input.hash);
+    d.effects.push(refuse(input, full ?? txInCache(true)));
+    return;
+  }
+  const senders = running?.senders ?? (input.from === "rpc" ? [] : [input.from]);
+  d.txs.set(input.hash, {
+    hash: input.hash,
+    tx: input.tx,
+    gasWanted: input.gasWanted,
+    height: d.height,
+    addedAtMs: d.time,
+    senders,
+  });
+  d.txsBytes += input.tx.length;
+  d.added = true;
+  d.effects.push(
+    { type: "AdmissionDecided", requestId: input.requestId, hash: input.hash, outcome: { kind: "added" } },
+    { type: "GossipTx", hash: input.hash, tx: input.tx, height: d.height, exceptPeers: senders },
+  );
+}
+
+export function onTxSubmitted(state: MempoolState, input: TxSubmitted): MempoolTransition {
+  const d = draftOf(state, input.time);
+  submitOne(d, input);
+  d.effects.push(...d.toCheck);
+  return finish(state, d);
+}
+
+/** A batch of arrivals: refusals as they are found, then one RunCheckTxs for every new tx. */
+export function onTxsSubmitted(state: MempoolState, input: TxsSubmitted): MempoolTransition {
+  const d = draftOf(state, input.time);
+  for (const submission of input.submissions) submitOne(d, submission);
+  if (d.toCheck.length > 0) {
+    d.effects.push({
+      type: "RunCheckTxs",
+      txs: d.toCheck.map(({ requestId, hash, tx, from }) => ({ requestId, hash, tx, from })),
+    });
+  }
+  return finish(state, d);
 }
 
 export function onCheckTxCompleted(state: MempoolState, input: CheckTxCompleted): MempoolTransition {
-  const checking = state.checking.delete(input.hash);
-  const running = state.checking.get(input.hash);
-  if (running?.committed === true) {
-    // Committed in a block while its CheckTx ran: adding it now would propose it twice.
-    return { state: { ...state, checking }, effects: [refuse(input, txInCache(false))] };
-  }
-  if (input.code !== 0) {
-    const cache = state.config.keepInvalidTxsInCache ? state.cache : cacheRemove(state.cache, input.hash);
-    return {
-      state: { ...state, checking, cache },
-      effects: [
-        {
-          type: "AdmissionDecided",
-          requestId: input.requestId,
-          hash: input.hash,
-          outcome: { kind: "invalid", code: input.code },
-        },
-      ],
-    };
-  }
-  // The pool may have filled up while CheckTx ran.
-  const full = roomFor(state, input.tx.length);
-  if (full || state.txs.has(input.hash)) {
-    const refusal = full ?? txInCache(true);
-    return {
-      state: { ...state, checking, cache: full ? cacheRemove(state.cache, input.hash) : state.cache },
-      effects: [refuse(input, refusal)],
-    };
-  }
-  const senders = running?.senders ?? (input.from === "rpc" ? [] : [input.from]);
-  const added: MempoolState = {
-    ...state,
-    checking,
-    txs: state.txs.set(input.hash, {
-      hash: input.hash,
-      tx: input.tx,
-      gasWanted: input.gasWanted,
-      height: state.height,
-      addedAtMs: input.time,
-      senders,
-    }),
-    txsBytes: state.txsBytes + input.tx.length,
-  };
-  const effects: MempoolEffect[] = [
-    { type: "AdmissionDecided", requestId: input.requestId, hash: input.hash, outcome: { kind: "added" } },
-    {
-      type: "GossipTx",
-      hash: input.hash,
-      tx: input.tx,
-      height: state.height,
-      exceptPeers: senders,
-    },
-  ];
-  return noticeTxsAvailable(added, effects);
+  const d = draftOf(state, input.time);
+  completeOne(d, input);
+  return finish(state, d);
+}
+
+/** A batch of CheckTx answers, in the order sent; the "txs available" notice follows the batch. */
+export function onCheckTxsCompleted(state: MempoolState, input: CheckTxsCompleted): MempoolTransition {
+  const d = draftOf(state, input.time);
+  for (const result of input.results) completeOne(d, result);
+  return finish(state, d);
 }
