@@ -5,7 +5,7 @@ import { filter, map, type Observable, Subject, type Subscription, share } from 
 import type { MempoolConnection } from "../src/abci/client/abci-client.js";
 import type { Logger } from "../src/logger/index.js";
 import type { AdmissionDecided, MempoolEffect } from "../src/mempool/effect.js";
-import type { MempoolInput } from "../src/mempool/input.js";
+import type { MempoolInput, TxSubmission } from "../src/mempool/input.js";
 import { mempoolReducer } from "../src/mempool/reducer.js";
 import { initialMempoolState, type MempoolConfig, type MempoolState } from "../src/mempool/state.js";
 import {
@@ -60,6 +60,13 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   // the very arrays the pool holds, so a committed block's hashes are looked up, not recomputed.
   const hashOf = new WeakMap<Uint8Array, string>();
   const txHash = (tx: Uint8Array) => hashOf.get(tx) ?? txHashHex(tx);
+  // Submissions wait here until the end of the event loop's turn and are folded as one
+  // TxsSubmitted (one fold, one CheckTx round, one answer fold for all the requests that one turn
+  // read), in arrival order. Hashes queued with a cache on, for broadcast_tx_async's refusal of a
+  // duplicate before its fold.
+  let queued: TxSubmission[] = [];
+  const queuedHashes = new Set<string>();
+  let drainScheduled = false;
 
   const loop = createLoop<MempoolState, MempoolInput, MempoolEffect, MempoolInput>({
     initialState: latest,
@@ -100,6 +107,23 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     });
   };
 
+  /** Folds the queued submissions now (before any other input, so arrival order is kept). */
+  const drain = () => {
+    if (queued.length === 0) return;
+    const submissions = queued;
+    queued = [];
+    queuedHashes.clear();
+    loop.dispatch({ type: "TxsSubmitted", submissions, time: 0 });
+  };
+  const scheduled = () => {
+    drainScheduled = false;
+    drain();
+  };
+  const dispatch = (input: MempoolInput) => {
+    drain();
+    loop.dispatch(input);
+  };
+
   const submit = (given: Uint8Array, from = "rpc", known?: string): Promise<SubmitResult> => {
     // A pending tx owns its bytes: a view into a larger buffer (a slab of Node's 8 KB Buffer pool,
     // a request body, a peer's message) would keep all of it alive while the tx waits, up to the
@@ -109,7 +133,12 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     const hash = known ?? txHashHex(tx);
     hashOf.set(tx, hash);
     const result = new Promise<SubmitResult>((resolve) => waiting.set(requestId, { resolve, hash }));
-    loop.dispatch({ type: "TxSubmitted", requestId, hash, tx, from, time: 0 });
+    queued.push({ requestId, hash, tx, from });
+    if (options.config.cacheSize > 0) queuedHashes.add(hash);
+    if (!drainScheduled) {
+      drainScheduled = true;
+      setImmediate(scheduled);
+    }
     return result;
   };
 
@@ -121,13 +150,14 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     effect$,
     transition$: loop.transition$,
     state: () => latest,
+    seen: (hash) => queuedHashes.has(hash) || latest.cache.has(hash),
     submit,
     submitAndWaitForCommit: (tx, timeoutMs) =>
       commitWaiter.submitAndWait(() => submit(tx), txHashHex(tx), timeoutMs),
     checkTx: (tx) => options.connection.checkTx({ tx, type: CheckTxType.NEW }),
-    flush: () => loop.dispatch({ type: "MempoolFlushed", time: 0 }),
+    flush: () => dispatch({ type: "MempoolFlushed", time: 0 }),
     blockCommitted(block, deliverTxs) {
-      loop.dispatch({
+      dispatch({
         type: "BlockCommitted",
         height: block.header.height,
         txHashes: block.data.txs.map(txHash),

@@ -104,6 +104,11 @@ export interface NodeMempool {
   /** The mempool's current state (pending txs in arrival order: `state().txs`). */
   state(): MempoolState;
   /**
+   * Whether the cache holds this tx hash, counting submissions not folded yet (they are folded once
+   * per event-loop turn): broadcast_tx_async refuses a duplicate at once, as v0.34's CheckTx does.
+   */
+  seen(hash: string): boolean;
+  /**
    * Submits a tx as broadcast_tx_sync does: resolves once admission is decided. `hash` is the tx's
    * txHashHex when the caller already computed it (broadcast_tx_async), so it is not hashed twice.
    */

@@ -1,9 +1,11 @@
 // The node's metrics, wired: one registry, the projections of the consensus and mempool loops,
 // the consensus log's fsync timing, the RPC observer, and the Prometheus endpoint when
 // [instrumentation] prometheus = true. node.ts calls startNodeMetrics once its loops exist.
+
 import { type Observable, Subscription } from "rxjs";
 import type { NodeConfig } from "../src/config/config-schema.js";
 import type { Logger } from "../src/logger/index.js";
+import type { MempoolInput } from "../src/mempool/input.js";
 import {
   createNodeMetrics,
   type MetricsServerHandle,
@@ -20,7 +22,7 @@ export interface NodeMetricsDeps {
   config: NodeConfig;
   chainId: string;
   consensusFold$: Observable<ConsensusFold>;
-  mempool: MempoolMetricsSource & { transition$?: Observable<{ input: { type: string; from?: string } }> };
+  mempool: MempoolMetricsSource & { transition$?: Observable<{ input: MempoolInput }> };
   /** The consensus log, told to report each fsync's duration. */
   wal: { onSynced: ((seconds: number) => void) | undefined };
   blockTimeAt(height: bigint): Promise<Timestamp | undefined>;
@@ -51,17 +53,27 @@ export async function startNodeMetrics(deps: NodeMetricsDeps): Promise<NodeMetri
   );
   running.add(projectMempoolMetrics(deps.mempool, metrics));
   if (deps.mempool.transition$) {
-    const counters = new Map<string, { inc(): void }>();
+    const counters = new Map<string, { inc(by: number): void }>();
     running.add(
       deps.mempool.transition$.subscribe(({ input }) => {
-        const source = mempoolInputSource(input);
-        const key = `${source}/${input.type}`;
-        let c = counters.get(key);
-        if (!c) {
-          c = metrics.rxbft.inputsFolded.labels({ machine: "mempool", source, input: input.type });
-          counters.set(key, c);
-        }
-        c.inc();
+        const count = (source: string, by: number) => {
+          const key = `${source}/${input.type}`;
+          let c = counters.get(key);
+          if (!c) {
+            c = metrics.rxbft.inputsFolded.labels({ machine: "mempool", source, input: input.type });
+            counters.set(key, c);
+          }
+          c.inc(by);
+        };
+        // A batch counts the inputs it carries (one per tx), each by its own source.
+        if (input.type === "TxsSubmitted") {
+          const { submissions } = input;
+          const fromRpc = submissions.filter((s) => s.from === "rpc").length;
+          if (fromRpc > 0) count("rpc", fromRpc);
+          if (fromRpc < submissions.length) count("peer", submissions.length - fromRpc);
+        } else if (input.type === "CheckTxsCompleted") {
+          count("app", input.results.length);
+        } else count(mempoolInputSource(input), 1);
       }),
     );
   }

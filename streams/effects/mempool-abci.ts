@@ -1,4 +1,4 @@
-// RunCheckTx / RunRecheck on the ABCI mempool connection. Requests are pipelined: each is sent
+// RunCheckTx / RunCheckTxs / RunRecheck on the ABCI mempool connection. Requests are pipelined: each is sent
 // as its effect arrives, without waiting for earlier answers (one socket write per batch); the
 // connection answers in call order, so answers come back as inputs in the order the txs arrived.
 // The full CheckTx response of a caller's tx is kept aside for that caller (broadcast_tx_sync
@@ -8,7 +8,7 @@ import { Observable } from "rxjs";
 import type { MempoolConnection } from "../../src/abci/client/abci-client.js";
 import type { Logger } from "../../src/logger/index.js";
 import type { MempoolEffect } from "../../src/mempool/effect.js";
-import type { MempoolInput } from "../../src/mempool/input.js";
+import type { CheckTxResult, MempoolInput } from "../../src/mempool/input.js";
 import { CheckTxType, type ResponseCheckTx } from "../../src/wire/generated/tendermint/abci/types.js";
 
 /** Recheck answers folded together (one RechecksCompleted input each). */
@@ -49,6 +49,25 @@ export function mempoolAbciHandler(deps: MempoolAbciDeps) {
             },
             failed("CheckTx failed", e.hash),
           );
+        } else if (e.type === "RunCheckTxs") {
+          // A batch's CheckTx calls are all sent at once; their answers come back as one input, in
+          // the order sent, once the last has answered (a failed call leaves its tx out).
+          const answers = e.txs.map(({ requestId, hash, tx, from }) =>
+            deps.mempool.checkTx({ tx, type: CheckTxType.NEW }).then(
+              (response): CheckTxResult => {
+                deps.onCheckTxResponse(requestId, response);
+                return { requestId, hash, tx, from, code: response.code, gasWanted: response.gasWanted };
+              },
+              (error: unknown) => {
+                failed("CheckTx failed", hash)(error);
+                return undefined;
+              },
+            ),
+          );
+          void Promise.all(answers).then((all) => {
+            const results = all.filter((a): a is CheckTxResult => a !== undefined);
+            if (results.length > 0) emit({ type: "CheckTxsCompleted", results, time: 0 });
+          });
         } else if (e.type === "RunRecheck") {
           // Every recheck is sent at once (pipelined); the answers come back as one input per
           // window of RECHECK_WINDOW, in the order sent.

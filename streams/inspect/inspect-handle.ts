@@ -61,6 +61,7 @@ export function inspectHandle(
     },
     mempool: {
       state: () => unavailable("unconfirmed_txs"),
+      seen: () => unavailable("broadcast_tx_async"),
       submit: () => unavailable("broadcast_tx_sync"),
       submitAndWaitForCommit: () => unavailable("broadcast_tx_commit"),
       checkTx: () => unavailable("check_tx"),

@@ -29,6 +29,7 @@ export function mempoolInputSource(input: { type: string; from?: string }): stri
     case "TxSubmitted":
       return input.from === "rpc" ? "rpc" : "peer";
     case "CheckTxCompleted":
+    case "CheckTxsCompleted":
     case "RecheckCompleted":
     case "RechecksCompleted":
       return "app";

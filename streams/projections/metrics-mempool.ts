@@ -24,6 +24,9 @@ export function projectMempoolMetrics(mempool: MempoolMetricsSource, metrics: No
       case "RunCheckTx":
         sizes.set(e.hash, e.tx.length);
         return;
+      case "RunCheckTxs":
+        for (const t of e.txs) sizes.set(t.hash, t.tx.length);
+        return;
       case "AdmissionDecided": {
         const size = sizes.get(e.hash);
         sizes.delete(e.hash);

@@ -79,7 +79,7 @@ export async function broadcastTxSync(node: NodeHandle, tx: Uint8Array): Promise
 export function broadcastTxAsync(node: NodeHandle, tx: Uint8Array): BroadcastTxResult {
   // Hashed once, here (the one-shot hash), and handed to the mempool.
   const hash = txHashHex(tx);
-  if (node.mempool.state().cache.has(hash)) throw handlerError("tx already exists in cache");
+  if (node.mempool.seen(hash)) throw handlerError("tx already exists in cache");
   node.mempool.submit(tx, "rpc", hash).catch(() => {
     // the outcome is not the caller's to see (async), and a failure is logged by the mempool
   });

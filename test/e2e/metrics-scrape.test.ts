@@ -182,7 +182,7 @@ test("a running node serves v0.34's metrics, and they move", { timeout: 90_000 }
   assert.equal(value(b, "rxbft_rpc_requests_total", { route: "broadcast_tx_sync", outcome: "ok" }), 20);
   assert.equal(value(b, "rxbft_rpc_requests_total", { route: "status", outcome: "ok" }), 1);
   assert.ok(
-    value(b, "rxbft_inputs_folded_total", { machine: "mempool", source: "rpc", input: "TxSubmitted" }) >= 20,
+    value(b, "rxbft_inputs_folded_total", { machine: "mempool", source: "rpc", input: "TxsSubmitted" }) >= 20,
   );
 
   // max_open_connections = 1: an idle connection holds the only slot; a scrape waits for it.

@@ -126,6 +126,7 @@ test("mempool: unconfirmed_txs honours the limit, num_unconfirmed_txs has no txs
         txsBytes: 0,
         cache: new Map([["E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855", true]]),
       }),
+      seen: (hash: string) => hash === "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855",
     },
   });
   assert.throws(() => createRpcContext(node).broadcastTxAsync!(cachedTx), /tx already exists in cache/);
@@ -134,6 +135,7 @@ test("mempool: unconfirmed_txs honours the limit, num_unconfirmed_txs has no txs
   const accepting = fakeNode({
     mempool: {
       state: () => ({ txs: new Map(), txsBytes: 0, cache: new Map() }),
+      seen: () => false,
       submit: async (...args: unknown[]) => {
         submitted.push(args);
         return { hash: "X", outcome: { kind: "added" }, checkTx: undefined };

@@ -1,0 +1,74 @@
+// The node's mempool folds the submissions of one event-loop turn as one TxsSubmitted, in arrival
+// order, answers every caller, and counts queued hashes as seen (broadcast_tx_async refuses a
+// duplicate at once); another input (a flush, a block) folds the queue first, so order is kept.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { NEVER } from "rxjs";
+import type { MempoolConnection } from "../../src/abci/client/abci-client.js";
+import { createLogger } from "../../src/logger/index.js";
+import { DEFAULT_MEMPOOL_CONFIG } from "../../src/mempool/index.js";
+import type { ResponseCheckTx } from "../../src/wire/generated/tendermint/abci/types.js";
+import { createMempoolNode } from "../../streams/mempool-node.js";
+import { txHashHex } from "../../streams/projections/event-bus.js";
+
+const tx = (s: string) => new TextEncoder().encode(s);
+
+function mempoolOver(checked: string[]) {
+  const connection: MempoolConnection = {
+    name: "mempool",
+    error: undefined,
+    echo: async (m) => m,
+    flush: async () => {},
+    checkTx: async (req) => {
+      checked.push(new TextDecoder().decode(req.tx));
+      return { code: 0, gasWanted: 0n } as ResponseCheckTx;
+    },
+  };
+  const mempool = createMempoolNode({
+    config: DEFAULT_MEMPOOL_CONFIG,
+    height: 1n,
+    connection,
+    events$: NEVER,
+    logger: createLogger({ level: "none" }),
+    onFault: (fault) => assert.fail(fault.reason),
+  });
+  const folded: string[] = [];
+  const sub = mempool.transition$.subscribe(({ input }) =>
+    folded.push(input.type === "TxsSubmitted" ? `TxsSubmitted(${input.submissions.length})` : input.type),
+  );
+  sub.add(mempool.start());
+  return { mempool, folded, stop: () => sub.unsubscribe() };
+}
+
+test("one turn's submissions fold as one batch, in order, and every caller is answered", async () => {
+  const checked: string[] = [];
+  const { mempool, folded, stop } = mempoolOver(checked);
+  const answers = Promise.all([
+    mempool.submit(tx("a=1")),
+    mempool.submit(tx("b=2")),
+    mempool.submit(tx("a=1")),
+  ]);
+  assert.ok(mempool.seen(txHashHex(tx("b=2"))), "a queued tx counts as seen before its fold");
+  assert.equal(mempool.state().cache.size, 0, "not folded within the turn");
+  const [a, b, again] = await answers;
+  assert.deepEqual(folded, ["TxsSubmitted(3)", "CheckTxsCompleted"]);
+  assert.deepEqual(checked, ["a=1", "b=2"], "CheckTx once per new tx, in arrival order");
+  assert.equal(a.outcome.kind, "added");
+  assert.equal(b.outcome.kind, "added");
+  assert.deepEqual(again.outcome.kind === "refused" && again.outcome.code, "MEMPOOL_TX_IN_CACHE");
+  assert.deepEqual(
+    [...mempool.state().txs.keys()],
+    [txHashHex(tx("a=1")), txHashHex(tx("b=2"))],
+    "pool in arrival order",
+  );
+  stop();
+});
+
+test("a flush folds the queued submissions first", async () => {
+  const { mempool, folded, stop } = mempoolOver([]);
+  const queued = mempool.submit(tx("c=3"));
+  mempool.flush();
+  assert.deepEqual(folded, ["TxsSubmitted(1)", "MempoolFlushed"]);
+  assert.equal((await queued).outcome.kind, "added", "its CheckTx answer comes after the flush");
+  stop();
+});
