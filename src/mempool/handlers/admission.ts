@@ -3,7 +3,7 @@
 // folded over one tx (TxSubmitted, CheckTxCompleted) or a batch (TxsSubmitted, CheckTxsCompleted):
 // a batch is the same as its txs folded one after another, with one copy of each map per fold
 // instead of one per tx. The state passed in is never changed.
-import type { OrderedMap } from "immutable";
+import type { Map as ImmutableMap, OrderedMap } from "immutable";
 import type { TxCacheDraft } from "../cache.js";
 import type { MempoolEffect, RunCheckTx } from "../effect.js";
 import { type MempoolRefusal, mempoolFull, txEmpty, txInCache, txTooLarge } from "../errors.js";
@@ -26,7 +26,7 @@ interface AdmissionDraft {
   /** The fold's time: when an added tx entered the pool (ttl-duration). */
   readonly time: number;
   readonly txs: OrderedMap<string, MempoolTx>;
-  readonly checking: OrderedMap<string, CheckingTx>;
+  readonly checking: ImmutableMap<string, CheckingTx>;
   readonly cache: TxCacheDraft;
   txsBytes: number;
   /** A tx entered the pool: the "txs available" notice may be due. */

@@ -88,7 +88,8 @@ export function onBlockCommitted(state: MempoolState, input: BlockCommitted): Me
           type: "RunRecheck",
           height: input.height,
           generation,
-          txs: remaining.map(({ hash, tx }) => ({ hash, tx })),
+          // The pool's own entries (they carry hash and tx): no second copy of the pool per height.
+          txs: remaining,
         },
       ],
     };
