@@ -95,7 +95,6 @@ export class TxCache {
   }
 }
 
-/** Adds or refreshes a hash; evicts the oldest when over capacity. A capacity of 0 keeps nothing. */
 /** A cache being edited (TxCache.edit): reads see every edit made so far, in order. */
 export class TxCacheDraft {
   constructor(
@@ -119,15 +118,15 @@ export class TxCacheDraft {
     }
     index.set(hash, this.base + this.order.size);
     this.order = this.order.push(hash);
+    // Evict the oldest hash, dropping the holes in front of it on the way. Holes left at the front
+    // between edits are harmless (reads skip them) and `done()` drops them: two fewer reads of
+    // the List per push.
     while (index.size > capacity) {
-      this.dropLeadingHoles();
       const oldest = this.order.first();
-      if (oldest === undefined) break;
       this.order = this.order.shift();
       this.base++;
-      index.delete(oldest);
+      if (oldest !== undefined) index.delete(oldest);
     }
-    this.dropLeadingHoles();
   }
 
   remove(hash: string): void {
@@ -136,22 +135,15 @@ export class TxCacheDraft {
     this.index.delete(hash);
     const i = at - this.base;
     this.order = i === this.order.size - 1 ? this.order.pop() : this.order.set(i, undefined);
-    this.dropLeadingHoles();
   }
 
   /** The edited cache, persistent again; the draft must not be used afterwards. */
   done(): TxCache {
     return TxCache.tidy(this.order.asImmutable(), this.index.asImmutable(), this.base);
   }
-
-  private dropLeadingHoles(): void {
-    while (this.order.size > 0 && this.order.first() === undefined) {
-      this.order = this.order.shift();
-      this.base++;
-    }
-  }
 }
 
+/** Adds or refreshes a hash; evicts the oldest when over capacity. A capacity of 0 keeps nothing. */
 export function cachePush(cache: TxCache, hash: string, capacity: number): TxCache {
   return cache.push(hash, capacity);
 }

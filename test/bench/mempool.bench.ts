@@ -1,6 +1,6 @@
-// Admissions per second through the node's mempool loop (TxSubmitted → RunCheckTx on the
-// in-process kvstore's mempool connection → CheckTxCompleted → AdmissionDecided, each caller
-// answered) beside the app's CheckTx called directly through the same client, in the same run.
+// Admissions per second through the node's mempool loop (one turn's submissions folded as
+// TxsSubmitted → RunCheckTxs on the in-process kvstore's mempool connection → CheckTxsCompleted →
+// AdmissionDecided, each caller answered) beside the app's CheckTx called directly through the same client, in the same run.
 // Fresh txs each round (the cache would refuse repeats); rounds alternate; medians. Bounded in
 // count and time; never fails on time. Writes bench-results/mempool.json.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
