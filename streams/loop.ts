@@ -8,7 +8,7 @@
 // outside data) is a fault: the loop stops folding at once (later inputs are neither logged nor
 // folded, so nothing more is signed) and reports one message naming the input or effect it was
 // on, through `onFault`. The owner halts the node with that message (DESIGN §9).
-import { merge, type Observable, ReplaySubject, Subject, type Subscription } from "rxjs";
+import { BehaviorSubject, merge, type Observable, Subject, type Subscription } from "rxjs";
 import { share } from "rxjs/operators";
 
 /** A pure reducer's answer to one input. */
@@ -107,8 +107,9 @@ function trampoline(work: () => void): void {
 }
 
 export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S, I, E> {
-  const state$ = new ReplaySubject<S>(1);
-  state$.next(options.initialState);
+  // The latest state, replayed to late subscribers (a BehaviorSubject: ReplaySubject(1) did the
+  // same with a buffer trimmed at every fold).
+  const state$ = new BehaviorSubject<S>(options.initialState);
   let seq = 0;
   let faulted = false;
   // Inputs are taken between connect and stop (an input dispatched before start or after stop is

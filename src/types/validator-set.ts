@@ -35,6 +35,14 @@ function copyValidator(v: Validator): Validator {
   });
 }
 
+// The set of a protobuf object, remembered per object: a chain state's sets are converted (checked,
+// copied) by the proposal-block check, the proposer rule, the next state and the evidence rules of
+// every height, and its hash recomputed each time, about a twentieth of a simulated run. Sets are
+// immutable and so are the chain state's protobuf objects (the reducers' purity rests on it), so
+// one object always makes an equal set; a WeakMap holds nothing alive and cannot show a
+// collection. A proto that fails the checks is not remembered: it throws every time.
+const fromProtoMemo = new WeakMap<ProtoValidatorSet, ValidatorSet>();
+
 export class ValidatorSet {
   /** Members in v0.34 order; index i is the signer of a commit's signature i. */
   readonly validators: readonly Validator[];
@@ -109,6 +117,14 @@ export class ValidatorSet {
    * does the same: peers could lie about it); members must have 20-byte addresses and a key.
    */
   static fromProto(proto: ProtoValidatorSet): ValidatorSet {
+    const known = fromProtoMemo.get(proto);
+    if (known !== undefined) return known;
+    const set = ValidatorSet.checkedFromProto(proto);
+    fromProtoMemo.set(proto, set);
+    return set;
+  }
+
+  private static checkedFromProto(proto: ProtoValidatorSet): ValidatorSet {
     const check = (v: Validator, where: string, index?: number) => {
       if (v.address.length !== ADDRESS_SIZE) {
         throw new ValidatorSetError(

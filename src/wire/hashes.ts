@@ -70,14 +70,31 @@ export function headerHashLeaves(header: Header): Uint8Array[] {
   ];
 }
 
+// Hashes of an object remembered per object. A block's header is hashed when its last part
+// arrives, again by the proposal-block check and again at execution; the chain state's consensus
+// params and a block's LastCommit are hashed by the check and by the next header built. Headers,
+// commits and params are immutable data here (the reducers' purity rests on it), so an object's
+// hash never changes; a WeakMap holds nothing alive and cannot show a collection, so an answer is
+// the same with or without an entry. Callers read the bytes, never write them.
+function rememberedPerObject<T extends object>(hash: (value: T) => Uint8Array): (value: T) => Uint8Array {
+  const known = new WeakMap<T, Uint8Array>();
+  return (value) => {
+    let bytes = known.get(value);
+    if (bytes === undefined) {
+      bytes = hash(value);
+      known.set(value, bytes);
+    }
+    return bytes;
+  };
+}
+
 /**
  * The header hash, which is also the block hash. Empty when the header has no validators hash
  * (Tendermint returns nil there: such a header is incomplete and hashes to nothing).
  */
-export function headerHash(header: Header): Uint8Array {
-  if (header.validatorsHash.length === 0) return EMPTY;
-  return merkleRoot(headerHashLeaves(header));
-}
+export const headerHash: (header: Header) => Uint8Array = rememberedPerObject((header: Header) =>
+  header.validatorsHash.length === 0 ? EMPTY : merkleRoot(headerHashLeaves(header)),
+);
 
 /** sha256(tx): the tx hash of events, RPC and the mempool cache. */
 export function txHash(tx: Uint8Array): Uint8Array {
@@ -94,9 +111,11 @@ export function dataHash(txs: readonly Uint8Array[]): Uint8Array {
  * hashes to the empty tree. A missing commit has no hash (empty bytes), as Go's nil Commit.Hash().
  */
 export function commitHash(commit: Commit | undefined): Uint8Array {
-  if (commit === undefined) return EMPTY;
-  return merkleRoot(commit.signatures.map((sig) => CommitSig.encode(sig).finish()));
+  return commit === undefined ? EMPTY : rememberedCommitHash(commit);
 }
+const rememberedCommitHash = rememberedPerObject((commit: Commit) =>
+  merkleRoot(commit.signatures.map((sig) => CommitSig.encode(sig).finish())),
+);
 
 /** Merkle root over SimpleValidator {pub_key, voting_power}, in validator-set order. */
 export function validatorSetHash(
@@ -108,11 +127,15 @@ export function validatorSetHash(
 }
 
 /** Plain sha256 of HashedParams {block max_bytes, block max_gas}; the rest is not hashed. */
-export function consensusParamsHash(params: ConsensusParams): Uint8Array {
-  return sha256(
-    HashedParams.encode({ blockMaxBytes: params.block.maxBytes, blockMaxGas: params.block.maxGas }).finish(),
-  );
-}
+export const consensusParamsHash: (params: ConsensusParams) => Uint8Array = rememberedPerObject(
+  (params: ConsensusParams) =>
+    sha256(
+      HashedParams.encode({
+        blockMaxBytes: params.block.maxBytes,
+        blockMaxGas: params.block.maxGas,
+      }).finish(),
+    ),
+);
 
 /** The deterministic part of a DeliverTx result that LastResultsHash covers. */
 export interface DeterministicTxResult {

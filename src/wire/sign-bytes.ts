@@ -41,12 +41,34 @@ export function canonicalProposal(chainId: string, proposal: Proposal): Canonica
   };
 }
 
+// The sign bytes of a vote or proposal object, remembered per object (and chain id). One decoded
+// vote is checked by the source step, counted, relayed, checked again in evidence, and in a
+// simulation every validator receives the same decoded object: encoding its canonical form each
+// time was about a twentieth of a simulated run. Messages are immutable data here (the reducers'
+// purity rests on it), so an object's bytes never change; a WeakMap holds no object alive and
+// cannot show a collection, so the answer is the same with or without an entry. The bytes are
+// shared: callers read them, never write.
+interface Remembered {
+  readonly chainId: string;
+  readonly bytes: Uint8Array;
+}
+const voteBytes = new WeakMap<Vote, Remembered>();
+const proposalBytes = new WeakMap<Proposal, Remembered>();
+
 /** What a validator signs for a vote (reference §7.3). */
 export function voteSignBytes(chainId: string, vote: Vote): Uint8Array {
-  return lengthPrefixed(CanonicalVote.encode(canonicalVote(chainId, vote)).finish());
+  const known = voteBytes.get(vote);
+  if (known !== undefined && known.chainId === chainId) return known.bytes;
+  const bytes = lengthPrefixed(CanonicalVote.encode(canonicalVote(chainId, vote)).finish());
+  voteBytes.set(vote, { chainId, bytes });
+  return bytes;
 }
 
 /** What the proposer signs for a proposal (reference §7.4). */
 export function proposalSignBytes(chainId: string, proposal: Proposal): Uint8Array {
-  return lengthPrefixed(CanonicalProposal.encode(canonicalProposal(chainId, proposal)).finish());
+  const known = proposalBytes.get(proposal);
+  if (known !== undefined && known.chainId === chainId) return known.bytes;
+  const bytes = lengthPrefixed(CanonicalProposal.encode(canonicalProposal(chainId, proposal)).finish());
+  proposalBytes.set(proposal, { chainId, bytes });
+  return bytes;
 }

@@ -1,7 +1,7 @@
 // BroadcastVote / BroadcastProposal / BroadcastBlockPart. Our own votes and proposal are already
 // folded by the reducer (VoteSigned, ProposalSigned), so a single node has nobody to tell: the
 // messages go to the peer layer when there is one (a later issue) and are counted meanwhile.
-import { EMPTY, filter, mergeMap, type Observable } from "rxjs";
+import { filter, ignoreElements, type Observable, tap } from "rxjs";
 import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 
@@ -24,10 +24,8 @@ export function broadcastHandler(peers: PeerBroadcaster = NO_PEERS) {
         (e): e is BroadcastEffect =>
           e.type === "BroadcastVote" || e.type === "BroadcastProposal" || e.type === "BroadcastBlockPart",
       ),
-      mergeMap((e) => {
-        peers.broadcast(e);
-        return EMPTY;
-      }),
+      tap((e) => peers.broadcast(e)),
+      ignoreElements(),
     );
   };
 }

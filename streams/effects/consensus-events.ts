@@ -1,6 +1,6 @@
 // PublishEvent → the event bus (NewRoundStep, Vote, Polka, …); Halt and PeerMisbehaved → the
 // runner (the node halts and logs; the simulation records). Nothing comes back as an input.
-import { EMPTY, mergeMap, type Observable } from "rxjs";
+import { ignoreElements, type Observable, tap } from "rxjs";
 import type { ConsensusEffect, PublishEvent } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 
@@ -17,12 +17,13 @@ export interface ConsensusEventsDeps {
 export function consensusEventsHandler(deps: ConsensusEventsDeps) {
   return function consensusEvents(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
     return effect$.pipe(
-      mergeMap((e) => {
+      // Every effect passes here: a tap, not a mergeMap returning EMPTY, so no inner subscription per effect.
+      tap((e) => {
         if (e.type === "PublishEvent") deps.publish?.(e.name, e.data);
         else if (e.type === "Halt") deps.halt(e.reason);
         else if (e.type === "PeerMisbehaved") deps.peerMisbehaved(e.peer, e.reason);
-        return EMPTY;
       }),
+      ignoreElements(),
     );
   };
 }

@@ -92,6 +92,32 @@ describe("simulation: a validator's own signatures", () => {
     assert.match(String(errors[0]), /does not verify with the validator's key/);
   });
 
+  it("are refused when the signer answers later, not read from a stale last-sign state", () => {
+    const node = validator(keys[0]!, new MemoVerifier(), []);
+    // A state store that saves durably only later, as a file does: the signer answers a Promise.
+    const store = node.signState as { save(state: unknown): void | Promise<void> };
+    const save = store.save.bind(store);
+    store.save = (state) => {
+      save(state);
+      return Promise.resolve();
+    };
+    const effect$ = new Subject<ConsensusEffect>();
+    const failures: unknown[] = [];
+    const answers: ConsensusInput[] = [];
+    for (const handler of consensusHandlers(node.handlerDeps()))
+      handler(effect$, EMPTY).subscribe({
+        next: (input) => answers.push(input),
+        error: (e) => failures.push(e),
+      });
+    effect$.next({ type: "SignVote", vote: prevote(keys[0]!, 1n) });
+    // The node's signing handler answers a signer's failure as SignFailed (consensus halts on it).
+    assert.deepEqual(failures, []);
+    const answer = answers.at(-1);
+    assert.equal(answers.length, 1);
+    assert.ok(answer?.type === "SignFailed", `answer: ${answer?.type}`);
+    assert.match(answer.reason, /answered later \(a Promise\).*must sign synchronously/);
+  });
+
   it("leave a calm run one real verification per validator", () => {
     const outcome = runSimulation(scenarioFromSeed(3, { kind: "calm", validators: 4, heights: 4 }));
     assert.ok(outcome.ok, outcome.failures.join("; "));

@@ -33,7 +33,7 @@ import { verifyConsensusInput } from "../../src/consensus/verify-input.js";
 import { createLogger } from "../../src/logger/index.js";
 import { FileSigner } from "../../src/privval/file-signer.js";
 import { memorySignStateStore } from "../../src/privval/sign-state-store.js";
-import type { MaybePromise } from "../../src/types/maybe-async.js";
+import { isPromise, type MaybePromise } from "../../src/types/maybe-async.js";
 import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
@@ -175,8 +175,16 @@ export class SimNode {
     // What the signer signed (its stored last-sign state: the bytes and the signature) is made
     // known valid to the run's verifier, so peers need no real check of it. The first signature
     // of each signer is checked for real, which proves the signer's key is this validator's.
+    // Reading the stored state right after sign() returns names the signature just made only
+    // because the simulation's signer answers now (its state store saves synchronously); a signer
+    // answering later would leave the previous signature there, so that is refused, not misread.
     let keyChecked = false;
-    const signed = <T>(message: T): T => {
+    const signed = <T>(answer: MaybePromise<T>): T => {
+      if (isPromise(answer))
+        throw new Error(
+          "the simulation's signer answered later (a Promise): its last-sign state is read as soon as sign() returns, so it must sign synchronously",
+        );
+      const message = answer;
       const { signBytes, signature } = this.signState.state;
       if (signBytes === undefined || signature === undefined) return message;
       if (keyChecked) this.deps.verifier.signed(this.deps.key.publicKey, signBytes, signature);
