@@ -28,6 +28,7 @@ import { nodeEvidenceHistory } from "../effects/block-validation.js";
 import { NO_PEERS } from "../effects/broadcasts.js";
 import { consensusHandlers } from "../effects/consensus-handlers.js";
 import { HeightIndexQueue } from "../effects/height-index-queue.js";
+import { StateSaveTail } from "../effects/state-save-tail.js";
 import { createLoop, type Loop, type Step } from "../loop.js";
 import type { MempoolNode } from "../mempool-node.js";
 import { consensusConfigOf } from "../node-config.js";
@@ -138,6 +139,9 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
   const indexQueue = new HeightIndexQueue({ halt: life.halt, track: life.track, logger: log.state });
   const commitDeps: BlockCommitDeps = {
     indexQueue,
+    // Each height's state is saved behind its commit, while the next height is proposed.
+    stateSaves: new StateSaveTail(),
+    track: life.track,
     consensus: parts.app.consensus,
     stores: { blockStore: stores.blockStore, stateStore: stores.stateStore, indexer: stores.indexer },
     chainState: () => chain.current,
