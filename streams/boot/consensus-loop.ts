@@ -7,7 +7,14 @@
 // sync the loop stops and starts again (stop, startAfterSync): each run is an inner loop of its
 // own, behind streams (loop.state$, transition$, effect$) that stay the same for everything that
 // follows them.
-import { ReplaySubject, type SchedulerLike, Subject, Subscription } from "rxjs";
+import {
+  asapScheduler,
+  asyncScheduler,
+  ReplaySubject,
+  type SchedulerLike,
+  Subject,
+  Subscription,
+} from "rxjs";
 import type { AbciClient } from "../../src/abci/client/abci-client.js";
 import type { NodeConfig } from "../../src/config/config-schema.js";
 import { createDefaultConsensusRules } from "../../src/consensus/default-rules.js";
@@ -186,6 +193,9 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
         : hold(Promise.resolve(sign()));
     const handlers = consensusHandlers({
       scheduler: parts.scheduler,
+      // On real time, a timeout already due (timeout_commit = 0) fires without a timer tick;
+      // a test's virtual-time scheduler keeps every timeout.
+      ...(parts.scheduler === asyncScheduler ? { dueScheduler: asapScheduler } : {}),
       ...(signer
         ? {
             signing: {
