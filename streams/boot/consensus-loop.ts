@@ -154,6 +154,12 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     chainState: () => chain.current,
     executed: projections.executed,
     endHeight: (h) => life.track(wal.endHeight(h)),
+    // The marker rides on the log's next sync (before our next signature); written now, so a
+    // failing log still halts a node that never signs.
+    markEndHeight: (h) => {
+      wal.appendEndHeight(h);
+      return life.track(wal.flush());
+    },
     blockCommitted: (block, deliverTxs) => parts.mempool.blockCommitted(block, deliverTxs),
     mempoolLock: parts.mempoolLock,
     keepRecentHeights: BigInt(parts.config.consensus.double_sign_check_height),

@@ -55,6 +55,12 @@ export interface BlockCommitDeps {
   executed: Pick<ExecutedBlocks, "put">;
   /** Wal.endHeight: appends the end-of-height marker and syncs. */
   endHeight(height: bigint): Promise<void>;
+  /**
+   * With `stateSaves`, used instead of endHeight when given: appends the marker and writes it
+   * without an fsync of its own; the log's next sync (before our next signature at the latest)
+   * makes it durable together with what follows it (Wal.appendEndHeight).
+   */
+  markEndHeight?(height: bigint): Promise<void>;
   /** Tells the mempool which txs left with the block (BlockCommitted), right after the app's Commit. */
   blockCommitted(block: Block, deliverTxs: readonly ResponseDeliverTx[]): void;
   /**
@@ -255,9 +261,10 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
   };
   if (tail) {
     // Behind the commit: the end-of-height marker (the block it ends is durable: Commit waited for
-    // it; the log's next sync, the one before our next signature at the latest, carries it), and
-    // the state's save, registered at once so that the next height's commit waits for it.
-    const marked = deps.endHeight(e.height);
+    // it; the log's next sync, the one before our next signature at the latest, carries it, so
+    // the node appends it without an fsync of its own), and the state's save, registered at once
+    // so that the next height's commit waits for it.
+    const marked = deps.markEndHeight ? deps.markEndHeight(e.height) : deps.endHeight(e.height);
     const saved = (async () => {
       const behindClock = new PhaseClock();
       try {

@@ -3,7 +3,8 @@
 // save, and the app's Commit waits for both; a block save that fails stops the height before
 // Commit. With the node's state-save tail, the height's state save and end-of-height marker run
 // behind the commit (it resolves before the state's sync ends), and the next height's block save
-// waits for the previous state: the block store is never two heights ahead of the state.
+// waits for the previous state: the block store is never two heights ahead of the state. The
+// node's marker is appended without an fsync of its own (the log's next sync carries it).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { responseDeliverTx } from "../../src/abci/apps/responses.js";
@@ -28,7 +29,9 @@ function deferred() {
 }
 
 /** commitOne over an app and stores that record the order of what happens to them. */
-function recordingCommit(options: { tail?: StateSaveTail; stateWrite?: Promise<void> } = {}) {
+function recordingCommit(
+  options: { tail?: StateSaveTail; stateWrite?: Promise<void>; markEndHeight?: boolean } = {},
+) {
   const order: string[] = [];
   const blockWrite = deferred();
   const consensus = {
@@ -83,6 +86,13 @@ function recordingCommit(options: { tail?: StateSaveTail; stateWrite?: Promise<v
     halt: (reason) => assert.fail(reason),
     logger: silent,
     ...(options.tail ? { stateSaves: options.tail } : {}),
+    ...(options.markEndHeight
+      ? {
+          markEndHeight: async (h: bigint) => {
+            order.push(`end-of-height ${h} appended, no fsync`);
+          },
+        }
+      : {}),
   };
   const held = node.block(0, [tx("a=1")]);
   const effect: CommitBlock = {
@@ -135,14 +145,18 @@ describe("block commit: durability order", () => {
   it("with the node's tail: ends the height at Commit, saves the state behind it, and holds the next block until that state is durable", async () => {
     const tail = new StateSaveTail();
     const stateWrite = deferred();
-    const c = recordingCommit({ tail, stateWrite: stateWrite.promise });
+    const c = recordingCommit({ tail, stateWrite: stateWrite.promise, markEndHeight: true });
     c.blockWrite.resolve();
     const state = await c.run();
     assert.equal(state.lastBlockHeight, 1n);
     // Resolved (BlockExecuted may be folded) while the state's write is still under way; the
     // end-of-height marker was appended after the block was durable and Commit ran.
     assert.ok(c.order.indexOf("block saved") < c.order.indexOf("commit"), c.order.join(", "));
-    assert.deepEqual(c.order.slice(-3), ["commit", "end-of-height 1", "state save started"]);
+    assert.deepEqual(c.order.slice(-3), [
+      "commit",
+      "end-of-height 1 appended, no fsync",
+      "state save started",
+    ]);
     assert.equal(tail.pending, 1);
     // The next commit on the same tail waits: no block save before the state is saved.
     const next = recordingCommit({ tail });
