@@ -59,6 +59,7 @@ export async function startNodeBlocksync(deps: NodeBlocksyncDeps): Promise<Block
   const syncCommit: BlockCommitDeps = {
     ...deps.consensus.commitDeps,
     endHeight: async () => {},
+    markEndHeight: async () => {},
     setChainState: (s) => chain.advance(s),
   };
   const fastSync = config.fast_sync;

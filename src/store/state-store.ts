@@ -3,6 +3,10 @@
 // change (and validators also at checkpoints); other heights hold a pointer (the height of the
 // last change), as Tendermint's ValidatorsInfo / ConsensusParamsInfo do. One save is one
 // atomic, synced batch holding the new State and everything that belongs to its height.
+// While a save is being written and synced, reads answer from its records: the node goes on to
+// the next height (and publishes the saved height's events) before the sync ends
+// (docs/storage.md, "The node's pipeline"), and a client told of height H must find H+1's
+// validators and params.
 import {
   ABCIResponses,
   ConsensusParamsInfo,
@@ -39,7 +43,9 @@ export interface StateStoreOptions {
   advanceProposerPriority?: AdvanceProposerPriority;
 }
 
-type Batch = ReturnType<BinaryLevel["batch"]>;
+type Batch = Pick<ReturnType<BinaryLevel["batch"]>, "put">;
+
+const keyId = (key: Uint8Array) => Buffer.from(key).toString("latin1");
 
 export class StateStore {
   #db: BinaryLevel;
@@ -48,6 +54,8 @@ export class StateStore {
   #validatorsFloor: bigint | undefined;
   readonly #sync: boolean;
   readonly #advance: AdvanceProposerPriority | undefined;
+  /** Records of the saves still being written, by key: what reads see until the write ends. */
+  readonly #writing = new Map<string, Uint8Array>();
 
   private constructor(db: BinaryLevel, options: StateStoreOptions) {
     this.#db = db;
@@ -82,7 +90,14 @@ export class StateStore {
    * state.lastBlockHeight.
    */
   async save(state: State, abciResponses?: ABCIResponses): Promise<void> {
-    const batch = this.#db.batch();
+    const written = this.#db.batch();
+    const records: [Uint8Array, Uint8Array][] = [];
+    const batch: Batch = {
+      put(key: Uint8Array, value: Uint8Array) {
+        records.push([key, value]);
+        return written.put(key, value);
+      },
+    };
     let nextHeight = state.lastBlockHeight + 1n;
     if (nextHeight === 1n) {
       // Genesis: the first height's validators are state.validators, stored in full.
@@ -104,8 +119,25 @@ export class StateStore {
     );
     this.#putParams(batch, nextHeight, state.lastHeightConsensusParamsChanged, state.consensusParams);
     batch.put(STATE_KEY, encodeMessage(State, state));
-    await batch.write({ sync: this.#sync });
-    this.#state = state;
+    for (const [key, value] of records) this.#writing.set(keyId(key), value);
+    try {
+      await written.write({ sync: this.#sync });
+      this.#state = state;
+    } finally {
+      // Now in LevelDB (or failed, and the node halts): reads go back to the database. A later
+      // save of the same key may be writing meanwhile; its record stays.
+      for (const [key, value] of records) {
+        const id = keyId(key);
+        if (this.#writing.get(id) === value) this.#writing.delete(id);
+      }
+    }
+  }
+
+  /** A record, from a save still being written if one holds it, else from the database. */
+  #get(key: Uint8Array): Uint8Array | undefined {
+    return this.#writing.size > 0
+      ? (this.#writing.get(keyId(key)) ?? this.#db.getSync(key))
+      : this.#db.getSync(key);
   }
 
   /**
@@ -174,11 +206,11 @@ export class StateStore {
   }
 
   async loadConsensusParams(height: bigint): Promise<ConsensusParams> {
-    const raw = this.#db.getSync(paramsKey(height));
+    const raw = this.#get(paramsKey(height));
     if (raw === undefined) throw noRecord("consensus params", height);
     const info = decodeStored(ConsensusParamsInfo, raw, `state.db params ${height}`);
     if (info.lastHeightChanged === height) return info.consensusParams;
-    const changedRaw = this.#db.getSync(paramsKey(info.lastHeightChanged));
+    const changedRaw = this.#get(paramsKey(info.lastHeightChanged));
     if (changedRaw === undefined) {
       throw new StoreError(
         "STORE_CORRUPT",
@@ -190,7 +222,7 @@ export class StateStore {
   }
 
   async loadABCIResponses(height: bigint): Promise<ABCIResponses | undefined> {
-    const raw = this.#db.getSync(abciResponsesKey(height));
+    const raw = this.#get(abciResponsesKey(height));
     return raw === undefined
       ? undefined
       : decodeStored(ABCIResponses, raw, `state.db ABCI responses ${height}`);
@@ -207,7 +239,7 @@ export class StateStore {
 
   /** The height at which the consensus params of `height` last changed, as its record says. */
   paramsChangedAt(height: bigint): bigint | undefined {
-    const raw = this.#db.getSync(paramsKey(height));
+    const raw = this.#get(paramsKey(height));
     return raw === undefined
       ? undefined
       : decodeStored(ConsensusParamsInfo, raw, `state.db params ${height}`).lastHeightChanged;
@@ -287,7 +319,7 @@ export class StateStore {
   }
 
   #readValidatorsInfo(height: bigint): ValidatorsInfo | undefined {
-    const raw = this.#db.getSync(validatorsKey(height));
+    const raw = this.#get(validatorsKey(height));
     return raw === undefined ? undefined : decodeStored(ValidatorsInfo, raw, `state.db validators ${height}`);
   }
 
@@ -317,7 +349,7 @@ export class StateStore {
     // A record is full when it says it changed at its own height. When the change height's
     // record is not here (state sync, pruning) the params are stored in full at this height.
     const pointerUsable =
-      height !== lastHeightChanged && this.#db.getSync(paramsKey(lastHeightChanged)) !== undefined;
+      height !== lastHeightChanged && this.#get(paramsKey(lastHeightChanged)) !== undefined;
     const info: ConsensusParamsInfo = pointerUsable
       ? { consensusParams: EMPTY_PARAMS, lastHeightChanged }
       : { consensusParams: params, lastHeightChanged: height };

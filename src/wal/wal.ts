@@ -198,6 +198,16 @@ export class Wal<T = unknown> {
 
   /** Appends the end-of-height marker for `height` and syncs. Heights must increase. */
   endHeight(height: bigint): Promise<void> {
+    this.appendEndHeight(height);
+    return this.sync();
+  }
+
+  /**
+   * Buffers the end-of-height marker for `height` without a sync of its own: the node's commit,
+   * whose marker the next sync (the one before its next signature at the latest) carries
+   * (docs/storage.md, "The node's pipeline"). Heights must increase.
+   */
+  appendEndHeight(height: bigint): void {
     this.assertUsable();
     if (height < 0n || height > MAX_END_HEIGHT) {
       throw new WalError("WAL_HEIGHT_NOT_INCREASING", `end-of-height marker ${height} is outside 0..2^63-1`);
@@ -213,7 +223,6 @@ export class Wal<T = unknown> {
       bytes: encodeFrame(FrameType.EndHeight, encodeEndHeightPayload(height), this.maxRecordBytes),
       endHeight: height,
     });
-    return this.sync();
   }
 
   /** The inputs after the latest end-of-height marker (all inputs when there is none), in order. */

@@ -7,7 +7,14 @@
 // sync the loop stops and starts again (stop, startAfterSync): each run is an inner loop of its
 // own, behind streams (loop.state$, transition$, effect$) that stay the same for everything that
 // follows them.
-import { ReplaySubject, type SchedulerLike, Subject, Subscription } from "rxjs";
+import {
+  asapScheduler,
+  asyncScheduler,
+  ReplaySubject,
+  type SchedulerLike,
+  Subject,
+  Subscription,
+} from "rxjs";
 import type { AbciClient } from "../../src/abci/client/abci-client.js";
 import type { NodeConfig } from "../../src/config/config-schema.js";
 import { createDefaultConsensusRules } from "../../src/consensus/default-rules.js";
@@ -28,6 +35,7 @@ import { nodeEvidenceHistory } from "../effects/block-validation.js";
 import { NO_PEERS } from "../effects/broadcasts.js";
 import { consensusHandlers } from "../effects/consensus-handlers.js";
 import { HeightIndexQueue } from "../effects/height-index-queue.js";
+import { StateSaveTail } from "../effects/state-save-tail.js";
 import { createLoop, type Loop, type Step } from "../loop.js";
 import type { MempoolNode } from "../mempool-node.js";
 import { consensusConfigOf } from "../node-config.js";
@@ -138,11 +146,20 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
   const indexQueue = new HeightIndexQueue({ halt: life.halt, track: life.track, logger: log.state });
   const commitDeps: BlockCommitDeps = {
     indexQueue,
+    // Each height's state is saved behind its commit, while the next height is proposed.
+    stateSaves: new StateSaveTail(),
+    track: life.track,
     consensus: parts.app.consensus,
     stores: { blockStore: stores.blockStore, stateStore: stores.stateStore, indexer: stores.indexer },
     chainState: () => chain.current,
     executed: projections.executed,
     endHeight: (h) => life.track(wal.endHeight(h)),
+    // The marker rides on the log's next sync (before our next signature); written now, so a
+    // failing log still halts a node that never signs.
+    markEndHeight: (h) => {
+      wal.appendEndHeight(h);
+      return life.track(wal.flush());
+    },
     blockCommitted: (block, deliverTxs) => parts.mempool.blockCommitted(block, deliverTxs),
     mempoolLock: parts.mempoolLock,
     keepRecentHeights: BigInt(parts.config.consensus.double_sign_check_height),
@@ -182,6 +199,9 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
         : hold(Promise.resolve(sign()));
     const handlers = consensusHandlers({
       scheduler: parts.scheduler,
+      // On real time, a timeout already due (timeout_commit = 0) fires without a timer tick;
+      // a test's virtual-time scheduler keeps every timeout.
+      ...(parts.scheduler === asyncScheduler ? { dueScheduler: asapScheduler } : {}),
       ...(signer
         ? {
             signing: {

@@ -13,6 +13,10 @@
 // index readers wait for every queued height, so a client that saw a Tx event (or a tx leave the
 // mempool) always finds it indexed; H+1's state is saved only after H's index. Without a queue
 // (tests, tools), the height is indexed before the WAL marker.
+// With `stateSaves` (the node's), the height ends at the app's Commit: the end-of-height marker
+// (the block is durable by then) and the state's synced save run behind it, while H+1 is proposed;
+// H+1's commit waits for H's state before it saves its block, so a crash still finds block =
+// state or block = state + 1 with the responses saved (docs/storage.md, "The node's pipeline").
 // A crash anywhere is repaired at the next start by reconcile + handshake (stores and app) and the
 // restart rule of the log (restart-fold.ts). Any failure halts: nothing more is signed.
 import type { ConsensusConnection, MempoolConnection } from "../../src/abci/client/abci-client.js";
@@ -38,6 +42,7 @@ import { upperHex } from "../projections/event-bus.js";
 import { type ExecutedBlocks, executedBlockResults } from "../projections/node-events.js";
 import { blockExecutionHandler } from "./block-execution.js";
 import type { HeightIndexQueue } from "./height-index-queue.js";
+import type { StateSaveTail } from "./state-save-tail.js";
 
 export interface BlockCommitDeps {
   consensus: ConsensusConnection;
@@ -50,6 +55,12 @@ export interface BlockCommitDeps {
   executed: Pick<ExecutedBlocks, "put">;
   /** Wal.endHeight: appends the end-of-height marker and syncs. */
   endHeight(height: bigint): Promise<void>;
+  /**
+   * With `stateSaves`, used instead of endHeight when given: appends the marker and writes it
+   * without an fsync of its own; the log's next sync (before our next signature at the latest)
+   * makes it durable together with what follows it (Wal.appendEndHeight).
+   */
+  markEndHeight?(height: bigint): Promise<void>;
   /** Tells the mempool which txs left with the block (BlockCommitted), right after the app's Commit. */
   blockCommitted(block: Block, deliverTxs: readonly ResponseDeliverTx[]): void;
   /**
@@ -59,6 +70,12 @@ export interface BlockCommitDeps {
   indexQueue?: HeightIndexQueue;
   /** Held around the app's Commit (the node's; absent in tests that need no mempool). */
   mempoolLock?: MempoolCommitLock;
+  /**
+   * The node's: each height's state is saved behind its commit (commitOne resolves after the app's
+   * Commit and the mempool update), and the next height's block save waits for it. Absent: commitOne
+   * resolves once the state and the end-of-height marker are durable.
+   */
+  stateSaves?: StateSaveTail;
   /** Stops the node: a block that cannot be committed is a halt, never a retry. */
   halt(reason: string, cause: unknown): void;
   /**
@@ -142,9 +159,16 @@ export function blockCommitHandler(deps: BlockCommitDeps) {
 /** The ABCI and store I/O of one decided block; the chain state after it. */
 export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<ChainState> {
   const { block, blockId } = e;
-  const before = deps.chainState();
   const started = Date.now();
   const phases = new PhaseClock();
+  const tail = deps.stateSaves;
+  // The block store may be at most one height ahead of the state: the previous height's state,
+  // saved behind its commit, is durable before this block's save begins.
+  if (tail) {
+    await tail.settled();
+    phases.mark("previousStateMs");
+  }
+  const before = deps.chainState();
   // The block's synced save runs while the app runs BeginBlock/DeliverTx/EndBlock and while the
   // responses are saved: the app keeps nothing of a block before its Commit, so only Commit must
   // wait for both to be durable (docs/storage.md, "The node's pipeline").
@@ -221,42 +245,86 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
       await blockSaved.catch(() => undefined);
       throw error;
     }
-    // At most two heights in flight: the one before this is indexed before this state is saved.
-    await previousIndexed;
-    phases.mark("previousIndexMs");
-    const persisted = {
-      block: { block, blockId, parts: e.parts, seenCommit: e.seenCommit },
-      state: executed.state,
-      abciResponses: executed.responses,
-      abciResponsesSaved: responses !== undefined,
-    };
-    if (stateSaved) await persistHeightState(deps.stores, persisted);
-    else await persistExecutedHeight(deps.stores, persisted);
-    phases.mark("persistMs");
-    stateSaved?.resolve();
   } catch (error) {
     stateSaved?.reject(error);
     throw error;
   }
-  deps.setChainState?.(executed.state);
+  const done = executed;
+  const persisted = {
+    block: { block, blockId, parts: e.parts, seenCommit: e.seenCommit },
+    state: done.state,
+    abciResponses: done.responses,
+    abciResponsesSaved: responses !== undefined,
+  };
+  const afterState = async () => {
+    if (done.commit.retainHeight > 0n) await pruneBelow(deps, done.state, done.commit.retainHeight);
+  };
+  if (tail) {
+    // Behind the commit: the end-of-height marker (the block it ends is durable: Commit waited for
+    // it; the log's next sync, the one before our next signature at the latest, carries it, so
+    // the node appends it without an fsync of its own), and the state's save, registered at once
+    // so that the next height's commit waits for it.
+    const marked = deps.markEndHeight ? deps.markEndHeight(e.height) : deps.endHeight(e.height);
+    const saved = (async () => {
+      const behindClock = new PhaseClock();
+      try {
+        // At most two heights in flight: the one before is indexed before this state is saved.
+        await previousIndexed;
+        behindClock.mark("previousIndexMs");
+        if (stateSaved) await persistHeightState(deps.stores, persisted);
+        else await persistExecutedHeight(deps.stores, persisted);
+        behindClock.mark("persistMs");
+        stateSaved?.resolve();
+      } catch (error) {
+        stateSaved?.reject(error);
+        throw error;
+      }
+      deps.logger.debug("state saved behind the commit", { height: e.height, ...behindClock.spans });
+      await afterState();
+    })();
+    tail.add(saved);
+    const behind = Promise.all([marked, saved]).catch((error: unknown) =>
+      deps.halt(
+        `saving block ${e.height}'s state or end-of-height marker failed: ${error instanceof Error ? error.message : String(error)}`,
+        error,
+      ),
+    );
+    if (deps.track) void deps.track(behind);
+  } else {
+    try {
+      // At most two heights in flight: the one before is indexed before this state is saved.
+      await previousIndexed;
+      phases.mark("previousIndexMs");
+      if (stateSaved) await persistHeightState(deps.stores, persisted);
+      else await persistExecutedHeight(deps.stores, persisted);
+      phases.mark("persistMs");
+      stateSaved?.resolve();
+    } catch (error) {
+      stateSaved?.reject(error);
+      throw error;
+    }
+  }
+  deps.setChainState?.(done.state);
   // The events (NewBlock, Tx…) are published when BlockExecuted is folded (node-events.ts).
-  deps.executed.put(e.height, executedBlockResults(block, executed.responses));
-  await deps.endHeight(e.height);
-  phases.mark("walMs");
+  deps.executed.put(e.height, executedBlockResults(block, done.responses));
+  if (!tail) {
+    await deps.endHeight(e.height);
+    phases.mark("walMs");
+  }
   await mempoolUpdated;
   phases.mark("mempoolWaitMs");
   phases.spans.mempoolUpdateMs = mempoolMs;
-  if (executed.commit.retainHeight > 0n) await pruneBelow(deps, executed.state, executed.commit.retainHeight);
+  if (!tail) await afterState();
   deps.logger.info("committed block", {
     height: e.height,
     round: e.round,
     txs: block.data.txs.length,
     hash: upperHex(blockId.hash),
-    appHash: upperHex(executed.state.appHash),
+    appHash: upperHex(done.state.appHash),
     ms: Date.now() - started,
   });
   deps.logger.debug("block commit phases", { height: e.height, ...phases.spans });
-  return executed.state;
+  return done.state;
 }
 
 /**

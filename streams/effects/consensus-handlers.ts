@@ -25,6 +25,8 @@ export type ConsensusHandler = (
 export interface ConsensusHandlerDeps {
   /** Timers of consensus: asyncScheduler in the node, the virtual-time scheduler in a simulation. */
   scheduler: SchedulerLike;
+  /** Where a timeout already due fires (timeouts.ts); absent: on `scheduler` too. */
+  dueScheduler?: SchedulerLike;
   /** Absent on a node that is not a validator (it is never asked to sign). */
   signing?: SigningDeps;
   reaping: ReapingDeps;
@@ -41,7 +43,7 @@ export interface ConsensusHandlerDeps {
 
 export function consensusHandlers(deps: ConsensusHandlerDeps): ConsensusHandler[] {
   return [
-    timeoutHandler(deps.scheduler),
+    timeoutHandler(deps.scheduler, deps.dueScheduler),
     ...(deps.signing ? [signingHandler(deps.signing)] : []),
     reapingHandler(deps.reaping),
     blockValidationHandler(deps.validation),

@@ -104,6 +104,29 @@ describe("StateStore", () => {
     await db.close();
   });
 
+  it("answers reads from a save still being written: the node goes on before its sync ends", async () => {
+    const { db, store } = await fresh();
+    await runChain(store, 3n);
+    // Height 4 changes the next validators: height 6's set is new, stored in full by this save.
+    const state = makeState(4n);
+    state.nextValidators = makeValidatorSet(2, 20n);
+    state.lastHeightValidatorsChanged = 6n;
+    const saving = store.save(state, makeAbciResponses(4n, 3));
+    // Asked before the synced write ended, as a client told of height 4 may ask at once.
+    const [validators, params, responses] = await Promise.all([
+      store.loadValidators(6n),
+      store.loadConsensusParams(5n),
+      store.loadABCIResponses(4n),
+    ]);
+    assert.equal(validators.totalVotingPower, 20n);
+    assert.equal(params.block.maxGas, -1n);
+    assert.equal(responses?.deliverTxs.length, 3);
+    await saving;
+    assert.equal(store.lastBlockHeight(), 4n);
+    assert.equal((await store.loadValidators(6n)).totalVotingPower, 20n);
+    await db.close();
+  });
+
   it("keeps ABCI responses per height", async () => {
     const { db, store } = await fresh();
     await runChain(store, 3n);

@@ -1,7 +1,10 @@
 // The durability order of a height's commit (streams/effects/block-commit.ts commitOne): the
 // block's synced save overlaps the app's BeginBlock/DeliverTx/EndBlock and the ABCI responses'
 // save, and the app's Commit waits for both; a block save that fails stops the height before
-// Commit.
+// Commit. With the node's state-save tail, the height's state save and end-of-height marker run
+// behind the commit (it resolves before the state's sync ends), and the next height's block save
+// waits for the previous state: the block store is never two heights ahead of the state. The
+// node's marker is appended without an fsync of its own (the log's next sync carries it).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { responseDeliverTx } from "../../src/abci/apps/responses.js";
@@ -9,6 +12,7 @@ import type { ConsensusConnection } from "../../src/abci/client/abci-client.js";
 import type { CommitBlock } from "../../src/consensus/effect.js";
 import { createLogger } from "../../src/logger/index.js";
 import { type BlockCommitDeps, commitOne } from "../../streams/effects/block-commit.js";
+import { StateSaveTail } from "../../streams/effects/state-save-tail.js";
 import { genesisChain, TestNode } from "./consensus-harness.js";
 
 const silent = createLogger({ level: "none" });
@@ -25,7 +29,9 @@ function deferred() {
 }
 
 /** commitOne over an app and stores that record the order of what happens to them. */
-function recordingCommit() {
+function recordingCommit(
+  options: { tail?: StateSaveTail; stateWrite?: Promise<void>; markEndHeight?: boolean } = {},
+) {
   const order: string[] = [];
   const blockWrite = deferred();
   const consensus = {
@@ -64,6 +70,8 @@ function recordingCommit() {
           order.push("responses saved");
         },
         save: async () => {
+          order.push("state save started");
+          await options.stateWrite;
           order.push("state saved");
         },
       },
@@ -71,10 +79,20 @@ function recordingCommit() {
     } as never,
     chainState: () => node.chain,
     executed: { put: () => {} },
-    endHeight: async () => {},
+    endHeight: async (h) => {
+      order.push(`end-of-height ${h}`);
+    },
     blockCommitted: () => {},
     halt: (reason) => assert.fail(reason),
     logger: silent,
+    ...(options.tail ? { stateSaves: options.tail } : {}),
+    ...(options.markEndHeight
+      ? {
+          markEndHeight: async (h: bigint) => {
+            order.push(`end-of-height ${h} appended, no fsync`);
+          },
+        }
+      : {}),
   };
   const held = node.block(0, [tx("a=1")]);
   const effect: CommitBlock = {
@@ -87,7 +105,12 @@ function recordingCommit() {
     parts: [],
     seenCommit: {} as never,
   };
-  return { order, blockWrite, run: () => commitOne(deps, effect) };
+  return {
+    order,
+    blockWrite,
+    run: () => commitOne(deps, effect),
+    runWith: (more: Partial<BlockCommitDeps>) => commitOne({ ...deps, ...more }, effect),
+  };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 10));
@@ -101,7 +124,13 @@ describe("block commit: durability order", () => {
     c.blockWrite.resolve();
     const state = await done;
     assert.equal(state.lastBlockHeight, 1n);
-    assert.deepEqual(c.order.slice(4), ["block saved", "commit", "state saved"]);
+    assert.deepEqual(c.order.slice(4), [
+      "block saved",
+      "commit",
+      "state save started",
+      "state saved",
+      "end-of-height 1",
+    ]);
   });
 
   it("never commits a block whose save failed", async () => {
@@ -111,5 +140,51 @@ describe("block commit: durability order", () => {
     c.blockWrite.reject(new Error("disk full"));
     await assert.rejects(done, /disk full/);
     assert.ok(!c.order.includes("commit"), `no Commit: ${c.order.join(", ")}`);
+  });
+
+  it("with the node's tail: ends the height at Commit, saves the state behind it, and holds the next block until that state is durable", async () => {
+    const tail = new StateSaveTail();
+    const stateWrite = deferred();
+    const c = recordingCommit({ tail, stateWrite: stateWrite.promise, markEndHeight: true });
+    c.blockWrite.resolve();
+    const state = await c.run();
+    assert.equal(state.lastBlockHeight, 1n);
+    // Resolved (BlockExecuted may be folded) while the state's write is still under way; the
+    // end-of-height marker was appended after the block was durable and Commit ran.
+    assert.ok(c.order.indexOf("block saved") < c.order.indexOf("commit"), c.order.join(", "));
+    assert.deepEqual(c.order.slice(-3), [
+      "commit",
+      "end-of-height 1 appended, no fsync",
+      "state save started",
+    ]);
+    assert.equal(tail.pending, 1);
+    // The next commit on the same tail waits: no block save before the state is saved.
+    const next = recordingCommit({ tail });
+    const nextDone = next.run();
+    await settle();
+    assert.deepEqual(next.order, []);
+    stateWrite.resolve();
+    await tail.settled();
+    await settle();
+    assert.equal(c.order.at(-1), "state saved");
+    assert.equal(next.order[0], "block save started");
+    next.blockWrite.resolve();
+    await nextDone;
+  });
+
+  it("with the node's tail: a failed state save halts and stops the next height before its block", async () => {
+    const tail = new StateSaveTail();
+    const stateWrite = deferred();
+    const c = recordingCommit({ tail, stateWrite: stateWrite.promise });
+    const halts: string[] = [];
+    c.blockWrite.resolve();
+    await c.runWith({ halt: (reason: string) => halts.push(reason) });
+    stateWrite.reject(new Error("disk full"));
+    await assert.rejects(tail.settled(), /disk full/);
+    await settle();
+    assert.match(halts[0] ?? "", /block 1's state .* failed: disk full/);
+    const next = recordingCommit({ tail });
+    await assert.rejects(next.run(), /disk full/);
+    assert.deepEqual(next.order, []);
   });
 });

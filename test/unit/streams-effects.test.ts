@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { firstValueFrom, Subject, toArray, VirtualTimeScheduler } from "rxjs";
+import { asapScheduler, asyncScheduler, firstValueFrom, Subject, toArray, VirtualTimeScheduler } from "rxjs";
 import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { RoundStep } from "../../src/consensus/round-step.js";
@@ -63,6 +63,24 @@ describe("streams: timeouts", () => {
       step: RoundStep.PrevoteWait,
     });
     assert.equal(scheduler.now(), 300);
+  });
+
+  it("fires a timeout already due on the `due` scheduler, without waiting for a timer tick", async () => {
+    const effect$ = new Subject<ConsensusEffect>();
+    const fired: string[] = [];
+    timeoutHandler(asyncScheduler, asapScheduler)(effect$).subscribe((i) => fired.push(i.type));
+    // timeout_commit = 0: the next height's round 0 is due at once.
+    effect$.next({ type: "ScheduleTimeout", height: 6n, round: 0, step: RoundStep.NewHeight, durationMs: 0 });
+    assert.deepEqual(fired, [], "never inside the fold that scheduled it");
+    // A timer tick is at least 1 ms and comes after this turn's setImmediate callbacks.
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(fired, ["TimeoutElapsed"]);
+    // A timeout still to wait for stays on the scheduler's timer.
+    effect$.next({ type: "ScheduleTimeout", height: 6n, round: 0, step: RoundStep.Propose, durationMs: 20 });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(fired, ["TimeoutElapsed"]);
+    await new Promise((r) => setTimeout(r, 40));
+    assert.deepEqual(fired, ["TimeoutElapsed", "TimeoutElapsed"]);
   });
 });
 

@@ -256,6 +256,27 @@ test("bad options are refused", async () => {
   await assert.rejects(Wal.open(tempDir(), { maxSegments: 0 }), /maxSegments/);
 });
 
+test("appendEndHeight buffers the marker without an fsync; the next sync carries it", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir);
+  let fsyncs = 0;
+  wal.onSynced = () => fsyncs++;
+  wal.appendInput(input(0));
+  wal.appendEndHeight(1n);
+  assert.equal(wal.lastEndHeight, 1n);
+  assert.throws(() => wal.appendEndHeight(1n), /not above/);
+  wal.appendInput(input(1));
+  await wal.flush();
+  assert.equal(fsyncs, 0, "no fsync of its own");
+  await wal.syncBeforeSigning();
+  assert.equal(fsyncs, 1, "one fsync for the marker and what follows it");
+  await wal.close();
+  const again = await Wal.open(dir);
+  assert.equal(again.lastEndHeight, 1n);
+  assert.deepEqual(await again.readAfterLastEndHeight(), [input(1)]);
+  await again.close();
+});
+
 test("many syncs requested together share one fsync pass and all resolve", async () => {
   const dir = tempDir();
   const wal = await Wal.open(dir);
