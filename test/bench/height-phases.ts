@@ -106,9 +106,13 @@ async function main(): Promise<void> {
     ["validators that did not propose", others],
     ["the proposer", proposers],
   ] as const) {
-    console.log(`${title} (heights ${from}..${to === Number.MAX_SAFE_INTEGER ? "end" : to}; ms p50 / p90, n):`);
+    console.log(
+      `${title} (heights ${from}..${to === Number.MAX_SAFE_INTEGER ? "end" : to}; ms p50 / p90, n):`,
+    );
     for (const [name, xs] of table)
-      console.log(`  ${name.padEnd(70)} ${quantile(xs, 0.5).toFixed(0).padStart(5)} / ${quantile(xs, 0.9).toFixed(0).padStart(5)}  n=${xs.length}`);
+      console.log(
+        `  ${name.padEnd(70)} ${quantile(xs, 0.5).toFixed(0).padStart(5)} / ${quantile(xs, 0.9).toFixed(0).padStart(5)}  n=${xs.length}`,
+      );
   }
 }
 
