@@ -3,7 +3,7 @@
 // input that led to it) and the signer's last-sign state. A signer that can hold its state back
 // (`replacesStateAfterLog`: the file signer) signs while the log syncs, and its new state file is
 // staged beside the sync and renamed over the old one only once the sync is done, so the disk
-// never holds a signer state ahead of the log (docs/storage.md "Signing beside the log sync");
+// never holds a signer state ahead of the log (docs/consensus-gossip.md, "Our own messages");
 // any other signer (a remote one) is asked once the log is synced. The signer is a port: the file
 // signer in the node, the same signer over memory in the simulation (answering synchronously), or
 // a remote signer. Any failure becomes SignFailed, on which the reducer halts: a signing path
