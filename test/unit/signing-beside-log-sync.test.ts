@@ -119,7 +119,11 @@ test("the file signer's state is staged while the log syncs, and replaced and re
   await settle();
   // Beside the pending sync: the temporary file is written and fsynced, nothing more.
   assert.deepEqual(log, ["open temp", "write temp", "fsync temp", "close temp"]);
-  assert.equal(readFileSync(path, "utf8"), before, "the state file is not replaced before the log is durable");
+  assert.equal(
+    readFileSync(path, "utf8"),
+    before,
+    "the state file is not replaced before the log is durable",
+  );
   assert.equal(inputs.length, 0, "no signature leaves before the log is durable");
 
   sync.finish();
@@ -144,7 +148,11 @@ test("a failed log sync stores nothing, halts with SIGNER_IO, and leaves the sig
   sync.fail(new Error("EIO: the disk went away"));
   await settle();
   assert.equal(readFileSync(path, "utf8"), before, "the old state stays");
-  assert.deepEqual(readdirSync(join(path, "..")), ["priv_validator_state.json"], "the staged file is removed");
+  assert.deepEqual(
+    readdirSync(join(path, "..")),
+    ["priv_validator_state.json"],
+    "the staged file is removed",
+  );
   assert.ok(!log.includes("rename"));
   assert.equal(inputs.length, 1);
   const failed = inputs[0]!;
