@@ -2,16 +2,22 @@
 // only once its shape is valid and its signature verifies against the validator who must have
 // signed it, so the reducer (and every replay) trusts what it folds and never verifies again.
 // Pure given the injected verifier (node:crypto's ed25519 in the node, anything in tests).
+// What the node already holds (the round's proposal, a part it has, a vote it counted, byte for
+// byte) is dropped here, before the signature check and the log: in a full mesh each proposal,
+// part and vote arrives from its author and again from relays, and the reducer would fold the
+// copies to nothing anyway.
 import { TypesError } from "../types/errors.js";
+import { hasPart } from "../types/part-set.js";
 import { validateProposal } from "../types/validate-proposal.js";
 import { validateVote } from "../types/validate-vote.js";
-import type { Proposal, Vote } from "../wire/generated/tendermint/types/types.js";
+import { type Proposal, SignedMsgType, type Vote } from "../wire/generated/tendermint/types/types.js";
 import type { Validator } from "../wire/generated/tendermint/types/validator.js";
 import { proposalSignBytes, voteSignBytes } from "../wire/sign-bytes.js";
 import type { ConsensusInput } from "./input.js";
 import type { ConsensusRules } from "./rules.js";
 import type { ConsensusState } from "./state.js";
 import { sameBytes } from "./vote-keeper/block-key.js";
+import { type HeightVotes, roundVotes } from "./vote-keeper/height-votes.js";
 
 export type SignatureVerifier = (
   publicKey: Uint8Array,
@@ -53,12 +59,34 @@ function validatorsFor(state: ConsensusState, height: bigint): readonly Validato
   return undefined;
 }
 
+/** The votes of `height` the node keeps: this height's, or the last one's (its last commit). */
+function votesOf(state: ConsensusState, height: bigint): HeightVotes | undefined {
+  if (height === state.height) return state.votes;
+  if (height === state.height - 1n) return state.lastCommit;
+  return undefined;
+}
+
+/** Whether the very same vote (same validator, same signature) is counted already. */
+function countedAlready(state: ConsensusState, vote: Vote): boolean {
+  const votes = votesOf(state, vote.height);
+  const round = votes === undefined ? undefined : roundVotes(votes, vote.round);
+  if (round === undefined) return false;
+  const tally = vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? round.prevotes : round.precommits;
+  const held = tally.votes[vote.validatorIndex];
+  return (
+    held !== undefined &&
+    sameBytes(held.validatorAddress, vote.validatorAddress) &&
+    sameBytes(held.signature, vote.signature)
+  );
+}
+
 export function verifyVote(state: ConsensusState, vote: Vote, verify: SignatureVerifier): VerifyOutcome {
   const problem = shapeProblem(() => validateVote(vote));
   if (problem !== undefined) return { kind: "reject", reason: problem };
   const validators = validatorsFor(state, vote.height);
   if (validators === undefined)
     return { kind: "ignore", reason: `vote for height ${vote.height} at height ${state.height}` };
+  if (countedAlready(state, vote)) return { kind: "ignore", reason: "vote counted already" };
   const validator = validators[vote.validatorIndex];
   if (validator === undefined || !sameBytes(validator.address, vote.validatorAddress)) {
     return {
@@ -95,6 +123,8 @@ export function verifyProposal(
   if (proposal.round !== state.round) {
     return { kind: "ignore", reason: `proposal for round ${proposal.round} at round ${state.round}` };
   }
+  // v0.34 keeps the first proposal of a round and ignores any later one, signed or not.
+  if (state.proposal !== undefined) return { kind: "ignore", reason: "the round's proposal is here already" };
   const validators = state.roundValidators;
   if (validators === undefined) return { kind: "ignore", reason: "no validator set yet" };
   const proposer = state.proposer ?? rules.proposerOf(validators);
@@ -108,6 +138,21 @@ export function verifyProposal(
       reason: `proposal.signature for height ${proposal.height} round ${proposal.round} is not its proposer's`,
     };
   }
+  return ACCEPT;
+}
+
+/**
+ * A part the reducer would fold to nothing: of the current height while no part set is being
+ * collected, or once its block is complete, or one the set holds already (a duplicate is never a
+ * fault: relays send what the author sent too). Other heights and bad parts are the reducer's.
+ */
+function partNeeded(state: ConsensusState, height: bigint, index: number): VerifyOutcome {
+  if (height !== state.height) return ACCEPT;
+  const parts = state.proposalParts;
+  if (parts === undefined) return { kind: "ignore", reason: "no part set is being collected" };
+  if (state.proposalBlock !== undefined) return { kind: "ignore", reason: "the block is complete" };
+  if (Number.isInteger(index) && index >= 0 && index < parts.header.total && hasPart(parts, index))
+    return { kind: "ignore", reason: `block part ${index} is here already` };
   return ACCEPT;
 }
 
@@ -129,6 +174,8 @@ export function verifyConsensusInput(
       return verifyVote(state, input.vote, verify);
     case "ProposalReceived":
       return verifyProposal(state, input.proposal, rules, verify);
+    case "BlockPartReceived":
+      return partNeeded(state, input.height, input.part.index);
     default:
       return ACCEPT;
   }

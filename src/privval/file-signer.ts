@@ -23,6 +23,8 @@ import {
 import { stepName } from "./sign-step.js";
 
 export class FileSigner {
+  /** `sign`'s `after` holds the new state back until the caller's log is synced (see `sign`). */
+  readonly replacesStateAfterLog = true;
   readonly publicKey: Uint8Array;
   readonly address: Uint8Array;
   private readonly key: KeyObject;
@@ -68,24 +70,30 @@ export class FileSigner {
    * Signs a prevote or precommit. Returns the vote with its signature; when the same vote was
    * signed before with another timestamp, the stored signature and timestamp come back instead.
    * Always a promise (the node's callers await it); `sign` answers synchronously when it can.
+   * `after`: see `sign`.
    */
-  async signVote(chainId: string, vote: Vote): Promise<Vote> {
-    return this.sign({ kind: "vote", chainId, vote }) as MaybePromise<Vote>;
+  async signVote(chainId: string, vote: Vote, after?: PromiseLike<void>): Promise<Vote> {
+    return this.sign({ kind: "vote", chainId, vote }, after) as MaybePromise<Vote>;
   }
 
   /** Signs a proposal, with the same rules as votes at step 1 (propose). */
-  async signProposal(chainId: string, proposal: Proposal): Promise<Proposal> {
-    return this.sign({ kind: "proposal", chainId, proposal }) as MaybePromise<Proposal>;
+  async signProposal(chainId: string, proposal: Proposal, after?: PromiseLike<void>): Promise<Proposal> {
+    return this.sign({ kind: "proposal", chainId, proposal }, after) as MaybePromise<Proposal>;
   }
 
   /**
    * Signs a request: now when the store saves synchronously (and nothing is queued), else once the
    * new state is stored. A refusal throws (or rejects with) a PrivvalError.
+   *
+   * `after` (the node's consensus log sync): the new state is prepared beside it but replaces the
+   * stored one only once it resolves, so the state file never records a signature whose reasons
+   * the log could still lose. If it rejects, nothing is stored, the signer is not stopped (its file
+   * holds the old state for sure) and the request rejects with that error.
    */
-  sign(request: SignRequest): MaybePromise<Vote | Proposal> {
+  sign(request: SignRequest, after?: PromiseLike<void>): MaybePromise<Vote | Proposal> {
     const result = this.queue
-      ? this.queue.then(() => this.decideAndSign(request))
-      : this.decideAndSign(request);
+      ? this.queue.then(() => this.decideAndSign(request, after))
+      : this.decideAndSign(request, after);
     if (isPromise(result)) {
       const settled: Promise<unknown> = result.then(
         () => this.dequeue(settled),
@@ -100,7 +108,10 @@ export class FileSigner {
     if (this.queue === done) this.queue = undefined;
   }
 
-  private decideAndSign(request: SignRequest): MaybePromise<Vote | Proposal> {
+  private decideAndSign(
+    request: SignRequest,
+    after: PromiseLike<void> | undefined,
+  ): MaybePromise<Vote | Proposal> {
     if (this.halted) throw this.halted;
     const decision = decideSign(this.state, request);
     if (decision.kind === "reuse") return signedMessage(request, decision.signature, decision.timestamp);
@@ -115,14 +126,24 @@ export class FileSigner {
       );
       throw this.halted;
     };
+    // A failure of `after` is its own (the log's), not the store's: the store kept the old state.
+    let afterFailure: { error: unknown } | undefined;
+    after?.then(undefined, (error: unknown) => {
+      afterFailure = { error };
+    });
     let saved: MaybePromise<void>;
     try {
       // The signature stays here until the save has returned: the state is durable first.
-      saved = this.store.save(next);
+      saved = this.store.save(next, after);
     } catch (error) {
       return latch(error);
     }
-    const stored = isPromise(saved) ? saved.catch(latch) : saved;
+    const stored = isPromise(saved)
+      ? saved.catch((error: unknown) => {
+          if (afterFailure !== undefined && afterFailure.error === error) throw error;
+          return latch(error);
+        })
+      : saved;
     return andThen(stored, () => {
       this.state = next;
       return signedMessage(request, signature, undefined);

@@ -13,8 +13,13 @@ import {
 } from "../types/key-file-priv-validator-state.js";
 
 export interface SignStateStore {
-  /** Replaces the stored state; returns (or resolves) only once the state would survive a crash. */
-  save(state: PrivValidatorState): void | Promise<void>;
+  /**
+   * Replaces the stored state; returns (or resolves) only once the state would survive a crash.
+   * With `after`, the new state may be prepared at once but replaces the stored one only once
+   * `after` has resolved; if `after` rejects, the stored state stays as it was and `save` rejects
+   * with that error.
+   */
+  save(state: PrivValidatorState, after?: PromiseLike<void>): void | Promise<void>;
 }
 
 export interface LoadedSignStateStore extends SignStateStore {
@@ -37,8 +42,8 @@ export function fileSignStateStore(
   const state = readPrivValidatorState(path);
   return {
     state,
-    save(next) {
-      return writePrivValidatorStateAsync(path, next, options.fs);
+    save(next, after) {
+      return writePrivValidatorStateAsync(path, next, options.fs, after);
     },
   };
 }
@@ -55,8 +60,14 @@ export function memorySignStateStore(
       return saved.at(-1) ?? { ...initial };
     },
     saved,
-    save(next) {
-      saved.push({ ...next });
+    save(next, after) {
+      if (after === undefined) {
+        saved.push({ ...next });
+        return;
+      }
+      return Promise.resolve(after).then(() => {
+        saved.push({ ...next });
+      });
     },
   };
 }

@@ -68,12 +68,18 @@ let temporaryCounter = 0;
  * close, rename over `path`, fsync of the directory) through async fs calls. Resolves only once
  * the whole sequence is done, i.e. when the new content would survive a crash; rejects on any
  * failure of the file's write, fsync, close or rename (the temporary file is then removed).
+ *
+ * `renameAfter`, when given, holds the rename until it resolves: the new content is staged (written
+ * and synced under its temporary name, which no reader takes for the file) while other durable
+ * work runs beside it, and replaces the file only after that work is durable too. If it rejects,
+ * the file is left as it was, the temporary file is removed and the write rejects with its error.
  */
 export async function writeFileAtomicAsync(
   path: string,
   content: string,
   mode: number,
   fs: AtomicWriteFs = fsPromises,
+  renameAfter?: PromiseLike<void>,
 ): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${temporaryCounter++}.tmp`);
   const handle = await fs.open(temporary, "w", mode);
@@ -91,6 +97,7 @@ export async function writeFileAtomicAsync(
   }
   await handle.close();
   try {
+    if (renameAfter !== undefined) await renameAfter;
     await fs.rename(temporary, path);
   } catch (error) {
     await fs.rm(temporary, { force: true }).catch(() => {});

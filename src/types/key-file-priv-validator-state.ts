@@ -89,11 +89,14 @@ export function writePrivValidatorState(file: string, state: PrivValidatorState)
 /**
  * Writes the state as `writePrivValidatorState` does (same text, mode 0600, temp + fsync + rename
  * + directory fsync) through async fs; resolves once the state is durable. `fs` is for tests.
+ * With `replaceAfter` the new state is staged beside it and replaces the file only once it
+ * resolves (writeFileAtomicAsync's `renameAfter`).
  */
 export function writePrivValidatorStateAsync(
   file: string,
   state: PrivValidatorState,
   fs?: AtomicWriteFs,
+  replaceAfter?: PromiseLike<void>,
 ): Promise<void> {
-  return writeFileAtomicAsync(file, privValidatorStateFileText(state), 0o600, fs);
+  return writeFileAtomicAsync(file, privValidatorStateFileText(state), 0o600, fs, replaceAfter);
 }

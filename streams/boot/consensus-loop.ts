@@ -206,8 +206,10 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
         ? {
             signing: {
               signer: {
-                signVote: (id, vote) => unlessStopped(() => signer.signVote(id, vote)),
-                signProposal: (id, proposal) => unlessStopped(() => signer.signProposal(id, proposal)),
+                replacesStateAfterLog: signer.replacesStateAfterLog === true,
+                signVote: (id, vote, logSynced) => unlessStopped(() => signer.signVote(id, vote, logSynced)),
+                signProposal: (id, proposal, logSynced) =>
+                  unlessStopped(() => signer.signProposal(id, proposal, logSynced)),
               },
               chainId: parts.handshaken.chainId,
               syncLog: () => wal.syncBeforeSigning(),

@@ -1,16 +1,20 @@
-// SignVote / SignProposal → VoteSigned / ProposalSigned, one at a time and in order (concatMap):
-// the consensus log is synced first (what we are about to say is on disk before anyone can see
-// it), then the signer (which keeps its last-sign state durably ahead of its answer) signs. The
-// signer is a port: the file signer in the node, the same signer over memory in the simulation
-// (answering synchronously), or a remote signer. Any failure becomes SignFailed, on which the
-// reducer halts: a signing path never retries silently. The reason starts with the signer's code
-// (a PrivvalError) or SIGNER_IO, so the restart rule (restart-fold.ts) tells a transient failure
-// from a refusal by the logged record alone.
+// SignVote / SignProposal → VoteSigned / ProposalSigned, one at a time and in order (concatMap).
+// Nothing leaves before both are durable: the consensus log (what we are about to say, and every
+// input that led to it) and the signer's last-sign state. A signer that can hold its state back
+// (`replacesStateAfterLog`: the file signer) signs while the log syncs, and its new state file is
+// staged beside the sync and renamed over the old one only once the sync is done, so the disk
+// never holds a signer state ahead of the log (docs/consensus-gossip.md, "Our own messages");
+// any other signer (a remote one) is asked once the log is synced. The signer is a port: the file
+// signer in the node, the same signer over memory in the simulation (answering synchronously), or
+// a remote signer. Any failure becomes SignFailed, on which the reducer halts: a signing path
+// never retries silently. The reason starts with the signer's code (a PrivvalError) or SIGNER_IO,
+// so the restart rule (restart-fold.ts) tells a transient failure from a refusal by the logged
+// record alone.
 import { catchError, concatMap, filter, type Observable, of } from "rxjs";
 import type { ConsensusEffect, SignProposal, SignVote } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import type { Logger } from "../../src/logger/index.js";
-import { andThen, type MaybePromise } from "../../src/types/maybe-async.js";
+import { andThen, isPromise, type MaybePromise } from "../../src/types/maybe-async.js";
 import type { Proposal, Vote } from "../../src/wire/generated/tendermint/types/types.js";
 import { SignedMsgType } from "../../src/wire/generated/tendermint/types/types.js";
 import { codedSignError } from "../restart-fold.js";
@@ -22,8 +26,14 @@ import { answerOf } from "./answer.js";
  * come now or later; a refusal throws or rejects, ideally with a PrivvalError carrying its code.
  */
 export interface ConsensusSigner {
-  signVote(chainId: string, vote: Vote): MaybePromise<Vote>;
-  signProposal(chainId: string, proposal: Proposal): MaybePromise<Proposal>;
+  /**
+   * True when the signer takes `logSynced` and makes its new state durable only once that has
+   * resolved (rejecting, with nothing stored, when it rejects): it is then asked at once, beside
+   * the log's sync. Otherwise it is asked after the sync and `logSynced` is not given.
+   */
+  readonly replacesStateAfterLog?: boolean;
+  signVote(chainId: string, vote: Vote, logSynced?: Promise<void>): MaybePromise<Vote>;
+  signProposal(chainId: string, proposal: Proposal, logSynced?: Promise<void>): MaybePromise<Proposal>;
 }
 
 export interface SigningDeps {
@@ -41,24 +51,32 @@ function what(e: SignEffect): "proposal" | "prevote" | "precommit" {
   return e.vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? "prevote" : "precommit";
 }
 
+/** The signer's answer to `e` as an input, released once the log and the signer are both durable. */
+function signedAfterLog(deps: SigningDeps, e: SignEffect): MaybePromise<ConsensusInput> {
+  const ask = (logSynced?: Promise<void>): MaybePromise<ConsensusInput> =>
+    e.type === "SignVote"
+      ? andThen(
+          deps.signer.signVote(deps.chainId, e.vote, logSynced),
+          (vote): ConsensusInput => ({ type: "VoteSigned", time: UNSTAMPED, vote }),
+        )
+      : andThen(
+          deps.signer.signProposal(deps.chainId, e.proposal, logSynced),
+          (proposal): ConsensusInput => ({ type: "ProposalSigned", time: UNSTAMPED, proposal }),
+        );
+  const synced = deps.syncLog();
+  // A log synced at once (the simulation's) or a signer that cannot hold its state back: in series.
+  if (!isPromise(synced) || deps.signer.replacesStateAfterLog !== true) return andThen(synced, () => ask());
+  // Side by side; a signer refusing at once still waits for the sync, so its rejection is handled.
+  const signed = new Promise<ConsensusInput>((resolve) => resolve(ask(synced)));
+  return Promise.all([synced, signed]).then(([, input]) => input);
+}
+
 export function signingHandler(deps: SigningDeps) {
   return function signing(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
     return effect$.pipe(
       filter((e): e is SignEffect => e.type === "SignVote" || e.type === "SignProposal"),
       concatMap((e) =>
-        answerOf(() =>
-          andThen(deps.syncLog(), () =>
-            e.type === "SignVote"
-              ? andThen(
-                  deps.signer.signVote(deps.chainId, e.vote),
-                  (vote): ConsensusInput => ({ type: "VoteSigned", time: UNSTAMPED, vote }),
-                )
-              : andThen(
-                  deps.signer.signProposal(deps.chainId, e.proposal),
-                  (proposal): ConsensusInput => ({ type: "ProposalSigned", time: UNSTAMPED, proposal }),
-                ),
-          ),
-        ).pipe(
+        answerOf(() => signedAfterLog(deps, e)).pipe(
           catchError((error: unknown) => {
             const height = e.type === "SignVote" ? e.vote.height : e.proposal.height;
             const round = e.type === "SignVote" ? e.vote.round : e.proposal.round;

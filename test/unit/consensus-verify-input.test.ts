@@ -1,5 +1,7 @@
 // The source step before the consensus log: votes and proposals are logged only with a valid
-// shape and a signature of the validator who must have signed them. Real ed25519 keys here.
+// shape and a signature of the validator who must have signed them; what the node holds already
+// (the round's proposal, a part it has, a vote it counted) is dropped before the signature check.
+// Real ed25519 keys here.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
@@ -112,5 +114,64 @@ describe("consensus: verifying inputs before the log", () => {
     );
     const fresh = new TestNode({ own: 3, chain });
     assert.equal(check(fresh, { type: "VoteReceived", vote: signedVote(node, 1), from: "p" }).kind, "ignore");
+  });
+
+  it("drops the round's second proposal, parts it holds or cannot use, and votes it counted, unverified", () => {
+    let verified = 0;
+    const counting = (k: Uint8Array, m: Uint8Array, sig: Uint8Array) => {
+      verified++;
+      return verifyEd25519(k, m, sig);
+    };
+    const fresh = new TestNode({ own: 3, chain });
+    fresh.startRound0();
+    const at0 = (input: InputWithoutTime) =>
+      verifyConsensusInput(fresh.state, { ...input, time: at(0) } as ConsensusInput, rules, counting);
+    // A block of two parts (parts are 64 KiB).
+    const held = fresh.block(0, [new Uint8Array(40_000).fill(1), new Uint8Array(40_000).fill(2)]);
+    assert.equal(held.parts.header.total, 2);
+    const [part0, part1] = held.parts.parts as NonNullable<(typeof held.parts.parts)[number]>[];
+    const partInput = (part: typeof part0) =>
+      ({ type: "BlockPartReceived", height: 1n, round: 0, part: part!, from: "p" }) as const;
+    assert.deepEqual(at0(partInput(part0)), { kind: "ignore", reason: "no part set is being collected" });
+
+    const proposal = { ...signedProposal(fresh, 0, 0), blockId: held.blockId };
+    const signed = {
+      ...proposal,
+      signature: signEd25519(
+        keyOf(fresh.validators[0]!.address).privateKey,
+        proposalSignBytes(chain.chainId, proposal),
+      ),
+    };
+    assert.equal(at0({ type: "ProposalReceived", proposal: signed, from: "p" }).kind, "accept");
+    fresh.feed({ type: "ProposalReceived", proposal: signed, from: "p" });
+    verified = 0;
+    // Any later proposal of the round is ignored as v0.34 ignores it, even with a bad signature.
+    const forged = { ...signed, signature: new Uint8Array(64).fill(5) };
+    assert.deepEqual(at0({ type: "ProposalReceived", proposal: forged, from: "q" }), {
+      kind: "ignore",
+      reason: "the round's proposal is here already",
+    });
+    assert.equal(verified, 0);
+
+    assert.equal(at0(partInput(part0)).kind, "accept");
+    fresh.feed(partInput(part0));
+    assert.deepEqual(at0(partInput(part0)), { kind: "ignore", reason: "block part 0 is here already" });
+    assert.equal(at0(partInput(part1)).kind, "accept");
+    fresh.feed(partInput(part1));
+    assert.deepEqual(at0(partInput(part1)), { kind: "ignore", reason: "the block is complete" });
+
+    const vote = signedVote(fresh, 1);
+    assert.equal(at0({ type: "VoteReceived", vote, from: "p" }).kind, "accept");
+    fresh.feed({ type: "VoteReceived", vote, from: "p" });
+    verified = 0;
+    assert.deepEqual(at0({ type: "VoteReceived", vote, from: "q" }), {
+      kind: "ignore",
+      reason: "vote counted already",
+    });
+    assert.equal(verified, 0, "a copy costs no signature check");
+    // Another signature for the same position is not a copy: it is checked (and refused here).
+    const other = { ...vote, signature: new Uint8Array(64).fill(6) };
+    assert.equal(at0({ type: "VoteReceived", vote: other, from: "q" }).kind, "reject");
+    assert.equal(verified, 1);
   });
 });

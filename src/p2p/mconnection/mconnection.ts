@@ -2,8 +2,9 @@
 // of many channels cut into PacketMsgs of at most max_packet_msg_payload_size bytes, sent by
 // priority (lowest recentlySent/priority first), batched and flushed at most every
 // flush_throttle_timeout (or, once a packet of a flushPromptly channel is batched, at the end of
-// the turn: Node's turn already gathers everything queued together), limited to send_rate / recv_rate, kept alive by ping/pong, and
-// reassembled per channel up to each channel's receive capacity. Anything malformed from the
+// the turn: Node's turn already gathers everything queued together), limited to send_rate /
+// recv_rate, kept alive by ping/pong, and reassembled per channel up to each channel's receive
+// capacity. Anything malformed from the
 // peer ends this connection only, with a P2pError code and a reason.
 
 import { ByteQueue, peekUvarint } from "../byte-queue.js";

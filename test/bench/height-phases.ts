@@ -1,0 +1,119 @@
+// Where a height's time goes, from the consensus logs of a network's nodes (stopped or running):
+// every node's log is folded as `rxbft replay --console` folds it, and each height is cut at the
+// inputs whose folds asked for or answered our signatures. Prints the p50 and p90 of each phase
+// over the given heights, for the proposer and for the other validators apart, so a change to the
+// signing path or the gossip can be read hop by hop (docs/network.md "Where a height goes").
+//
+//   node --import tsx test/bench/height-phases.ts <home>... [--from H] [--to H]
+import { loadConfig } from "../../src/config/config-loader.js";
+import { nodePaths } from "../../src/config/home.js";
+import type { ConsensusInput } from "../../src/consensus/input.js";
+import { SignedMsgType } from "../../src/wire/generated/tendermint/types/types.js";
+import { openHomeTimeline } from "../../streams/replay-console/console-sources.js";
+
+type Mark =
+  | "newHeight"
+  | "proposalSignAsked"
+  | "proposalSigned"
+  | "prevoteAsked"
+  | "prevoteSigned"
+  | "precommitAsked"
+  | "precommitSigned"
+  | "commit"
+  | "executed";
+
+/** Consecutive marks: a phase is the time from the first to the second. */
+const PHASES: [Mark, Mark, string][] = [
+  ["newHeight", "prevoteAsked", "NewHeight timeout → prevote asked (proposal, parts, validation)"],
+  ["prevoteAsked", "prevoteSigned", "prevote asked → signed (log sync, signer write)"],
+  ["prevoteSigned", "precommitAsked", "our prevote → +2/3 prevotes (others' votes arrive)"],
+  ["precommitAsked", "precommitSigned", "precommit asked → signed (log sync, signer write)"],
+  ["precommitSigned", "commit", "our precommit → +2/3 precommits (commit)"],
+  ["newHeight", "commit", "NewHeight timeout → commit"],
+  ["commit", "executed", "commit → block executed"],
+];
+const PROPOSER_PHASES: [Mark, Mark, string][] = [
+  ["newHeight", "proposalSignAsked", "NewHeight timeout → proposal sign asked (reap, build)"],
+  ["proposalSignAsked", "proposalSigned", "proposal asked → signed (log sync, signer write)"],
+];
+
+const ms = (t: ConsensusInput["time"]) => Number(t.seconds) * 1000 + t.nanos / 1e6;
+
+function quantile(xs: number[], q: number): number {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s.length === 0 ? Number.NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+}
+
+async function marksOf(home: string): Promise<Map<number, Partial<Record<Mark, number>>>> {
+  const { config } = loadConfig(home);
+  const { timeline: t } = await openHomeTimeline(nodePaths(home, config), config);
+  const byHeight = new Map<number, Partial<Record<Mark, number>>>();
+  let state = t.stateAt(0);
+  for (let p = 1; p <= t.length; p++) {
+    const step = t.stepFrom(state, p);
+    state = step.after;
+    const input = step.input;
+    const height = Number(step.before.height);
+    const marks = byHeight.get(height) ?? {};
+    byHeight.set(height, marks);
+    const at = ms(input.time);
+    const first = (m: Mark) => {
+      if (marks[m] === undefined) marks[m] = at;
+    };
+    if (input.type === "TimeoutElapsed" && step.before.step !== step.after.step && step.after.round === 0)
+      first("newHeight");
+    if (input.type === "ProposalSigned") first("proposalSigned");
+    if (input.type === "VoteSigned")
+      first(input.vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? "prevoteSigned" : "precommitSigned");
+    if (input.type === "BlockExecuted") first("executed");
+    for (const e of step.effects) {
+      if (e.type === "SignProposal") first("proposalSignAsked");
+      if (e.type === "SignVote")
+        first(e.vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? "prevoteAsked" : "precommitAsked");
+      if (e.type === "CommitBlock") first("commit");
+    }
+  }
+  return byHeight;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const flag = (name: string) => {
+    const i = args.indexOf(name);
+    return i < 0 ? undefined : Number(args.splice(i, 2)[1]);
+  };
+  const from = flag("--from") ?? 4;
+  const to = flag("--to") ?? Number.MAX_SAFE_INTEGER;
+  const homes = args;
+  if (homes.length === 0) throw new Error("usage: height-phases.ts <home>... [--from H] [--to H]");
+  const others = new Map<string, number[]>();
+  const proposers = new Map<string, number[]>();
+  for (const home of homes) {
+    for (const [height, m] of await marksOf(home)) {
+      if (height < from || height > to) continue;
+      // One round only: a height that went to round 1 is a different story, counted apart.
+      const proposer = m.proposalSignAsked !== undefined;
+      const into = proposer ? proposers : others;
+      for (const [a, b, name] of proposer ? [...PROPOSER_PHASES, ...PHASES] : PHASES) {
+        if (m[a] === undefined || m[b] === undefined) continue;
+        const list = into.get(name) ?? [];
+        list.push(m[b]! - m[a]!);
+        into.set(name, list);
+      }
+    }
+  }
+  for (const [title, table] of [
+    ["validators that did not propose", others],
+    ["the proposer", proposers],
+  ] as const) {
+    console.log(
+      `${title} (heights ${from}..${to === Number.MAX_SAFE_INTEGER ? "end" : to}; ms p50 / p90, n):`,
+    );
+    for (const [name, xs] of table)
+      console.log(
+        `  ${name.padEnd(70)} ${quantile(xs, 0.5).toFixed(0).padStart(5)} / ${quantile(xs, 0.9).toFixed(0).padStart(5)}  n=${xs.length}`,
+      );
+  }
+}
+
+await main();
