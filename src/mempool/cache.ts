@@ -4,28 +4,19 @@
 // a hole, and an immutable Map from hash to its position. Evicting the oldest shifts the List's
 // front (holes are skipped once each). An OrderedMap's `first()` walks over every hole its deletes
 // leave at the front, up to the cache's size: ~110 µs per push at 10,000 entries against ~2 µs here.
-// The index is a RerootedMap (JS Map costs on the newest version), not an Immutable Map: hashing a
-// 64-character tx hash was most of each Immutable Map operation.
-import { List, type Seq } from "immutable";
-import { RerootedMap } from "./rerooted-map.js";
+import { Map as ImmutableMap, List, type Seq } from "immutable";
 
 export class TxCache {
   private constructor(
     /** Hashes oldest first; undefined where a hash was refreshed or removed. */
     private readonly order: List<string | undefined>,
     /** Hash → absolute position (the List's index plus `base`). */
-    private readonly index: RerootedMap<string, number>,
+    private readonly index: ImmutableMap<string, number>,
     /** Absolute position of the List's first entry. */
     private readonly base: number,
   ) {}
 
-  /**
-   * An empty cache, new each time: a RerootedMap's older versions keep its later changes alive, so
-   * one shared empty cache would keep every change ever made to any cache.
-   */
-  static get EMPTY(): TxCache {
-    return new TxCache(List(), RerootedMap.empty(), 0);
-  }
+  static readonly EMPTY = new TxCache(List(), ImmutableMap(), 0);
 
   get size(): number {
     return this.index.size;
@@ -81,11 +72,11 @@ export class TxCache {
    * This cache is untouched.
    */
   edit(): TxCacheDraft {
-    return new TxCacheDraft(this.order.asMutable(), this.index, this.base);
+    return new TxCacheDraft(this.order.asMutable(), this.index.asMutable(), this.base);
   }
 
   /** Drops leading holes, and rebuilds once holes outnumber the hashes (amortised O(1)). */
-  static tidy(order: List<string | undefined>, index: RerootedMap<string, number>, base: number) {
+  static tidy(order: List<string | undefined>, index: ImmutableMap<string, number>, base: number) {
     if (index.size === 0) return TxCache.EMPTY;
     while (order.size > 0 && order.first() === undefined) {
       order = order.shift();
@@ -93,9 +84,10 @@ export class TxCache {
     }
     if (order.size > 2 * index.size + 64) {
       const hashes = order.filter((h): h is string => h !== undefined);
-      let positions = RerootedMap.empty<string, number>();
-      hashes.forEach((h, i) => {
-        positions = positions.set(h, i);
+      const positions = ImmutableMap<string, number>().withMutations((m) => {
+        hashes.forEach((h, i) => {
+          m.set(h, i);
+        });
       });
       return new TxCache(hashes, positions, 0);
     }
@@ -107,7 +99,7 @@ export class TxCache {
 export class TxCacheDraft {
   constructor(
     private order: List<string | undefined>,
-    private index: RerootedMap<string, number>,
+    private readonly index: ImmutableMap<string, number>,
     private base: number,
   ) {}
 
@@ -118,35 +110,36 @@ export class TxCacheDraft {
   /** Adds or refreshes a hash; evicts the oldest when over capacity. A capacity of 0 keeps nothing. */
   push(hash: string, capacity: number): void {
     if (capacity <= 0) return;
-    const at = this.index.get(hash);
+    const { index } = this;
+    const at = index.get(hash);
     if (at !== undefined) {
       if (at - this.base === this.order.size - 1) return; // already the newest
       this.order = this.order.set(at - this.base, undefined);
     }
-    this.index = this.index.set(hash, this.base + this.order.size);
+    index.set(hash, this.base + this.order.size);
     this.order = this.order.push(hash);
     // Evict the oldest hash, dropping the holes in front of it on the way. Holes left at the front
     // between edits are harmless (reads skip them) and `done()` drops them: two fewer reads of
     // the List per push.
-    while (this.index.size > capacity) {
+    while (index.size > capacity) {
       const oldest = this.order.first();
       this.order = this.order.shift();
       this.base++;
-      if (oldest !== undefined) this.index = this.index.delete(oldest);
+      if (oldest !== undefined) index.delete(oldest);
     }
   }
 
   remove(hash: string): void {
     const at = this.index.get(hash);
     if (at === undefined) return;
-    this.index = this.index.delete(hash);
+    this.index.delete(hash);
     const i = at - this.base;
     this.order = i === this.order.size - 1 ? this.order.pop() : this.order.set(i, undefined);
   }
 
   /** The edited cache, persistent again; the draft must not be used afterwards. */
   done(): TxCache {
-    return TxCache.tidy(this.order.asImmutable(), this.index, this.base);
+    return TxCache.tidy(this.order.asImmutable(), this.index.asImmutable(), this.base);
   }
 }
 
