@@ -42,14 +42,7 @@ export interface CheckTxCompleted {
 }
 
 /** One answer of a CheckTxsCompleted batch: what CheckTxCompleted carries, less its type and time. */
-export interface CheckTxResult {
-  requestId: number;
-  hash: string;
-  tx: Uint8Array;
-  from: string;
-  code: number;
-  gasWanted: bigint;
-}
+export type CheckTxResult = Omit<CheckTxCompleted, "type" | "time">;
 
 /** The answers to one RunCheckTxs, in the order sent (a tx whose CheckTx failed is left out). */
 export interface CheckTxsCompleted {

@@ -2,14 +2,12 @@
 // no signature leaves before the whole durable sequence (temp file, write, fsync, close, rename,
 // directory fsync) is done, that requests queue behind it, and that a failed write stops the signer.
 import assert from "node:assert/strict";
-import { promises as fsPromises, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import { test } from "node:test";
-import { keyPairFromSeed } from "../../src/crypto/ed25519-keys.js";
 import { PrivvalError } from "../../src/privval/errors.js";
 import { FileSigner } from "../../src/privval/file-signer.js";
-import type { AtomicWriteFileHandle, AtomicWriteFs } from "../../src/types/key-file-atomic-write.js";
+import type { AtomicWriteFs } from "../../src/types/key-file-atomic-write.js";
 import {
   INITIAL_PRIV_VALIDATOR_STATE,
   type PrivValidatorState,
@@ -17,32 +15,11 @@ import {
   writePrivValidatorState,
   writePrivValidatorStateAsync,
 } from "../../src/types/key-file-priv-validator-state.js";
-import { SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";
+import { SignedMsgType } from "../../src/wire/generated/tendermint/types/types.js";
+import { CHAIN, freshStateFile, gate, pair, recordingFs, vote } from "./privval-signer-fixture.js";
 
-const CHAIN = "test_chain_id";
-const pair = keyPairFromSeed(new Uint8Array(32).fill(9));
 const isCode = (code: string, re?: RegExp) => (e: unknown) =>
   e instanceof PrivvalError && e.code === code && (re === undefined || re.test(e.message));
-
-const vote = (height: bigint, type = SignedMsgType.SIGNED_MSG_TYPE_PREVOTE): Vote => ({
-  type,
-  height,
-  round: 0,
-  blockId: {
-    hash: new Uint8Array(32).fill(1),
-    partSetHeader: { total: 1, hash: new Uint8Array(32).fill(2) },
-  },
-  timestamp: { seconds: 1_700_000_000n, nanos: 0 },
-  validatorAddress: new Uint8Array(20).fill(3),
-  validatorIndex: 0,
-  signature: new Uint8Array(0),
-});
-
-function freshStateFile(): string {
-  const path = join(mkdtempSync(join(tmpdir(), "rxbft-privval-async-")), "priv_validator_state.json");
-  writePrivValidatorState(path, INITIAL_PRIV_VALIDATOR_STATE);
-  return path;
-}
 
 /** Lets every pending callback, timer and fs completion run a few times over. */
 async function settle(): Promise<void> {
@@ -61,79 +38,6 @@ function watch<T>(promise: Promise<T>): { readonly settled: boolean; promise: Pr
     },
   );
   return state;
-}
-
-/** A call that waits until the test opens it (or fails it). */
-interface Gate {
-  /** Resolves once the gated call is waiting. */
-  reached: Promise<void>;
-  /** Called by the gated code: marks the gate reached and waits for it. */
-  enter(): Promise<void>;
-  open(): void;
-  fail(error: Error): void;
-}
-
-function gate(): Gate {
-  let markReached!: () => void;
-  let open!: () => void;
-  let fail!: (e: Error) => void;
-  const reached = new Promise<void>((resolve) => {
-    markReached = resolve;
-  });
-  const released = new Promise<void>((resolve, reject) => {
-    open = resolve;
-    fail = reject;
-  });
-  return {
-    reached,
-    enter() {
-      markReached();
-      return released;
-    },
-    open,
-    fail,
-  };
-}
-
-/**
- * node's fs.promises, logging every step; the fsync of a temporary file waits for the next gate
- * handed out by `gates` (when there is one).
- */
-function recordingFs(log: string[], gates: Gate[] = []): AtomicWriteFs {
-  return {
-    async open(path, flags, mode) {
-      const handle = await fsPromises.open(path, flags, mode);
-      const name = path.endsWith(".tmp") ? "temp" : statSync(path).isDirectory() ? "dir" : basename(path);
-      log.push(`open ${name}`);
-      const wrapped: AtomicWriteFileHandle = {
-        async write(buffer, offset, length) {
-          log.push(`write ${name}`);
-          return handle.write(buffer, offset, length);
-        },
-        async sync() {
-          log.push(`fsync ${name}`);
-          if (name === "temp") {
-            const g = gates.shift();
-            if (g) await g.enter();
-          }
-          await handle.sync();
-        },
-        async close() {
-          log.push(`close ${name}`);
-          await handle.close();
-        },
-      };
-      return wrapped;
-    },
-    async rename(from, to) {
-      log.push("rename");
-      await fsPromises.rename(from, to);
-    },
-    async rm(path, options) {
-      log.push("rm temp");
-      await fsPromises.rm(path, options);
-    },
-  };
 }
 
 test("the async writer writes the same text and mode as the sync one", async () => {

@@ -4,81 +4,18 @@
 // only after the sync. A failed sync stores nothing and does not stop the signer. A signer that
 // cannot hold its state back (a remote one) is still asked only once the log is synced.
 import assert from "node:assert/strict";
-import { promises as fsPromises, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { Subject } from "rxjs";
 import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
-import { keyPairFromSeed } from "../../src/crypto/ed25519-keys.js";
 import { createLogger } from "../../src/logger/index.js";
 import { FileSigner } from "../../src/privval/file-signer.js";
-import type { AtomicWriteFileHandle, AtomicWriteFs } from "../../src/types/key-file-atomic-write.js";
-import {
-  INITIAL_PRIV_VALIDATOR_STATE,
-  writePrivValidatorState,
-} from "../../src/types/key-file-priv-validator-state.js";
-import { SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";
 import { type ConsensusSigner, signingHandler } from "../../streams/effects/signing.js";
+import { CHAIN, freshStateFile, pair, recordingFs, vote } from "./privval-signer-fixture.js";
 
-const CHAIN = "test_chain_id";
-const pair = keyPairFromSeed(new Uint8Array(32).fill(9));
 const silent = createLogger({ level: "none" });
-
-const vote = (height: bigint, type = SignedMsgType.SIGNED_MSG_TYPE_PREVOTE): Vote => ({
-  type,
-  height,
-  round: 0,
-  blockId: {
-    hash: new Uint8Array(32).fill(1),
-    partSetHeader: { total: 1, hash: new Uint8Array(32).fill(2) },
-  },
-  timestamp: { seconds: 1_700_000_000n, nanos: 0 },
-  validatorAddress: new Uint8Array(20).fill(3),
-  validatorIndex: 0,
-  signature: new Uint8Array(0),
-});
-
-function freshStateFile(): string {
-  const path = join(mkdtempSync(join(tmpdir(), "rxbft-sign-beside-log-")), "priv_validator_state.json");
-  writePrivValidatorState(path, INITIAL_PRIV_VALIDATOR_STATE);
-  return path;
-}
-
-/** node's fs.promises, logging every step the signer's state write takes. */
-function recordingFs(log: string[]): AtomicWriteFs {
-  return {
-    async open(path, flags, mode) {
-      const handle = await fsPromises.open(path, flags, mode);
-      const name = path.endsWith(".tmp") ? "temp" : statSync(path).isDirectory() ? "dir" : basename(path);
-      log.push(`open ${name}`);
-      const wrapped: AtomicWriteFileHandle = {
-        async write(buffer, offset, length) {
-          log.push(`write ${name}`);
-          return handle.write(buffer, offset, length);
-        },
-        async sync() {
-          log.push(`fsync ${name}`);
-          await handle.sync();
-        },
-        async close() {
-          log.push(`close ${name}`);
-          await handle.close();
-        },
-      };
-      return wrapped;
-    },
-    async rename(from, to) {
-      log.push("rename");
-      await fsPromises.rename(from, to);
-    },
-    async rm(path, options) {
-      log.push("rm temp");
-      await fsPromises.rm(path, options);
-    },
-  };
-}
 
 /** A log sync the test finishes (or fails) by hand. */
 function heldSync(log: string[]) {
