@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
+import { DEFAULT_BLOCK_POOL_PARAMS } from "../../src/blocksync/index.js";
 import { runCli, tempHome } from "./cli-harness.js";
 import { firstSignedHeight } from "./commit-signers.js";
 import { weakenValidator } from "./genesis-power.js";
@@ -23,6 +24,15 @@ const FALL_BEHIND = 20n;
 const COMMITTED = /committed block\s.*height=(\d+) .*hash=([0-9A-F]{64}) appHash=([0-9A-F]*)/g;
 const SWITCHED = /caught up: switching to consensus\s.*height=(\d+)/g;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// A node in consensus asks its peers' heights every status interval (v0.34's 10 s) and applies the
+// rule to the answers. A pause longer than that interval makes the ask due the moment the node
+// resumes, before consensus catch-up can close the gap: at 100 ms blocks, catch-up through
+// consensus gossip closes 60 heights within one interval, and then the node rightly never returns
+// (a shorter pause made the test race it).
+const PAUSE_AT_LEAST_MS = DEFAULT_BLOCK_POOL_PARAMS.statusIntervalMs + 1_500;
+
+/** Resolves when `ms` have passed since `since` (a Date.now() value). */
+const sleepUntil = (since: number, ms: number) => sleep(Math.max(0, since + ms - Date.now()));
 
 /** Every "committed block" line of a node: heights in order and "blockHash/appHash" by height. */
 function committed(output: string): { heights: bigint[]; byHeight: Map<bigint, string> } {
@@ -63,12 +73,14 @@ test("a node in consensus that falls behind returns to block sync and back to co
     // Paused: the validator goes on without it.
     const pausedAt = full.height;
     process.kill(full.child.pid!, "SIGSTOP");
+    const pausedSince = Date.now();
     try {
       await validator.waitFor(
         () => validator.height >= pausedAt + 3n * FALL_BEHIND,
         `the validator ${3n * FALL_BEHIND} heights further`,
         120_000,
       );
+      await sleepUntil(pausedSince, PAUSE_AT_LEAST_MS);
     } finally {
       process.kill(full.child.pid!, "SIGCONT");
     }
@@ -131,8 +143,10 @@ test("a validator of four that falls behind returns to block sync, back to conse
     const node3 = net.node(3);
     const pausedAt = node3.height;
     process.kill(node3.child.pid!, "SIGSTOP");
+    const pausedSince = Date.now();
     try {
       await net.waitForHeight([0, 1, 2], pausedAt + 30n, 240_000);
+      await sleepUntil(pausedSince, PAUSE_AT_LEAST_MS);
     } finally {
       process.kill(node3.child.pid!, "SIGCONT");
     }
