@@ -73,7 +73,12 @@ export async function startNodeBlocksync(deps: NodeBlocksyncDeps): Promise<Block
   const reactor = startBlocksyncReactor(deps.peers, {
     blockStore: deps.stores.blockStore,
     chainState: () => chain.current,
-    applyBlock: (e) => life.track(commitOne(syncCommit, e)),
+    // No new block once a stop began: the stop waits for every commit under way and what it
+    // registers (node-lifecycle.ts), and must not wait for a sync that goes on.
+    applyBlock: (e) =>
+      life.isStopping
+        ? Promise.reject(new Error("the node is stopping"))
+        : life.track(commitOne(syncCommit, e)),
     verify: {
       verifier: deps.pool,
       blockProblem: (state, block, verifier) => {

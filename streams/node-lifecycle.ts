@@ -68,8 +68,11 @@ export class NodeLifecycle {
       if (exit.exitCode !== 0)
         this.log.error("node halted", { reason: exit.reason, exitCode: exit.exitCode });
       else this.log.info("stopping node");
-      // The step under way finishes (a half-written height is repaired at start anyway).
-      await Promise.allSettled([...this.inFlight]);
+      // The step under way finishes (a half-written height is repaired at start anyway), and so
+      // does what it registers while it ends: a commit under way registers its state save behind
+      // it only as it returns, after this wait began. Nothing new starts once the loops are
+      // unsubscribed (block sync refuses new blocks while stopping), so the set drains.
+      while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
       await this.cleanUp();
       this.log.info("node stopped", { exitCode: exit.exitCode });
       this.resolveStopped(exit);

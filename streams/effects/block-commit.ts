@@ -256,6 +256,22 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
     abciResponses: done.responses,
     abciResponsesSaved: responses !== undefined,
   };
+  // The state's save, behind the commit (its own clock) or inline (the height's): at most two
+  // heights in flight, so the one before is indexed before this state is saved; the index queue's
+  // wait for this height (stateSaved) is settled either way.
+  const saveState = async (clock: PhaseClock): Promise<void> => {
+    try {
+      await previousIndexed;
+      clock.mark("previousIndexMs");
+      if (stateSaved) await persistHeightState(deps.stores, persisted);
+      else await persistExecutedHeight(deps.stores, persisted);
+      clock.mark("persistMs");
+      stateSaved?.resolve();
+    } catch (error) {
+      stateSaved?.reject(error);
+      throw error;
+    }
+  };
   const afterState = async () => {
     if (done.commit.retainHeight > 0n) await pruneBelow(deps, done.state, done.commit.retainHeight);
   };
@@ -267,18 +283,7 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
     const marked = deps.markEndHeight ? deps.markEndHeight(e.height) : deps.endHeight(e.height);
     const saved = (async () => {
       const behindClock = new PhaseClock();
-      try {
-        // At most two heights in flight: the one before is indexed before this state is saved.
-        await previousIndexed;
-        behindClock.mark("previousIndexMs");
-        if (stateSaved) await persistHeightState(deps.stores, persisted);
-        else await persistExecutedHeight(deps.stores, persisted);
-        behindClock.mark("persistMs");
-        stateSaved?.resolve();
-      } catch (error) {
-        stateSaved?.reject(error);
-        throw error;
-      }
+      await saveState(behindClock);
       deps.logger.debug("state saved behind the commit", { height: e.height, ...behindClock.spans });
       await afterState();
     })();
@@ -291,18 +296,7 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
     );
     if (deps.track) void deps.track(behind);
   } else {
-    try {
-      // At most two heights in flight: the one before is indexed before this state is saved.
-      await previousIndexed;
-      phases.mark("previousIndexMs");
-      if (stateSaved) await persistHeightState(deps.stores, persisted);
-      else await persistExecutedHeight(deps.stores, persisted);
-      phases.mark("persistMs");
-      stateSaved?.resolve();
-    } catch (error) {
-      stateSaved?.reject(error);
-      throw error;
-    }
+    await saveState(phases);
   }
   deps.setChainState?.(done.state);
   // The events (NewBlock, Tx…) are published when BlockExecuted is folded (node-events.ts).

@@ -159,6 +159,8 @@ class BenchNode {
     writeFileSync(file, config);
     const args = [
       "--trace-gc",
+      // LOAD_MEMORY_PROBE=<file>: the node's memory part by part every 5 s (memory-probe.mjs).
+      ...(process.env.LOAD_MEMORY_PROBE ? ["--import", join(root, "test", "bench", "memory-probe.mjs")] : []),
       ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []),
       BIN,
       "node",
@@ -172,7 +174,10 @@ class BenchNode {
       "tcp://127.0.0.1:0",
       ...(process.env.LOAD_LOG_LEVEL ? ["--log_level", process.env.LOAD_LOG_LEVEL] : []),
     ];
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, MEMORY_PROBE_OUT: process.env.LOAD_MEMORY_PROBE ?? "" },
+    });
     this.#child = child;
     this.#exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
     const logFile = process.env.LOAD_LOG;

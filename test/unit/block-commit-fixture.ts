@@ -1,0 +1,108 @@
+// A height's commit (streams/effects/block-commit.ts commitOne) over an app and stores that record
+// the order of what happens to them; the block's and the state's writes end when the test says.
+import assert from "node:assert/strict";
+import { responseDeliverTx } from "../../src/abci/apps/responses.js";
+import type { ConsensusConnection } from "../../src/abci/client/abci-client.js";
+import type { CommitBlock } from "../../src/consensus/effect.js";
+import { createLogger } from "../../src/logger/index.js";
+import { type BlockCommitDeps, commitOne } from "../../streams/effects/block-commit.js";
+import type { StateSaveTail } from "../../streams/effects/state-save-tail.js";
+import { genesisChain, TestNode } from "./consensus-harness.js";
+
+const silent = createLogger({ level: "none" });
+const tx = (s: string) => new TextEncoder().encode(s);
+
+export function deferred() {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** commitOne over an app and stores that record the order of what happens to them. */
+export function recordingCommit(
+  options: { tail?: StateSaveTail; stateWrite?: Promise<void>; markEndHeight?: boolean } = {},
+) {
+  const order: string[] = [];
+  const blockWrite = deferred();
+  const consensus = {
+    name: "consensus",
+    error: undefined,
+    beginBlock: async () => {
+      order.push("beginBlock");
+      return { events: [] };
+    },
+    deliverTx: async () => responseDeliverTx(),
+    endBlock: async () => {
+      order.push("endBlock");
+      return { validatorUpdates: [], consensusParamUpdates: undefined, events: [] };
+    },
+    commit: async () => {
+      order.push("commit");
+      return { data: new Uint8Array(8), retainHeight: 0n };
+    },
+  } as unknown as ConsensusConnection;
+  let stored = 0n;
+  const node = new TestNode({ chain: genesisChain([10n]) });
+  const deps: BlockCommitDeps = {
+    consensus,
+    stores: {
+      blockStore: {
+        height: () => stored,
+        saveBlock: async () => {
+          order.push("block save started");
+          await blockWrite.promise;
+          stored = 1n;
+          order.push("block saved");
+        },
+      },
+      stateStore: {
+        saveABCIResponses: async () => {
+          order.push("responses saved");
+        },
+        save: async () => {
+          order.push("state save started");
+          await options.stateWrite;
+          order.push("state saved");
+        },
+      },
+      indexer: { indexHeight: async () => {} },
+    } as never,
+    chainState: () => node.chain,
+    executed: { put: () => {} },
+    endHeight: async (h) => {
+      order.push(`end-of-height ${h}`);
+    },
+    blockCommitted: () => {},
+    halt: (reason) => assert.fail(reason),
+    logger: silent,
+    ...(options.tail ? { stateSaves: options.tail } : {}),
+    ...(options.markEndHeight
+      ? {
+          markEndHeight: async (h: bigint) => {
+            order.push(`end-of-height ${h} appended, no fsync`);
+          },
+        }
+      : {}),
+  };
+  const held = node.block(0, [tx("a=1")]);
+  const effect: CommitBlock = {
+    type: "CommitBlock",
+    height: 1n,
+    round: 0,
+    blockId: held.blockId,
+    block: held.block,
+    partSetHeader: held.blockId.partSetHeader,
+    parts: [],
+    seenCommit: {} as never,
+  };
+  return {
+    order,
+    blockWrite,
+    run: () => commitOne(deps, effect),
+    runWith: (more: Partial<BlockCommitDeps>) => commitOne({ ...deps, ...more }, effect),
+  };
+}
