@@ -102,13 +102,16 @@ export function plainBytesArg(query: string, name: string): Uint8Array | undefin
   const end = query.length;
   if (query.startsWith("%22", start)) {
     if (end - start < 6 || !query.endsWith("%22")) return undefined;
-    for (let i = start + 3; i < end - 3; i++) {
+    // Checked and copied in one pass into the tx's own array (no slice, no pooled Buffer).
+    const out = new Uint8Array(end - start - 6);
+    for (let i = start + 3, j = 0; i < end - 3; i++, j++) {
       const c = query.charCodeAt(i);
       if (c < 0x21 || c > 0x7e || c === 0x22 || c === 0x25 || c === 0x26 || c === 0x2b || c === 0x5c) {
         return undefined;
       }
+      out[j] = c;
     }
-    return new Uint8Array(Buffer.from(query.slice(start + 3, end - 3), "latin1"));
+    return out;
   }
   if (query.charCodeAt(start) === 0x30 && (query.charCodeAt(start + 1) | 0x20) === 0x78) {
     if ((end - start) % 2 !== 0) return undefined;
