@@ -61,14 +61,41 @@ function liveAt<V>(w: Window<V>, key: string): number {
   return at >= 0 && w.log.values[at] !== GONE ? at : -1;
 }
 
+/**
+ * Where the value of the live key placed at `p` is (its last entry), or -1 when no live key has
+ * its place at `p`: the order is walked by place, the value read from the key's last entry.
+ */
+function placedAt<V>(log: MapLog<V>, p: number, length: number): number {
+  if (log.starts[p] !== p || log.values[p] === GONE) return -1;
+  const at = log.lastEntry(log.keys[p]!, length);
+  return log.values[at] !== GONE && log.starts[at] === p ? at : -1;
+}
+
 function* entriesOf<V>(w: Window<V>): Generator<[string, V]> {
   const { log, length } = w;
   for (let p = 0; p < length; p++) {
-    if (log.starts[p] !== p || log.values[p] === GONE) continue;
-    const key = log.keys[p]!;
-    const at = log.lastEntry(key, length);
-    if (log.values[at] !== GONE && log.starts[at] === p) yield [key, log.values[at] as V];
+    const at = placedAt(log, p, length);
+    if (at >= 0) yield [log.keys[p]!, log.values[at] as V];
   }
+}
+
+function* valuesOf<V>(w: Window<V>): Generator<V> {
+  const { log, length } = w;
+  for (let p = 0; p < length; p++) {
+    const at = placedAt(log, p, length);
+    if (at >= 0) yield log.values[at] as V;
+  }
+}
+
+/** The live values in order, as an array (no iterator per value). */
+function valueArray<V>(w: Window<V>): V[] {
+  const { log, length } = w;
+  const out: V[] = [];
+  for (let p = 0; p < length; p++) {
+    const at = placedAt(log, p, length);
+    if (at >= 0) out.push(log.values[at] as V);
+  }
+  return out;
 }
 
 function rebuilt<V>(w: Window<V>): Window<V> {
@@ -130,13 +157,13 @@ export class VersionedMap<V> implements Iterable<[string, V]> {
     for (const [key] of entriesOf(this)) yield key;
   }
 
-  *values(): IterableIterator<V> {
-    for (const [, value] of entriesOf(this)) yield value;
+  values(): IterableIterator<V> {
+    return valuesOf(this);
   }
 
   /** The first value in order, or undefined when empty. */
   first(): V | undefined {
-    for (const [, value] of entriesOf(this)) return value;
+    for (const value of valuesOf(this)) return value;
     return undefined;
   }
 
@@ -145,7 +172,12 @@ export class VersionedMap<V> implements Iterable<[string, V]> {
   }
 
   valueSeq(): Seq.Indexed<V> {
-    return Seq([...this.values()]);
+    return Seq(valueArray(this));
+  }
+
+  /** The values in order, as a new array. */
+  toValueArray(): V[] {
+    return valueArray(this);
   }
 
   set(key: string, value: V): VersionedMap<V> {
