@@ -86,7 +86,11 @@ test("versions of one cache edited on two branches, and drafts alive at once, ea
   assert.ok(b.has("X") && b.has("Y") && !b.has("A") && b.has("B0"));
   assert.deepEqual(a.done().keySeq().toArray(), ["B2", "B3", "B4", "R", "B1", "A"]);
   assert.deepEqual(b.done().keySeq().toArray(), ["B0", "B2", "B3", "B4", "R", "B1", "X", "Y"]);
-  assert.deepEqual(right.keySeq().toArray(), ["B0", "B2", "B3", "B4", "R", "B1"], "the version they came from");
+  assert.deepEqual(
+    right.keySeq().toArray(),
+    ["B0", "B2", "B3", "B4", "R", "B1"],
+    "the version they came from",
+  );
 });
 
 test("the memory a cache holds stays within a bound of its capacity, old versions read unchanged", () => {

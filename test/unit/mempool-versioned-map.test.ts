@@ -59,9 +59,30 @@ test("two branches of one version and two drafts alive at once each read as thei
   const base = VersionedMap.empty<string>().set("a", "1").set("b", "2").set("c", "3");
   const left = base.set("b", "L").delete("a");
   const right = base.set("d", "R").set("a", "A");
-  assert.deepEqual([...base], [["a", "1"], ["b", "2"], ["c", "3"]]);
-  assert.deepEqual([...left], [["b", "L"], ["c", "3"]]);
-  assert.deepEqual([...right], [["a", "A"], ["b", "2"], ["c", "3"], ["d", "R"]]);
+  assert.deepEqual(
+    [...base],
+    [
+      ["a", "1"],
+      ["b", "2"],
+      ["c", "3"],
+    ],
+  );
+  assert.deepEqual(
+    [...left],
+    [
+      ["b", "L"],
+      ["c", "3"],
+    ],
+  );
+  assert.deepEqual(
+    [...right],
+    [
+      ["a", "A"],
+      ["b", "2"],
+      ["c", "3"],
+      ["d", "R"],
+    ],
+  );
   assert.equal(right.first(), "A");
   const one = right.asMutable();
   const two = right.asMutable();

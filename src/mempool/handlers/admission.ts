@@ -4,7 +4,6 @@
 // a batch is the same as its txs folded one after another, with one copy of each map per fold
 // instead of one per tx. The state passed in is never changed.
 import type { TxCacheDraft } from "../cache.js";
-import type { MapDraft } from "../versioned-map.js";
 import type { MempoolEffect, RunCheckTx } from "../effect.js";
 import { type MempoolRefusal, mempoolFull, txEmpty, txInCache, txTooLarge } from "../errors.js";
 import type {
@@ -17,6 +16,7 @@ import type {
 } from "../input.js";
 import type { CheckingTx, MempoolConfig, MempoolState, MempoolTx } from "../state.js";
 import type { MempoolTransition } from "../transition.js";
+import type { MapDraft } from "../versioned-map.js";
 import { noticeTxsAvailable } from "./txs-available.js";
 
 /** What admissions edit during one fold, as transient copies of the state's parts. */
