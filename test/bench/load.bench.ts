@@ -227,10 +227,9 @@ class BenchNode {
   }
 
   /**
-   * CPU ms per thread group (by the thread's name in /proc: the main thread "node", libuv's
-   * "libuv-worker" pool where LevelDB's reads and writes run, V8's "V8 DefaultWorke" GC and
-   * compiler helpers, LevelDB's own background compaction thread, ...): the CPU profile sees only
-   * the main thread.
+   * CPU ms per thread group (the main thread; libuv's pool, where LevelDB's reads and writes run;
+   * other threads by their name in /proc: V8's GC and compiler helpers, LevelDB's background
+   * compaction, ...): the CPU profile sees only the main thread.
    */
   threadCpuMs(): Map<string, number> {
     const groups = new Map<string, number>();
@@ -243,7 +242,9 @@ class BenchNode {
     for (const tid of tasks) {
       try {
         const stat = readFileSync(`/proc/${this.pid}/task/${tid}/stat`, "utf8");
-        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/\d+$/, "");
+        // Threads named "node" besides the main one (libuv's pool, helpers) are told apart by tid.
+        const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/\d+$/, "");
+        const name = Number(tid) === this.pid ? "main" : comm === "node" ? "other node threads" : comm;
         const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
         const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
         groups.set(name, (groups.get(name) ?? 0) + ms);
