@@ -124,7 +124,8 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     loop.dispatch(input);
   };
 
-  const submit = (given: Uint8Array, from = "rpc", known?: string): Promise<SubmitResult> => {
+  /** Queues a tx for this turn's fold; its request id (no waiter is registered here). */
+  const enqueue = (given: Uint8Array, from: string, known: string | undefined): number => {
     // A pending tx owns its bytes: a view into a larger buffer (a slab of Node's 8 KB Buffer pool,
     // a request body, a peer's message) would keep all of it alive while the tx waits, up to the
     // pool's size in txs: native memory that grew with the load and outlived it.
@@ -132,14 +133,19 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     const requestId = nextRequestId++;
     const hash = known ?? txHashHex(tx);
     hashOf.set(tx, hash);
-    const result = new Promise<SubmitResult>((resolve) => waiting.set(requestId, { resolve, hash }));
     queued.push({ requestId, hash, tx, from });
     if (options.config.cacheSize > 0) queuedHashes.add(hash);
     if (!drainScheduled) {
       drainScheduled = true;
       setImmediate(scheduled);
     }
-    return result;
+    return requestId;
+  };
+
+  const submit = (given: Uint8Array, from = "rpc", known?: string): Promise<SubmitResult> => {
+    const requestId = enqueue(given, from, known);
+    const hash = queued[queued.length - 1]!.hash;
+    return new Promise<SubmitResult>((resolve) => waiting.set(requestId, { resolve, hash }));
   };
 
   return {
@@ -152,6 +158,10 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     state: () => latest,
     seen: (hash) => queuedHashes.has(hash) || latest.cache.has(hash),
     submit,
+    // No waiter: the decision finds none and is dropped, and its CheckTx answer is not kept.
+    offer: (tx, hash) => {
+      enqueue(tx, "rpc", hash);
+    },
     submitAndWaitForCommit: (tx, timeoutMs) =>
       commitWaiter.submitAndWait(() => submit(tx), txHashHex(tx), timeoutMs),
     checkTx: (tx) => options.connection.checkTx({ tx, type: CheckTxType.NEW }),

@@ -114,6 +114,11 @@ export interface NodeMempool {
    */
   submit(tx: Uint8Array, from?: string, hash?: string): Promise<SubmitResult>;
   /**
+   * Submits a tx whose outcome nobody waits for (broadcast_tx_async, `hash` its txHashHex): the
+   * same admission as `submit`, without a promise and a waiter per tx.
+   */
+  offer(tx: Uint8Array, hash: string): void;
+  /**
    * broadcast_tx_commit: the CheckTx answer at once when admission fails, else waits for the tx's
    * Tx event up to `timeoutMs`. Rejects with NodeError NODE_TX_COMMIT_TIMEOUT (carrying the hash)
    * when the tx was admitted but not committed in time.

@@ -1,34 +1,108 @@
 // The tx cache: a bounded LRU of tx hashes that refuses duplicates before CheckTx runs.
-// Persistent (every change returns a new cache; the old one is untouched) and O(log n) per push
-// at capacity: an immutable List of hashes oldest first, where a refreshed or removed hash leaves
-// a hole, and an immutable Map from hash to its position. Evicting the oldest shifts the List's
-// front (holes are skipped once each). An OrderedMap's `first()` walks over every hole its deletes
-// leave at the front, up to the cache's size: ~110 µs per push at 10,000 entries against ~2 µs here.
-import { Map as ImmutableMap, List, type Seq } from "immutable";
+//
+// Persistent (every change returns a new cache; an old one reads as it did) with O(1) plain-JS
+// operations, no Immutable.js: a version is a window over an append-only log its lineage shares.
+// The log records every push and removal in order; a version is (log, length, head, size): the
+// entries before `length` are its history, those before `head` are evicted. A hash's state in a
+// version is its last entry before `length` (found through `latest` and, for an old version read
+// after newer appends, the `previous` chain of that hash), live when that entry is a push at or
+// after `head`.
+//
+// Why it is still pure: an entry, once appended, never changes, and a version never reads past its
+// `length`, so what any version answers never changes. Only the newest version of a log (the one
+// whose length is the log's) appends in place; any other that is edited (a second branch, as tests
+// make, or an edit after an abandoned one) first copies its live hashes into a log of its own.
+//
+// Why the heap stays flat (a rerooted map pinned every later change behind any old version, issue
+// 19): a log is rebuilt from its live hashes once it holds more than twice as many entries as
+// hashes (plus a margin), so a log holds O(capacity) entries, and an old version pins only the log
+// it was made on, never what later versions append to a new one. Rebuilding costs O(size) after at
+// least as many pushes: amortised O(1).
+import { Seq } from "immutable";
+
+/** The mutable log shared by one lineage of versions (see the header). */
+class CacheLog {
+  /** Hash of each entry. */
+  readonly hashes: string[] = [];
+  /** Whether each entry is a push (true) or a removal (false). */
+  readonly pushes: boolean[] = [];
+  /** Position of the previous entry of the same hash, -1 when none. */
+  readonly previous: number[] = [];
+  /** Position of each hash's last entry in the whole log. */
+  readonly latest = new Map<string, number>();
+
+  append(hash: string, push: boolean): void {
+    const at = this.hashes.length;
+    this.hashes.push(hash);
+    this.pushes.push(push);
+    this.previous.push(this.latest.get(hash) ?? -1);
+    this.latest.set(hash, at);
+  }
+
+  /** The position of `hash`'s last entry before `length`, or -1. */
+  lastEntry(hash: string, length: number): number {
+    let at = this.latest.get(hash) ?? -1;
+    while (at >= length) at = this.previous[at]!;
+    return at;
+  }
+}
+
+/** The window a version (or a draft) reads its log through. */
+interface Window {
+  log: CacheLog;
+  length: number;
+  head: number;
+  size: number;
+}
+
+/** The live position of `hash` in a window, or -1. */
+function liveAt(w: Window, hash: string): number {
+  const at = w.log.lastEntry(hash, w.length);
+  return at >= w.head && w.log.pushes[at] === true ? at : -1;
+}
+
+/** The live hashes of a window, oldest first. */
+function liveHashes(w: Window): string[] {
+  const out: string[] = [];
+  for (let at = w.head; at < w.length; at++) {
+    if (w.log.pushes[at] === true && w.log.lastEntry(w.log.hashes[at]!, w.length) === at) {
+      out.push(w.log.hashes[at]!);
+    }
+  }
+  return out;
+}
+
+/** A new log holding just these hashes, oldest first, and the window over it. */
+function rebuilt(hashes: readonly string[]): Window {
+  const log = new CacheLog();
+  for (const hash of hashes) log.append(hash, true);
+  return { log, length: hashes.length, head: 0, size: hashes.length };
+}
 
 export class TxCache {
   private constructor(
-    /** Hashes oldest first; undefined where a hash was refreshed or removed. */
-    private readonly order: List<string | undefined>,
-    /** Hash → absolute position (the List's index plus `base`). */
-    private readonly index: ImmutableMap<string, number>,
-    /** Absolute position of the List's first entry. */
-    private readonly base: number,
+    /** The window (see the header): read by this module's functions, never written. */
+    readonly log: CacheLog,
+    readonly length: number,
+    readonly head: number,
+    /** Number of live hashes. */
+    readonly size: number,
   ) {}
 
-  static readonly EMPTY = new TxCache(List(), ImmutableMap(), 0);
-
-  get size(): number {
-    return this.index.size;
-  }
+  static readonly EMPTY = new TxCache(new CacheLog(), 0, 0, 0);
 
   has(hash: string): boolean {
-    return this.index.has(hash);
+    return this.size > 0 && liveAt(this, hash) >= 0;
   }
 
   /** The hashes, oldest first. */
   keySeq(): Seq.Indexed<string> {
-    return this.order.toSeq().filter((h): h is string => h !== undefined);
+    return Seq(liveHashes(this));
+  }
+
+  /** Entries its log holds, for the bound on memory (tests). */
+  get retainedEntries(): number {
+    return this.log.hashes.length;
   }
 
   clear(): TxCache {
@@ -44,10 +118,8 @@ export class TxCache {
   }
 
   /**
-   * Pushes (`true`) and removes (`false`) many hashes in order, as one transient edit of the List
-   * and the Map: the same cache as applying them one at a time, without a persistent copy of both
-   * per hash (a block's committed txs are thousands of these; per hash they were the mempool
-   * update's largest cost). The old cache is untouched.
+   * Pushes (`true`) and removes (`false`) many hashes in order, as one edit: the same cache as
+   * applying them one at a time. The old cache is untouched.
    */
   update(changes: readonly (readonly [hash: string, push: boolean])[], capacity: number): TxCache {
     if (changes.length === 0) return this;
@@ -60,86 +132,92 @@ export class TxCache {
   }
 
   remove(hash: string): TxCache {
-    if (!this.index.has(hash)) return this;
+    if (!this.has(hash)) return this;
     const draft = this.edit();
     draft.remove(hash);
     return draft.done();
   }
 
   /**
-   * A transient copy to edit many times, read between edits, then freeze with `done()`: a batch of
-   * admissions reads and pushes the cache once per tx, and one copy per tx was most of its cost.
-   * This cache is untouched.
+   * A draft to edit many times, read between edits, then freeze with `done()`: a batch of
+   * admissions reads and pushes the cache once per tx. This cache is untouched. The draft appends
+   * to this cache's log when this cache is the log's newest version, else to a copy (header).
    */
   edit(): TxCacheDraft {
-    return new TxCacheDraft(this.order.asMutable(), this.index.asMutable(), this.base);
+    // An empty cache starts a log of its own: EMPTY is shared by every mempool and test.
+    if (this.size === 0) return new TxCacheDraft(new CacheLog(), 0, 0, 0);
+    if (this.log.hashes.length === this.length) {
+      return new TxCacheDraft(this.log, this.length, this.head, this.size);
+    }
+    const copy = rebuilt(liveHashes(this));
+    return new TxCacheDraft(copy.log, copy.length, copy.head, copy.size);
   }
 
-  /** Drops leading holes, and rebuilds once holes outnumber the hashes (amortised O(1)). */
-  static tidy(order: List<string | undefined>, index: ImmutableMap<string, number>, base: number) {
-    if (index.size === 0) return TxCache.EMPTY;
-    while (order.size > 0 && order.first() === undefined) {
-      order = order.shift();
-      base++;
+  /** A version over a draft's window, its log rebuilt once stale entries outnumber the live ones. */
+  static of(w: Window): TxCache {
+    if (w.size === 0) return TxCache.EMPTY;
+    if (w.length > 2 * w.size + 1024) {
+      const fresh = rebuilt(liveHashes(w));
+      return new TxCache(fresh.log, fresh.length, fresh.head, fresh.size);
     }
-    if (order.size > 2 * index.size + 64) {
-      const hashes = order.filter((h): h is string => h !== undefined);
-      const positions = ImmutableMap<string, number>().withMutations((m) => {
-        hashes.forEach((h, i) => {
-          m.set(h, i);
-        });
-      });
-      return new TxCache(hashes, positions, 0);
-    }
-    return new TxCache(order, index, base);
+    return new TxCache(w.log, w.length, w.head, w.size);
   }
 }
 
 /** A cache being edited (TxCache.edit): reads see every edit made so far, in order. */
-export class TxCacheDraft {
+export class TxCacheDraft implements Window {
   constructor(
-    private order: List<string | undefined>,
-    private readonly index: ImmutableMap<string, number>,
-    private base: number,
+    public log: CacheLog,
+    public length: number,
+    public head: number,
+    public size: number,
   ) {}
 
   has(hash: string): boolean {
-    return this.index.has(hash);
+    return this.size > 0 && liveAt(this, hash) >= 0;
+  }
+
+  /**
+   * Makes this draft the newest user of its log before it appends: another draft of the same
+   * version may have appended since this one began (two drafts alive at once), and then this one
+   * continues on a copy of what it holds.
+   */
+  private own(): void {
+    if (this.log.hashes.length === this.length) return;
+    const copy = rebuilt(liveHashes(this));
+    this.log = copy.log;
+    this.length = copy.length;
+    this.head = copy.head;
   }
 
   /** Adds or refreshes a hash; evicts the oldest when over capacity. A capacity of 0 keeps nothing. */
   push(hash: string, capacity: number): void {
     if (capacity <= 0) return;
-    const { index } = this;
-    const at = index.get(hash);
-    if (at !== undefined) {
-      if (at - this.base === this.order.size - 1) return; // already the newest
-      this.order = this.order.set(at - this.base, undefined);
-    }
-    index.set(hash, this.base + this.order.size);
-    this.order = this.order.push(hash);
-    // Evict the oldest hash, dropping the holes in front of it on the way. Holes left at the front
-    // between edits are harmless (reads skip them) and `done()` drops them: two fewer reads of
-    // the List per push.
-    while (index.size > capacity) {
-      const oldest = this.order.first();
-      this.order = this.order.shift();
-      this.base++;
-      if (oldest !== undefined) index.delete(oldest);
+    this.own();
+    const at = liveAt(this, hash);
+    if (at >= 0 && at === this.length - 1) return; // already the newest
+    this.log.append(hash, true);
+    this.length++;
+    if (at < 0) this.size++;
+    // Evict the oldest live hashes; stale entries in front of them are stepped over once each.
+    while (this.size > capacity) {
+      const oldest = this.head++;
+      const h = this.log.hashes[oldest]!;
+      if (this.log.pushes[oldest] === true && this.log.lastEntry(h, this.length) === oldest) this.size--;
     }
   }
 
   remove(hash: string): void {
-    const at = this.index.get(hash);
-    if (at === undefined) return;
-    this.index.delete(hash);
-    const i = at - this.base;
-    this.order = i === this.order.size - 1 ? this.order.pop() : this.order.set(i, undefined);
+    if (liveAt(this, hash) < 0) return;
+    this.own();
+    this.log.append(hash, false);
+    this.length++;
+    this.size--;
   }
 
   /** The edited cache, persistent again; the draft must not be used afterwards. */
   done(): TxCache {
-    return TxCache.tidy(this.order.asImmutable(), this.index.asImmutable(), this.base);
+    return TxCache.of(this);
   }
 }
 
@@ -152,7 +230,7 @@ export function cacheRemove(cache: TxCache, hash: string): TxCache {
   return cache.remove(hash);
 }
 
-/** Many pushes (`true`) and removes (`false`) in order, in one transient edit. */
+/** Many pushes (`true`) and removes (`false`) in order, in one edit. */
 export function cacheUpdate(
   cache: TxCache,
   changes: readonly (readonly [hash: string, push: boolean])[],

@@ -31,6 +31,11 @@ export function reapMaxBytesMaxGas(state: MempoolState, maxBytes: number, maxGas
 
 /** At most `max` txs in arrival order (-1 = all). */
 export function reapMaxTxs(state: MempoolState, max: number): MempoolTx[] {
-  const all = state.txs.valueSeq();
-  return (max < 0 ? all : all.take(max)).toArray();
+  const out: MempoolTx[] = [];
+  if (max === 0) return out;
+  for (const entry of state.txs.values()) {
+    out.push(entry);
+    if (out.length === max) break;
+  }
+  return out;
 }

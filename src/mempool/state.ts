@@ -1,7 +1,7 @@
 // The mempool's state: pending txs in arrival order, the cache of recently seen tx hashes,
 // and the bookkeeping of rechecks and the once-per-height "txs available" notice.
-import { Map as ImmutableMap, OrderedMap } from "immutable";
 import { TxCache } from "./cache.js";
+import { VersionedMap } from "./versioned-map.js";
 
 export interface MempoolConfig {
   /** Maximum number of pending txs (`mempool.size`). */
@@ -58,17 +58,16 @@ export interface MempoolState {
   config: MempoolConfig;
   /** Height of the last committed block the mempool was updated with. */
   height: bigint;
-  /** Pending txs in arrival order. */
-  txs: OrderedMap<string, MempoolTx>;
+  /** Pending txs in arrival order (a VersionedMap: O(1) plain-JS operations, persistent). */
+  txs: VersionedMap<MempoolTx>;
   /** Sum of the pending txs' sizes. */
   txsBytes: number;
   /** Hashes admitted or being checked, oldest first (an LRU: a hit refreshes the entry). */
   cache: TxCache;
   /**
-   * Txs whose CheckTx (type New) has not answered yet, with who sent them meanwhile. A Map, not an
-   * OrderedMap: nothing reads it in order, and the order's List was a third of each edit's cost.
+   * Txs whose CheckTx (type New) has not answered yet, with who sent them meanwhile.
    */
-  checking: ImmutableMap<string, CheckingTx>;
+  checking: VersionedMap<CheckingTx>;
   /**
    * The recheck after the last block: its generation (bumped by every block and flush, so answers
    * of an earlier one are stale) and how many of its answers are still to come. A count, not the
@@ -85,10 +84,10 @@ export function initialMempoolState(config: MempoolConfig, height: bigint): Memp
   return {
     config,
     height,
-    txs: OrderedMap(),
+    txs: VersionedMap.empty(),
     txsBytes: 0,
     cache: TxCache.EMPTY,
-    checking: ImmutableMap(),
+    checking: VersionedMap.empty(),
     recheck: { generation: 0, pending: 0 },
     notifiedTxsAvailable: false,
   };

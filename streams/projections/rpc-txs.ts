@@ -80,9 +80,8 @@ export function broadcastTxAsync(node: NodeHandle, tx: Uint8Array): BroadcastTxR
   // Hashed once, here (the one-shot hash), and handed to the mempool.
   const hash = txHashHex(tx);
   if (node.mempool.seen(hash)) throw handlerError("tx already exists in cache");
-  node.mempool.submit(tx, "rpc", hash).catch(() => {
-    // the outcome is not the caller's to see (async), and a failure is logged by the mempool
-  });
+  // The outcome is not the caller's to see (async); a failure is logged by the mempool.
+  node.mempool.offer(tx, hash);
   return { code: 0, data: "", log: "", codespace: "", hash };
 }
 

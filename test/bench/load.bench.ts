@@ -24,6 +24,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -230,6 +231,35 @@ class BenchNode {
     }
   }
 
+  /**
+   * CPU ms per thread group (the main thread; libuv's pool, where LevelDB's reads and writes run;
+   * other threads by their name in /proc: V8's GC and compiler helpers, LevelDB's background
+   * compaction, ...): the CPU profile sees only the main thread.
+   */
+  threadCpuMs(): Map<string, number> {
+    const groups = new Map<string, number>();
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${this.pid}/task`);
+    } catch {
+      return groups;
+    }
+    for (const tid of tasks) {
+      try {
+        const stat = readFileSync(`/proc/${this.pid}/task/${tid}/stat`, "utf8");
+        // Threads named "node" besides the main one (libuv's pool, helpers) are told apart by tid.
+        const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/\d+$/, "");
+        const name = Number(tid) === this.pid ? "main" : comm === "node" ? "other node threads" : comm;
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+        groups.set(name, (groups.get(name) ?? 0) + ms);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+    return groups;
+  }
+
   async rpc(method: string, params: Record<string, unknown> = {}) {
     const res = await fetch(`http://${this.address}/`, {
       method: "POST",
@@ -346,6 +376,7 @@ try {
   const startIndex = node.commits.length;
   const startHeight = node.commits.at(-1)!.height;
   const cpu0 = node.cpuMs();
+  const threads0 = node.threadCpuMs();
   const load0 = load1();
   const t0 = performance.now();
   const rss: RssSample[] = [];
@@ -366,6 +397,12 @@ try {
   const endHeight = during.at(-1)?.height ?? startHeight;
   const stored = await storedTxs(node, startHeight, endHeight);
   const nodeCpu = node.cpuMs() - cpu0;
+  // CPU-ms per 1k committed txs by thread group, largest first (threads that ended are missed).
+  const threadShare: Record<string, number> = {};
+  for (const [name, ms] of [...node.threadCpuMs()].sort((a, b) => b[1] - a[1])) {
+    const spent = ms - (threads0.get(name) ?? 0);
+    if (spent > 0) threadShare[name] = round((spent * 1000) / Math.max(1, committedDuring));
+  }
   const intervals = during.slice(1).map((c, i) => c.at - during[i]!.at);
   const commitsPerHeight = during.map((c) => c.txs);
   const asyncLoad = load1();
@@ -446,6 +483,7 @@ try {
         max: Math.round(Math.max(0, ...intervals)),
       },
       nodeCpuMsPerKTx: round((nodeCpu * 1000) / Math.max(1, committedDuring)),
+      nodeCpuMsPerKTxByThread: threadShare,
       rssMb: rss,
       rssSummary: rssSummary(rss),
     },
@@ -471,6 +509,11 @@ try {
     .join(" ");
   console.log(
     `broadcast_tx_async (wrk ${CONNECTIONS} conns, ${SECONDS} s${RATE ? `, paced ~${RATE}/s` : ""}): committed ${committedPerSecond} tx/s (${committedDuring} txs over ${during.length} heights, store says ${stored}; ${commitsPerHeight.length ? `${result.async.txsPerHeight.min}-${result.async.txsPerHeight.max}` : "-"} per height; interval p50 ${result.async.blockIntervalMs.p50} ms max ${result.async.blockIntervalMs.max} ms) | sent ${asyncRun.perSecond}/s (rate stdev ${asyncRun.threadRate.stdev}) | latency p50/p90/p99 ${asyncRun.latencyMs.p50}/${asyncRun.latencyMs.p90}/${asyncRun.latencyMs.p99} ms | node ${result.async.nodeCpuMsPerKTx} CPU-ms/1k tx | load ${load0}→${asyncLoad}`,
+  );
+  console.log(
+    `node CPU-ms per 1k committed txs by thread: ${Object.entries(threadShare)
+      .map(([name, ms]) => `${name} ${ms}`)
+      .join(" | ")}`,
   );
   console.log(`RSS MB (V8 heap MB): idle ${idleBefore} | ${rssLine} | idle after ${idleAfter}`);
   const summary = result.async.rssSummary;

@@ -63,3 +63,47 @@ test("a batch of pushes and removes gives the same cache as applying them one by
     }
   }
 });
+
+test("versions of one cache edited on two branches, and drafts alive at once, each read as their own LRU", () => {
+  const hashes = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}`);
+  let base = TxCache.EMPTY;
+  for (const h of hashes(5, "B")) base = base.push(h, 8);
+  // two branches of the same version: the second appends after the first did
+  const left = base.push("L", 8).remove("B0");
+  const right = base.push("R", 8).push("B1", 8);
+  assert.deepEqual(base.keySeq().toArray(), ["B0", "B1", "B2", "B3", "B4"]);
+  assert.deepEqual(left.keySeq().toArray(), ["B1", "B2", "B3", "B4", "L"]);
+  assert.deepEqual(right.keySeq().toArray(), ["B0", "B2", "B3", "B4", "R", "B1"]);
+  assert.ok(!right.has("L") && !left.has("R") && left.has("B1") && !left.has("B0"));
+  // two drafts of one version alive at once
+  const a = right.edit();
+  const b = right.edit();
+  a.push("A", 8);
+  b.push("X", 8);
+  a.remove("B0");
+  b.push("Y", 8);
+  assert.ok(a.has("A") && !a.has("X") && !a.has("B0"));
+  assert.ok(b.has("X") && b.has("Y") && !b.has("A") && b.has("B0"));
+  assert.deepEqual(a.done().keySeq().toArray(), ["B2", "B3", "B4", "R", "B1", "A"]);
+  assert.deepEqual(b.done().keySeq().toArray(), ["B0", "B2", "B3", "B4", "R", "B1", "X", "Y"]);
+  assert.deepEqual(
+    right.keySeq().toArray(),
+    ["B0", "B2", "B3", "B4", "R", "B1"],
+    "the version they came from",
+  );
+});
+
+test("the memory a cache holds stays within a bound of its capacity, old versions read unchanged", () => {
+  const capacity = 1000;
+  let cache = TxCache.EMPTY;
+  const kept: { cache: TxCache; keys: string[] }[] = [];
+  let most = 0;
+  for (let i = 0; i < 50_000; i++) {
+    cache = i % 7 === 3 ? cache.remove(`H${i - 2}`) : cache.push(`H${i}`, capacity);
+    if (i % 5000 === 0) kept.push({ cache, keys: cache.keySeq().toArray() });
+    most = Math.max(most, cache.retainedEntries);
+  }
+  assert.equal(cache.size, capacity);
+  assert.ok(most <= 2 * capacity + 1025, `a log held ${most} entries at capacity ${capacity}`);
+  for (const { cache: old, keys } of kept) assert.deepEqual(old.keySeq().toArray(), keys);
+});

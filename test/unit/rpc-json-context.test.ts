@@ -130,15 +130,15 @@ test("mempool: unconfirmed_txs honours the limit, num_unconfirmed_txs has no txs
     },
   });
   assert.throws(() => createRpcContext(node).broadcastTxAsync!(cachedTx), /tx already exists in cache/);
-  // broadcast_tx_async hashes the tx once and hands that hash to the mempool with the tx
+  // broadcast_tx_async hashes the tx once and offers it to the mempool with that hash
   const submitted: unknown[][] = [];
   const accepting = fakeNode({
     mempool: {
       state: () => ({ txs: new Map(), txsBytes: 0, cache: new Map() }),
       seen: () => false,
-      submit: async (...args: unknown[]) => {
+      // async offers the tx (no waiter per tx); submit is what waits
+      offer: (...args: unknown[]) => {
         submitted.push(args);
-        return { hash: "X", outcome: { kind: "added" }, checkTx: undefined };
       },
     },
   });
@@ -146,7 +146,7 @@ test("mempool: unconfirmed_txs honours the limit, num_unconfirmed_txs has no txs
   const answer = createRpcContext(accepting).broadcastTxAsync!(asyncTx) as { hash: string };
   const expected = createHash("sha256").update(asyncTx).digest("hex").toUpperCase();
   assert.equal(answer.hash, expected);
-  assert.deepEqual(submitted, [[asyncTx, "rpc", expected]]);
+  assert.deepEqual(submitted, [[asyncTx, expected]]);
   // a mempool refusal before CheckTx is an error with the mempool's message
   const refusing = fakeNode({
     mempool: {

@@ -72,3 +72,17 @@ test("a flush folds the queued submissions first", async () => {
   assert.equal((await queued).outcome.kind, "added", "its CheckTx answer comes after the flush");
   stop();
 });
+
+test("an offered tx (broadcast_tx_async) folds with the turn's submissions and is admitted like them", async () => {
+  const checked: string[] = [];
+  const { mempool, folded, stop } = mempoolOver(checked);
+  const waited = mempool.submit(tx("d=4"));
+  mempool.offer(tx("e=5"), txHashHex(tx("e=5")));
+  mempool.offer(tx("d=4"), txHashHex(tx("d=4")));
+  assert.ok(mempool.seen(txHashHex(tx("e=5"))), "an offered tx counts as seen before its fold");
+  assert.equal((await waited).outcome.kind, "added");
+  assert.deepEqual(folded, ["TxsSubmitted(3)", "CheckTxsCompleted"]);
+  assert.deepEqual(checked, ["d=4", "e=5"], "the duplicate offer is refused by the cache, not checked");
+  assert.deepEqual([...mempool.state().txs.keys()], [txHashHex(tx("d=4")), txHashHex(tx("e=5"))]);
+  stop();
+});

@@ -3,7 +3,6 @@
 // folded over one tx (TxSubmitted, CheckTxCompleted) or a batch (TxsSubmitted, CheckTxsCompleted):
 // a batch is the same as its txs folded one after another, with one copy of each map per fold
 // instead of one per tx. The state passed in is never changed.
-import type { Map as ImmutableMap, OrderedMap } from "immutable";
 import type { TxCacheDraft } from "../cache.js";
 import type { MempoolEffect, RunCheckTx } from "../effect.js";
 import { type MempoolRefusal, mempoolFull, txEmpty, txInCache, txTooLarge } from "../errors.js";
@@ -17,6 +16,7 @@ import type {
 } from "../input.js";
 import type { CheckingTx, MempoolConfig, MempoolState, MempoolTx } from "../state.js";
 import type { MempoolTransition } from "../transition.js";
+import type { MapDraft } from "../versioned-map.js";
 import { noticeTxsAvailable } from "./txs-available.js";
 
 /** What admissions edit during one fold, as transient copies of the state's parts. */
@@ -25,8 +25,8 @@ interface AdmissionDraft {
   readonly height: bigint;
   /** The fold's time: when an added tx entered the pool (ttl-duration). */
   readonly time: number;
-  readonly txs: OrderedMap<string, MempoolTx>;
-  readonly checking: ImmutableMap<string, CheckingTx>;
+  readonly txs: MapDraft<MempoolTx>;
+  readonly checking: MapDraft<CheckingTx>;
   readonly cache: TxCacheDraft;
   txsBytes: number;
   /** A tx entered the pool: the "txs available" notice may be due. */

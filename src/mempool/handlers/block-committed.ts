@@ -78,7 +78,7 @@ export function onBlockCommitted(state: MempoolState, input: BlockCommitted): Me
     notifiedTxsAvailable: false,
   };
   if (config.recheck && txs.size > 0) {
-    const remaining = txs.valueSeq().toArray();
+    const remaining = txs.toValueArray();
     const generation = next.recheck.generation;
     return {
       state: { ...next, recheck: { generation, pending: remaining.length } },

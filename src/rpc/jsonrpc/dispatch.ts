@@ -235,6 +235,21 @@ export class Dispatcher {
     } catch (error) {
       return { status: 500, body: errorResponse(URI_ID, toJsonRpcError(error)), cacheable: false };
     }
+    return this.handleUriArgs(route, args, env);
+  }
+
+  /**
+   * A URI call whose arguments were already read (plainBytesArg's short path): answered as
+   * handleUri answers it from there on.
+   */
+  handleUriArgs(route: Route, args: Record<string, unknown>, env: RouteEnv): RpcReply | Promise<RpcReply> {
+    if (route.webSocketOnly) {
+      return {
+        status: 404,
+        body: errorResponse(URI_ID, { code: JSONRPC_CODE.methodNotFound, message: "Method not found" }),
+        cacheable: false,
+      };
+    }
     const answered = this.answer(URI_ID, route, args, env);
     const reply = ({ text, ok }: Answered): RpcReply => ({
       status: ok ? 200 : 500,

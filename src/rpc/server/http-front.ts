@@ -6,6 +6,7 @@
 import { JSONRPC_CODE } from "../errors.js";
 import type { Dispatcher, RouteTable, RpcReply } from "../jsonrpc/dispatch.js";
 import { errorResponse } from "../jsonrpc/envelope.js";
+import { plainBytesArg } from "../jsonrpc/uri-params.js";
 import type { Route, RouteEnv } from "../route-spec.js";
 import { CorsPolicy, type CorsSettings, type Header } from "./cors.js";
 import { renderIndexPage } from "./index-page.js";
@@ -228,8 +229,17 @@ export class HttpFront {
     }
     const route = call.path.indexOf("/", 1) < 0 ? this.dispatcher.route(call.path.slice(1)) : undefined;
     if (route === undefined) return this.notFound(call);
-    const lookup = queryLookup(call, body, route.params.length > 0);
-    const reply = this.dispatcher.handleUri(route, lookup, this.envFor(call.remoteAddress));
+    // A non-empty query value wins over a form body (queryLookup), so the short path may skip it.
+    const only = route.params.length === 1 ? route.params[0]! : undefined;
+    const plain = only?.type === "bytes" ? plainBytesArg(call.query, only.name) : undefined;
+    const reply =
+      plain !== undefined
+        ? this.dispatcher.handleUriArgs(route, { [only!.name]: plain }, this.envFor(call.remoteAddress))
+        : this.dispatcher.handleUri(
+            route,
+            queryLookup(call, body, route.params.length > 0),
+            this.envFor(call.remoteAddress),
+          );
     return reply instanceof Promise ? reply.then((r) => this.reply(call, r)) : this.reply(call, reply);
   }
 }
