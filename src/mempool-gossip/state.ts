@@ -44,6 +44,11 @@ export interface MempoolGossipState {
   readonly config: MempoolGossipConfig;
   /** The admission number the next admitted tx gets. */
   readonly nextSeq: number;
+  /**
+   * The admitted txs still pending, by admission number; empty while there is no peer (nothing is
+   * kept for nobody: the first peer brings the mempool's pending txs, the last one leaving clears
+   * the list).
+   */
   readonly txs: ImmutableMap<number, GossipedTx>;
   readonly seqOf: ImmutableMap<string, number>;
   readonly peers: ImmutableMap<string, PeerCursor>;

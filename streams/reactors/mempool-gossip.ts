@@ -15,6 +15,7 @@ import {
   type MempoolGossipInput,
   type MempoolGossipState,
   mempoolGossipReducer,
+  type PooledTx,
   type SendGossipTx,
 } from "../../src/mempool-gossip/index.js";
 import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
@@ -32,6 +33,8 @@ export interface MempoolGossipDeps {
   mempool: {
     readonly effect$: Observable<MempoolEffect>;
     submit(tx: Uint8Array, from: string): Promise<SubmitResult>;
+    /** The mempool's current state: its pending txs in admission order, read when a peer joins. */
+    state(): { readonly txs: { values(): Iterable<PooledTx> } };
   };
   config: MempoolGossipConfig & { readonly maxTxBytes: number };
   /** The peer's consensus height (the consensus gossip reactor's peer state); undefined: not known. */
@@ -70,7 +73,14 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
     map(
       (e): MempoolGossipInput =>
         e.type === "added"
-          ? { type: "GossipPeerAdded", peerId: e.peerId, peerHeight: peerHeight(e.peerId) }
+          ? {
+              type: "GossipPeerAdded",
+              peerId: e.peerId,
+              peerHeight: peerHeight(e.peerId),
+              // Read now, when the join is queued: every admission the reducer skipped for want of
+              // a peer is in it, and every later one is folded after the join (one FIFO queue).
+              pool: Array.from(deps.mempool.state().txs.values()),
+            }
           : { type: "GossipPeerRemoved", peerId: e.peerId },
     ),
   );

@@ -62,6 +62,7 @@ for (let p = 0; p < PEERS; p++)
     type: "GossipPeerAdded",
     peerId: `peer${p}`,
     peerHeight: 0n,
+    pool: [],
   }).state;
 let sends = 0;
 

@@ -9,6 +9,7 @@ import {
   type MempoolGossipInput,
   type MempoolGossipState,
   mempoolGossipReducer,
+  type PooledTx,
 } from "../../src/mempool-gossip/index.js";
 import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
 import { encodeMempoolTx } from "../../src/p2p/mempool-wire.js";
@@ -21,10 +22,18 @@ const admitted = (n: number, height = 0n, senders: string[] = []): MempoolGossip
   height,
   senders,
 });
-const added = (peerId: string, peerHeight?: bigint): MempoolGossipInput => ({
+/** A tx as the mempool holds it (what a joining peer brings along). */
+const pooled = (n: number, height = 0n, senders: string[] = []): PooledTx => ({
+  hash: `H${n}`,
+  tx: tx(n),
+  height,
+  senders,
+});
+const added = (peerId: string, peerHeight?: bigint, pool: PooledTx[] = []): MempoolGossipInput => ({
   type: "GossipPeerAdded",
   peerId,
   peerHeight,
+  pool,
 });
 const finished = (
   peerId: string,
@@ -65,9 +74,7 @@ function steps(rows: [MempoolGossipInput, MempoolGossipEffect[]][], start = init
 describe("mempool gossip reducer", () => {
   test("a new peer is offered the pool oldest first, one tx in flight, then waits at the end", () => {
     const s = steps([
-      [admitted(1), []],
-      [admitted(2), []],
-      [added("A"), [send("A", 0, 1)]],
+      [added("A", undefined, [pooled(1), pooled(2)]), [send("A", 0, 1)]],
       [admitted(3), []], // A is busy: no second message in flight
       [finished("A", 0), [send("A", 1, 2)]],
       [finished("A", 1), [send("A", 2, 3)]],
@@ -138,13 +145,14 @@ describe("mempool gossip reducer", () => {
 
   test("txs that left the pool are skipped; answers that are not awaited change nothing", () => {
     const s = steps([
-      [admitted(1), []],
+      [added("B"), []],
+      [admitted(1), [send("B", 0, 1)]],
       [admitted(2), []],
       [admitted(3), []],
       [{ type: "TxsLeftPool", hashes: ["H1", "H2", "H9"] }, []],
-      [added("A"), [send("A", 2, 3)]],
+      [added("A", undefined, [pooled(7)]), [send("A", 2, 3)]], // the list is kept: the pool is not read
       [finished("A", 0), []], // not the tx in flight
-      [finished("B", 2), []], // unknown peer
+      [finished("X", 2), []], // unknown peer
       [{ type: "GossipSleepElapsed", peerId: "A", peerHeight: 1n }, []], // not sleeping
       [admitted(3), []], // the same tx again: already known
     ]);
@@ -154,7 +162,8 @@ describe("mempool gossip reducer", () => {
 
   test("txs leaving the pool leave the state before them unchanged", () => {
     const before = steps([
-      [admitted(1), []],
+      [added("A"), []],
+      [admitted(1), [send("A", 0, 1)]],
       [admitted(2), []],
     ]);
     const after = mempoolGossipReducer(before, { type: "TxsLeftPool", hashes: ["H1", "H2"] }).state;
@@ -181,9 +190,34 @@ describe("mempool gossip reducer", () => {
       [{ type: "GossipPeerRemoved", peerId: "A" }, []],
       [finished("A", 0), []],
       [{ type: "GossipPeerRemoved", peerId: "A" }, []],
-      [added("A"), [send("A", 0, 1)]],
+      [added("A", undefined, [pooled(1)]), [send("A", 1, 1)]], // the list was dropped: renumbered
     ]);
     assert.equal(s.peers.size, 1);
+  });
+
+  test("with no peer an admission keeps nothing; the first peer brings the pool, the last one leaving drops it", () => {
+    const alone = steps([
+      [admitted(1), []],
+      [admitted(2, 0n, ["P"]), []],
+    ]);
+    assert.equal(alone.txs.size, 0, "a lone node keeps no gossip list");
+    assert.equal(alone.seqOf.size, 0);
+    const s = steps(
+      [
+        // The pool as the mempool holds it: tx 2 came from A, so A skips it.
+        [added("A", undefined, [pooled(1), pooled(2, 0n, ["A"]), pooled(3)]), [send("A", 0, 1)]],
+        [finished("A", 0), [send("A", 2, 3)]],
+        [added("B", undefined, [pooled(9)]), [send("B", 0, 1)]],
+        [admitted(4), []],
+        [{ type: "GossipPeerRemoved", peerId: "A" }, []],
+      ],
+      alone,
+    );
+    assert.deepEqual([...s.seqOf.keys()], ["H1", "H2", "H3", "H4"], "B's join did not read its pool");
+    const gone = mempoolGossipReducer(s, { type: "GossipPeerRemoved", peerId: "B" }).state;
+    assert.equal(gone.txs.size, 0);
+    assert.equal(gone.seqOf.size, 0);
+    assert.equal(mempoolGossipReducer(gone, admitted(5)).state.txs.size, 0);
   });
 
   test("mempool.broadcast = false sends nothing", () => {

@@ -56,6 +56,7 @@ describe("mempool reactor", () => {
           submitted.push({ tx: Buffer.from(tx).toString(), from });
           return { hash: "H", outcome: { kind: "added" }, checkTx: undefined };
         },
+        state: () => ({ txs: [] }),
       },
       config: { broadcast: true, peerGossipSleepMs: 100, maxTxBytes: 16 },
       logger,
