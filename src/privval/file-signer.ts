@@ -61,6 +61,11 @@ export class FileSigner {
     return new FileSigner(privateKey, store, store.state);
   }
 
+  /** Readies the store (its writer thread) so the first signature does not wait for it to start. */
+  async warmUp(): Promise<void> {
+    await this.store.warmUp?.();
+  }
+
   /** Releases the store's resources (the state file's writer thread); a save still out rejects. */
   async close(): Promise<void> {
     await this.store.close?.();

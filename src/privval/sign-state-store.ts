@@ -23,6 +23,8 @@ export interface SignStateStore {
    * with that error.
    */
   save(state: PrivValidatorState, after?: PromiseLike<void>): void | Promise<void>;
+  /** Readies what saves need (the file store's writer thread) so the first save does not wait. */
+  warmUp?(): Promise<void>;
   /** Releases what the store holds open (the file store's writer thread); saves still out reject. */
   close?(): Promise<void>;
 }
@@ -60,6 +62,7 @@ export function fileSignStateStore(
   return {
     state,
     save: (next, after) => writer.write(path, privValidatorStateFileText(next), 0o600, after),
+    warmUp: () => writer.warmUp(),
     close: () => writer.close(),
   };
 }

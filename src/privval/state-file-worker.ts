@@ -13,7 +13,9 @@ import { openDirectory, replaceWithStagedSync, stageFileSync } from "../types/ke
 export type StateFileRequest =
   | { kind: "stage"; id: number; path: string; temporary: string; content: string; mode: number }
   | { kind: "commit"; id: number }
-  | { kind: "abort"; id: number };
+  | { kind: "abort"; id: number }
+  /** Answered at once: the thread is up (StateFileWriter.warmUp). */
+  | { kind: "ping"; id: number };
 
 /** One answer per request id: after its commit, or at once when its stage or commit failed. */
 export type StateFileAnswer =
@@ -44,6 +46,10 @@ function failed(id: number, error: unknown): StateFileAnswer {
 }
 
 port.on("message", (request: StateFileRequest) => {
+  if (request.kind === "ping") {
+    port.postMessage({ id: request.id, ok: true } satisfies StateFileAnswer);
+    return;
+  }
   if (request.kind === "stage") {
     try {
       stageFileSync(request.temporary, request.content, request.mode);

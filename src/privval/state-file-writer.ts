@@ -65,6 +65,21 @@ export class StateFileWriter {
     return done;
   }
 
+  /**
+   * Starts the thread now and resolves once it answers, so the first write does not wait for the
+   * thread to load (tens of ms from dist/, a second or more from the sources under tsx).
+   */
+  warmUp(): Promise<void> {
+    const worker = this.workerNow();
+    const id = this.nextId++;
+    const done = new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { worker, resolve, reject });
+    });
+    if (this.pending.size === 1) worker.ref();
+    this.post(worker, { kind: "ping", id });
+    return done;
+  }
+
   /** Stops the thread (a node shutting down); writes still out reject. */
   async close(): Promise<void> {
     const worker = this.worker;
