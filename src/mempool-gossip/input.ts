@@ -57,6 +57,8 @@ export interface GossipTxSendFinished {
   type: "GossipTxSendFinished";
   peerId: string;
   seq: number;
+  /** The last admission number the message carried (SendGossipTx's `through`). */
+  through: number;
   delivered: boolean;
   peerHeight: bigint | undefined;
 }

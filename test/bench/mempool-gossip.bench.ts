@@ -84,6 +84,7 @@ function gossipRound(): number {
           type: "GossipTxSendFinished",
           peerId: e.peerId,
           seq: e.seq,
+          through: e.through,
           delivered: true,
           peerHeight: 0n,
         });

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
+  DEFAULT_MEMPOOL_GOSSIP_CONFIG,
   initialMempoolGossipState,
   type MempoolGossipEffect,
   type MempoolGossipInput,
@@ -12,7 +13,7 @@ import {
   type PooledTx,
 } from "../../src/mempool-gossip/index.js";
 import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
-import { encodeMempoolTx } from "../../src/p2p/mempool-wire.js";
+import { encodeMempoolTx, encodeMempoolTxs } from "../../src/p2p/mempool-wire.js";
 
 const tx = (n: number) => Uint8Array.of(n);
 const admitted = (n: number, height = 0n, senders: string[] = []): MempoolGossipInput => ({
@@ -44,6 +45,7 @@ const finished = (
   type: "GossipTxSendFinished",
   peerId,
   seq,
+  through: seq,
   delivered,
   peerHeight,
 });
@@ -52,6 +54,7 @@ const send = (peerId: string, seq: number, n: number): MempoolGossipEffect => ({
   peerId,
   channelId: CHANNEL_MEMPOOL,
   seq,
+  through: seq,
   message: encodeMempoolTx(tx(n)),
 });
 const sleep = (peerId: string): MempoolGossipEffect => ({
@@ -221,7 +224,7 @@ describe("mempool gossip reducer", () => {
   });
 
   test("mempool.broadcast = false sends nothing", () => {
-    const off = initialMempoolGossipState({ broadcast: false, peerGossipSleepMs: 100 });
+    const off = initialMempoolGossipState({ ...DEFAULT_MEMPOOL_GOSSIP_CONFIG, broadcast: false });
     const s = steps(
       [
         [admitted(1), []],
@@ -231,5 +234,69 @@ describe("mempool gossip reducer", () => {
       off,
     );
     assert.equal(s.peers.size, 0);
+  });
+
+  test("batches: up to batchTxs txs per message within the byte bound; senders' txs skipped, a lagging tx ends a batch, a failed send resends from the first", () => {
+    const batched = initialMempoolGossipState({
+      ...DEFAULT_MEMPOOL_GOSSIP_CONFIG,
+      batchTxs: 3,
+      // Room for three one-byte txs: 3 entries of 3 bytes, and the message's 2 bytes of framing.
+      batchMessageBytes: 11,
+    });
+    const batch = (peerId: string, seq: number, through: number, ns: number[]): MempoolGossipEffect => ({
+      type: "SendGossipTx",
+      peerId,
+      channelId: CHANNEL_MEMPOOL,
+      seq,
+      through,
+      message: encodeMempoolTxs(ns.map(tx)),
+    });
+    const done = (peerId: string, seq: number, through: number, delivered = true): MempoolGossipInput => ({
+      type: "GossipTxSendFinished",
+      peerId,
+      seq,
+      through,
+      delivered,
+      peerHeight: 1n,
+    });
+    const pool = [
+      pooled(1, 1n),
+      pooled(2, 1n, ["A"]),
+      pooled(3, 1n),
+      pooled(4, 1n),
+      pooled(5, 1n),
+      pooled(6, 5n),
+    ];
+    steps(
+      [
+        // tx 2 came from A: the first message carries 1, 3, 4 (three txs, admission numbers 0-3).
+        [added("A", 1n, pool), [batch("A", 0, 3, [1, 3, 4])]],
+        [done("A", 0, 3), [batch("A", 4, 4, [5])]], // tx 6 (height 5) is too far ahead: the batch ends
+        [done("A", 4, 4, false), [sleep("A")]],
+        [{ type: "GossipSleepElapsed", peerId: "A", peerHeight: 1n }, [batch("A", 4, 4, [5])]],
+        [done("A", 4, 4), [sleep("A")]], // now only tx 6 is left, and A is behind it
+      ],
+      batched,
+    );
+    // The byte bound: two-byte txs, so only two fit in 11 bytes (entries of 4 bytes each).
+    const wide = (n: number): PooledTx => ({
+      hash: `W${n}`,
+      tx: Uint8Array.of(n, n),
+      height: 0n,
+      senders: [],
+    });
+    const t = mempoolGossipReducer(batched, added("B", undefined, [wide(1), wide(2), wide(3)]));
+    assert.deepEqual(t.effects, [
+      {
+        type: "SendGossipTx",
+        peerId: "B",
+        channelId: CHANNEL_MEMPOOL,
+        seq: 0,
+        through: 1,
+        message: encodeMempoolTxs([Uint8Array.of(1, 1), Uint8Array.of(2, 2)]),
+      },
+    ]);
+    assert.ok(encodeMempoolTxs([Uint8Array.of(1, 1), Uint8Array.of(2, 2)]).length <= 11);
+    assert.ok(encodeMempoolTxs([1, 2, 3].map((n) => Uint8Array.of(n, n))).length > 11);
   });
 });

@@ -58,7 +58,7 @@ describe("mempool reactor", () => {
         },
         state: () => ({ txs: [] }),
       },
-      config: { broadcast: true, peerGossipSleepMs: 100, maxTxBytes: 16 },
+      config: { broadcast: true, peerGossipSleepMs: 100, maxTxBytes: 16, batchTxs: 1, batchMessageBytes: 20 },
       logger,
       onFault: (f) => assert.fail(f.reason),
     });
