@@ -10,6 +10,7 @@
 import { basename, dirname, join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import { startWorkerBeside } from "../crypto/worker-start.js";
+import { PrivvalError } from "./errors.js";
 import type { StateFileAnswer, StateFileRequest } from "./state-file-worker.js";
 
 interface Pending {
@@ -19,15 +20,13 @@ interface Pending {
   reject(error: Error): void;
 }
 
-/** A failure the writer's thread reported, with the fs error code it carried (EIO, ENOSPC...). */
-export class StateFileWriteError extends Error {
-  constructor(
-    message: string,
-    readonly code: string | undefined,
-  ) {
-    super(message);
-    this.name = "StateFileWriteError";
-  }
+/**
+ * A failure of the writer's thread: PRIVVAL_STATE_WRITE_FAILED, caused by the fs error it reported
+ * (its `code`: EIO, ENOSPC...) when it was a step that failed.
+ */
+function writeFailed(message: string, fsCode?: string): PrivvalError {
+  const cause = fsCode === undefined ? undefined : Object.assign(new Error(message), { code: fsCode });
+  return new PrivvalError("PRIVVAL_STATE_WRITE_FAILED", message, { cause });
 }
 
 export class StateFileWriter {
@@ -105,13 +104,13 @@ export class StateFileWriter {
     worker.unref();
     worker.on("message", (answer: StateFileAnswer) =>
       this.settle(answer.id, (p) =>
-        answer.ok ? p.resolve() : p.reject(new StateFileWriteError(answer.message, answer.code)),
+        answer.ok ? p.resolve() : p.reject(writeFailed(answer.message, answer.code ?? "EIO")),
       ),
     );
     // A thread that dies takes its staged writes with it; the next write starts a new one.
     const died = (reason: string) => {
       if (this.worker === worker) this.worker = undefined;
-      const error = new StateFileWriteError(`state file writer thread ${reason}`, undefined);
+      const error = writeFailed(`state file writer thread ${reason}`);
       for (const [id, p] of [...this.pending])
         if (p.worker === worker) this.settle(id, (q) => q.reject(error));
     };

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { PrivvalError } from "../../src/privval/errors.js";
 import { FileSigner } from "../../src/privval/file-signer.js";
-import { StateFileWriteError, StateFileWriter } from "../../src/privval/state-file-writer.js";
+import { StateFileWriter } from "../../src/privval/state-file-writer.js";
 import {
   type PrivValidatorState,
   privValidatorStateFileText,
@@ -108,8 +108,8 @@ test("a write that fails on the thread rejects with its fs code and stops the si
     (e) =>
       e instanceof PrivvalError &&
       e.code === "PRIVVAL_STATE_WRITE_FAILED" &&
-      e.cause instanceof StateFileWriteError &&
-      e.cause.code === "ENOENT",
+      e.cause instanceof PrivvalError &&
+      (e.cause.cause as NodeJS.ErrnoException).code === "ENOENT",
   );
   await assert.rejects(signer.signVote(CHAIN, vote(14n)), (e) => e instanceof PrivvalError);
 });
