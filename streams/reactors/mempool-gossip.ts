@@ -54,13 +54,13 @@ export interface MempoolGossipReactor {
 type LayerHub = Pick<PeerLayer, "hub" | "reportPeer">;
 
 /**
- * Most txs per mempool message. Each message costs both ends a fixed share (the connection's
- * framing and encryption, the receive path's events, the gossip reducer's send and answer): under
- * load on 4 validators that share was about a fifth of a receiving node's CPU per tx at one tx per
- * message (docs/network.md). 100 small txs make a message of ~10 KB, well under the channel's
- * capacity, which bounds a batch anyway.
+ * Most txs per mempool message: one, as v0.34 sends. The reducer can put up to this many
+ * consecutive txs in a message (within the channel's capacity), which v0.34 receivers accept, but
+ * on the 4-validator bench 100 per message committed fewer txs, not more (0.07 and 0.17 of one
+ * validator's tx/s against 0.43 and 0.31 at one per message, docs/network.md), so it stays at one
+ * until that is understood.
  */
-export const MEMPOOL_GOSSIP_BATCH_TXS = 100;
+export const MEMPOOL_GOSSIP_BATCH_TXS = 1;
 
 /** The settings the reactor reads: mempool.broadcast, mempool.max_tx_bytes, peer_gossip_sleep. */
 export function mempoolGossipConfigOf(config: NodeConfig): MempoolGossipDeps["config"] {
