@@ -150,9 +150,12 @@ async function assemble(
   // consensus starts: a node in block sync announces nothing (v0.34), or peers would send it
   // votes it drops and count them as delivered.
   const folded$ = consensus.loop.transition$.pipe(map((step) => step.state));
+  // Block sync starts after the reactors; until it has, nothing runs to pause for.
+  let blocksyncNow: { readonly syncing: boolean } | undefined;
   startReactors({
     ...{ peers, config, consensus$: folded$, stores, mempool, projections },
     ...{ scheduler, logger, life },
+    syncing: () => blocksyncNow?.syncing ?? false,
   });
   // Block sync (blocksync-node.ts): serves peers always; with fast_sync it runs first and starts
   // consensus when caught up, else it starts consensus now.
@@ -160,6 +163,7 @@ async function assemble(
     ...{ prepared, peers, stores, chain: projections.chain, consensus, pool, signer, scheduler, life },
     metrics: metrics?.metrics,
   });
+  blocksyncNow = blocksync;
   // Every reactor and the consensus hand-off are subscribed: peers' joins and messages flow.
   peers.startDelivery();
   wal.flushEvery(scheduler);

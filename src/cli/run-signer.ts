@@ -64,6 +64,7 @@ export async function runSigner(options: RunSignerOptions): Promise<number> {
   const lock = acquireHomeLock(paths.dataDir);
   try {
     const signer = FileSigner.fromStateFile(key.privateKey, paths.privValidatorStateFile);
+    await signer.warmUp();
     const last = signer.lastSignState;
     log.info("starting remote signer", {
       node,
@@ -79,6 +80,7 @@ export async function runSigner(options: RunSignerOptions): Promise<number> {
     });
     log.info("captured signal, stopping", { signal });
     await server.stop();
+    await signer.close();
     log.info("remote signer stopped", { answered: server.answered });
     return 0;
   } finally {

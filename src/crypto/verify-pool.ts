@@ -4,7 +4,7 @@
 // workers, which leaves the main thread (the consensus loop) free meanwhile. Both paths give the
 // same answers: each worker runs the same verifier with its own KeyObject cache.
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { type Ed25519Verifier, verifyEd25519 } from "./ed25519-verify.js";
 import { CryptoError } from "./errors.js";
 import { DEFAULT_KEY_CACHE_SIZE } from "./key-object-cache.js";
@@ -12,6 +12,7 @@ import { processVerifiedSignatures, type VerifiedSignatures } from "./verified-s
 import { packVerifyItems } from "./verify-batch-packing.js";
 import type { BatchVerifier, VerifyItem } from "./verify-item.js";
 import type { VerifyRequest, VerifyResponse } from "./verify-worker.js";
+import { startWorkerBeside } from "./worker-start.js";
 
 /**
  * Batches with fewer items than this verify on the calling thread. Measured on the project's
@@ -50,20 +51,8 @@ interface PoolWorker {
   pendingItems: number;
 }
 
-// From dist/ the worker is the compiled sibling verify-worker.js. Under tsx (tests, benches) the
-// sources are .ts, and Node 20 does not carry `--import tsx` into worker threads, so the worker
-// starts from a two-line bootstrap that registers tsx there first and then loads verify-worker.ts.
-const RUNNING_FROM_SOURCE = import.meta.url.endsWith(".ts");
-const WORKER_URL = new URL(
-  RUNNING_FROM_SOURCE ? "./verify-worker.ts" : "./verify-worker.js",
-  import.meta.url,
-);
-
 function startWorker(workerData: unknown): Worker {
-  if (!RUNNING_FROM_SOURCE) return new Worker(WORKER_URL, { workerData });
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData });
+  return startWorkerBeside(import.meta.url, "verify-worker", workerData);
 }
 
 export class VerifyPool implements BatchVerifier {

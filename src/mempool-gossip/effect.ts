@@ -1,11 +1,15 @@
 // What the mempool gossip reducer asks the wiring to do.
 
-/** Queue one tx's message on the peer's mempool channel; the answer is GossipTxSendFinished. */
+/**
+ * Queue one message of txs on the peer's mempool channel: admission numbers `seq` to `through`
+ * (those of them the peer did not send us); the answer is GossipTxSendFinished.
+ */
 export interface SendGossipTx {
   type: "SendGossipTx";
   peerId: string;
   channelId: number;
   seq: number;
+  through: number;
   message: Uint8Array;
 }
 

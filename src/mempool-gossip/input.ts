@@ -1,11 +1,28 @@
 // What the mempool gossip reducer folds. Peer heights come in on the inputs about that peer
 // (sampled from the consensus gossip's peer state by the wiring), so the reducer stays pure.
 
+/** A tx pending in the mempool, as the mempool holds it. */
+export interface PooledTx {
+  readonly hash: string;
+  readonly tx: Uint8Array;
+  /** Height of the last committed block when it was admitted. */
+  readonly height: bigint;
+  /** Peers that sent it to us. */
+  readonly senders: readonly string[];
+}
+
 /** A peer that speaks the mempool channel joined: it is offered every pending tx, oldest first. */
 export interface GossipPeerAdded {
   type: "GossipPeerAdded";
   peerId: string;
   peerHeight: bigint | undefined;
+  /**
+   * The mempool's pending txs in admission order when the peer joined. The reducer keeps no list
+   * while it has no peer (a lone validator pays nothing per admitted tx), so the first peer's walk
+   * starts from this; with peers already connected the reducer's own list is current and this is
+   * not read.
+   */
+  pool: readonly PooledTx[];
 }
 
 export interface GossipPeerRemoved {
@@ -40,6 +57,8 @@ export interface GossipTxSendFinished {
   type: "GossipTxSendFinished";
   peerId: string;
   seq: number;
+  /** The last admission number the message carried (SendGossipTx's `through`). */
+  through: number;
   delivered: boolean;
   peerHeight: bigint | undefined;
 }

@@ -1,12 +1,16 @@
 // The mempool gossip reducer (v0.34's broadcastTxRoutine, one walk per peer): each admitted tx is
-// offered to each peer once, in admission order, one tx per message, with at most one message in
-// flight per peer. A peer that sent us the tx is skipped; a peer whose height is below the tx's
+// offered to each peer once, in admission order, with at most one message in flight per peer: up
+// to batchTxs consecutive txs per message (v0.34 sends one; see src/p2p/mempool-wire.ts for why a
+// v0.34 peer takes several). A peer that sent us the tx is skipped; a peer whose height is below the tx's
 // height − 1 (one block of lag allowed) waits peer_gossip_sleep and is looked at again; so does a
 // peer whose connection did not take the message. With mempool.broadcast = false nothing is sent.
+// With no peer nothing is kept: an admission is a no-op (on a lone validator the per-tx fold was
+// ~5 % of the node under load), the first peer brings the mempool's pending txs with it, and the
+// last peer leaving drops the list.
 import { CHANNEL_MEMPOOL } from "../p2p/channels.js";
-import { encodeMempoolTx } from "../p2p/mempool-wire.js";
+import { encodeMempoolTxs, mempoolMessageBytes, mempoolTxEntryBytes } from "../p2p/mempool-wire.js";
 import type { MempoolGossipEffect } from "./effect.js";
-import type { MempoolGossipInput } from "./input.js";
+import type { MempoolGossipInput, PooledTx } from "./input.js";
 import type { MempoolGossipState, PeerCursor } from "./state.js";
 
 export interface MempoolGossipTransition {
@@ -15,8 +19,9 @@ export interface MempoolGossipTransition {
 }
 
 /**
- * Moves a ready peer's walk on to the next tx it should get: emits its send, or its sleep, or
- * leaves it idle at the end of the list.
+ * Moves a ready peer's walk on to the next txs it should get: emits their message (up to
+ * batchTxs txs in admission order, within batchMessageBytes), or its sleep, or leaves it idle at
+ * the end of the list.
  */
 function advance(
   state: MempoolGossipState,
@@ -24,32 +29,69 @@ function advance(
   cursor: PeerCursor,
   effects: MempoolGossipEffect[],
 ) {
+  const { batchTxs, batchMessageBytes } = state.config;
   let next = cursor.next;
-  while (next < state.nextSeq) {
+  let first = -1;
+  let through = -1;
+  const batch: Uint8Array[] = [];
+  let entries = 0;
+  while (next < state.nextSeq && batch.length < batchTxs) {
     const tx = state.txs.get(next);
     if (tx === undefined || tx.senders.includes(peerId)) {
       next++; // gone from the pool, or the peer sent it to us
       continue;
     }
     if (cursor.height !== undefined && cursor.height < tx.height - 1n) {
+      if (batch.length > 0) break; // what is gathered goes; this tx is looked at after it
       effects.push({ type: "ScheduleGossipSleep", peerId, afterMs: state.config.peerGossipSleepMs });
       return state.peers.set(peerId, { ...cursor, next, status: "sleeping" });
     }
-    effects.push({
-      type: "SendGossipTx",
-      peerId,
-      channelId: CHANNEL_MEMPOOL,
-      seq: next,
-      message: tx.message,
-    });
-    return state.peers.set(peerId, { ...cursor, next, status: "sending" });
+    const entry = mempoolTxEntryBytes(tx.tx.length);
+    if (batch.length > 0 && mempoolMessageBytes(entries + entry) > batchMessageBytes) break;
+    if (first < 0) first = next;
+    batch.push(tx.tx);
+    entries += entry;
+    through = next;
+    next++;
   }
-  return state.peers.set(peerId, { ...cursor, next, status: "idle" });
+  if (batch.length === 0) return state.peers.set(peerId, { ...cursor, next, status: "idle" });
+  effects.push({
+    type: "SendGossipTx",
+    peerId,
+    channelId: CHANNEL_MEMPOOL,
+    seq: first,
+    through,
+    message: encodeMempoolTxs(batch),
+  });
+  return state.peers.set(peerId, { ...cursor, next: first, status: "sending" });
 }
 
 function step(state: MempoolGossipState, peerId: string, cursor: PeerCursor): MempoolGossipTransition {
   const effects: MempoolGossipEffect[] = [];
   return { state: { ...state, peers: advance(state, peerId, cursor, effects) }, effects };
+}
+
+/** `state` (with no peer, so no list) given the mempool's pending txs, numbered from nextSeq on. */
+function withPool(state: MempoolGossipState, pool: readonly PooledTx[]): MempoolGossipState {
+  let nextSeq = state.nextSeq;
+  let txs = state.txs;
+  const seqOf = state.seqOf.withMutations((seqs) => {
+    txs = txs.withMutations((list) => {
+      for (const tx of pool) {
+        if (seqs.has(tx.hash)) continue;
+        const seq = nextSeq++;
+        list.set(seq, {
+          seq,
+          hash: tx.hash,
+          tx: tx.tx,
+          height: tx.height,
+          senders: tx.senders,
+        });
+        seqs.set(tx.hash, seq);
+      }
+    });
+  });
+  return { ...state, nextSeq, txs, seqOf };
 }
 
 export function mempoolGossipReducer(
@@ -59,16 +101,19 @@ export function mempoolGossipReducer(
   switch (input.type) {
     case "GossipPeerAdded": {
       if (!state.config.broadcast || state.peers.has(input.peerId)) return { state, effects: [] };
+      const tracked = state.peers.isEmpty() ? withPool(state, input.pool) : state;
       // A new peer is offered the whole pool, oldest first.
-      const first = state.txs.isEmpty() ? state.nextSeq : (state.txs.keySeq().min() ?? state.nextSeq);
-      return step(state, input.peerId, { next: first, height: input.peerHeight, status: "idle" });
+      const first = tracked.txs.isEmpty() ? tracked.nextSeq : (tracked.txs.keySeq().min() ?? tracked.nextSeq);
+      return step(tracked, input.peerId, { next: first, height: input.peerHeight, status: "idle" });
     }
-    case "GossipPeerRemoved":
-      return state.peers.has(input.peerId)
-        ? { state: { ...state, peers: state.peers.delete(input.peerId) }, effects: [] }
-        : { state, effects: [] };
+    case "GossipPeerRemoved": {
+      if (!state.peers.has(input.peerId)) return { state, effects: [] };
+      const peers = state.peers.delete(input.peerId);
+      if (!peers.isEmpty()) return { state: { ...state, peers }, effects: [] };
+      return { state: { ...state, peers, txs: state.txs.clear(), seqOf: state.seqOf.clear() }, effects: [] };
+    }
     case "TxAdmitted": {
-      if (state.seqOf.has(input.hash)) return { state, effects: [] };
+      if (state.peers.isEmpty() || state.seqOf.has(input.hash)) return { state, effects: [] };
       const seq = state.nextSeq;
       const added: MempoolGossipState = {
         ...state,
@@ -76,7 +121,7 @@ export function mempoolGossipReducer(
         txs: state.txs.set(seq, {
           seq,
           hash: input.hash,
-          message: encodeMempoolTx(input.tx),
+          tx: input.tx,
           height: input.height,
           senders: input.senders,
         }),
@@ -122,7 +167,8 @@ export function mempoolGossipReducer(
         return { state, effects: [] };
       const height = input.peerHeight ?? cursor.height;
       if (!input.delivered) {
-        // v0.34: a failed Send sleeps peer_gossip_sleep and retries the same tx.
+        // v0.34: a failed Send sleeps peer_gossip_sleep and retries the same tx (here: from the
+        // message's first tx on).
         return {
           state: {
             ...state,
@@ -133,7 +179,7 @@ export function mempoolGossipReducer(
           ],
         };
       }
-      return step(state, input.peerId, { next: input.seq + 1, height, status: "idle" });
+      return step(state, input.peerId, { next: input.through + 1, height, status: "idle" });
     }
     case "GossipSleepElapsed": {
       const cursor = state.peers.get(input.peerId);

@@ -1,5 +1,5 @@
-// The mempool gossip reactor's state: the admitted txs in admission order (each numbered, its
-// channel message encoded once, with the peers that sent it to us) and one cursor per peer over
+// The mempool gossip reactor's state: the admitted txs in admission order (each numbered, with the
+// peers that sent it to us) and one cursor per peer over
 // them, as v0.34's per-peer broadcastTxRoutine walks the mempool's list.
 import { Map as ImmutableMap } from "immutable";
 
@@ -8,17 +8,28 @@ export interface MempoolGossipConfig {
   readonly broadcast: boolean;
   /** `consensus.peer_gossip_sleep_duration` in ms: the wait when a peer is not ready for a tx. */
   readonly peerGossipSleepMs: number;
+  /** Most txs in one message (1: v0.34's one tx per message). */
+  readonly batchTxs: number;
+  /**
+   * Most bytes of one message: the channel's receive capacity, the size of one message of a
+   * max_tx_bytes tx, so a peer that takes our largest tx takes every batch.
+   */
+  readonly batchMessageBytes: number;
 }
 
-export const DEFAULT_MEMPOOL_GOSSIP_CONFIG: MempoolGossipConfig = { broadcast: true, peerGossipSleepMs: 100 };
+export const DEFAULT_MEMPOOL_GOSSIP_CONFIG: MempoolGossipConfig = {
+  broadcast: true,
+  peerGossipSleepMs: 100,
+  batchTxs: 1,
+  batchMessageBytes: Number.POSITIVE_INFINITY,
+};
 
 /** An admitted tx as gossip offers it. */
 export interface GossipedTx {
   /** Admission number: the cursors' order. */
   readonly seq: number;
   readonly hash: string;
-  /** The 0x30 message carrying it alone (one tx per message). */
-  readonly message: Uint8Array;
+  readonly tx: Uint8Array;
   /** Height of the last committed block when it was admitted. */
   readonly height: bigint;
   /** Peers that sent it to us: it is never sent back to them. */
@@ -33,7 +44,7 @@ export interface GossipedTx {
 export type PeerGossipStatus = "idle" | "sending" | "sleeping";
 
 export interface PeerCursor {
-  /** The next admission number to look at. */
+  /** The next admission number to look at (while sending: the first one of the message). */
   readonly next: number;
   /** The peer's consensus height as last reported to us; undefined: not known, so it is sent. */
   readonly height: bigint | undefined;
@@ -44,6 +55,11 @@ export interface MempoolGossipState {
   readonly config: MempoolGossipConfig;
   /** The admission number the next admitted tx gets. */
   readonly nextSeq: number;
+  /**
+   * The admitted txs still pending, by admission number; empty while there is no peer (nothing is
+   * kept for nobody: the first peer brings the mempool's pending txs, the last one leaving clears
+   * the list).
+   */
   readonly txs: ImmutableMap<number, GossipedTx>;
   readonly seqOf: ImmutableMap<string, number>;
   readonly peers: ImmutableMap<string, PeerCursor>;

@@ -23,7 +23,8 @@ export const DEFAULT_RECV_MESSAGE_CAPACITY = 22020096; // 21 MiB
 /** [mempool] max_tx_bytes default; the mempool channel's capacity derives from it. */
 export const DEFAULT_MAX_TX_BYTES = 1048576;
 
-const uvarintLength = (n: number): number => {
+/** Bytes of `n` as a protobuf varint. */
+export const uvarintLength = (n: number): number => {
   let length = 1;
   while (n >= 0x80) {
     n = Math.floor(n / 128);

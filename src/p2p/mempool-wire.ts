@@ -1,12 +1,29 @@
-// The mempool channel (0x30): `tendermint.mempool.Message{txs: Txs{repeated bytes txs}}`. We send
-// one tx per message, as v0.34 does; a peer's message may carry several (any v0.34 node accepts
-// them), each bounded by the receiver's max_tx_bytes, the whole by the channel's receive capacity.
+// The mempool channel (0x30): `tendermint.mempool.Message{txs: Txs{repeated bytes txs}}`. v0.34
+// sends one tx per message; we may send several (any v0.34 node accepts them: its Receive checks
+// every tx of the list), never more bytes than one message of a max_tx_bytes tx, the channel's
+// receive capacity. A peer's message is checked the same way: each tx bounded by our
+// max_tx_bytes, the whole by the capacity.
 import { Message } from "../wire/generated/tendermint/mempool/types.js";
-import { mempoolRecvMessageCapacity } from "./channels.js";
+import { mempoolRecvMessageCapacity, uvarintLength } from "./channels.js";
 
 /** One tx as the message v0.34's broadcastTxRoutine sends. */
 export function encodeMempoolTx(tx: Uint8Array): Uint8Array {
-  return Message.encode({ sum: { $case: "txs", txs: { txs: [tx] } } }).finish();
+  return encodeMempoolTxs([tx]);
+}
+
+/** Several txs in one message (one tx gives the same bytes as encodeMempoolTx). */
+export function encodeMempoolTxs(txs: Uint8Array[]): Uint8Array {
+  return Message.encode({ sum: { $case: "txs", txs: { txs } } }).finish();
+}
+
+/** Bytes a tx of `length` bytes adds to the Txs list (field tag, length, bytes). */
+export function mempoolTxEntryBytes(length: number): number {
+  return 1 + uvarintLength(length) + length;
+}
+
+/** Bytes of the whole message whose Txs list entries add up to `entries` bytes. */
+export function mempoolMessageBytes(entries: number): number {
+  return 1 + uvarintLength(entries) + entries;
 }
 
 export type DecodedMempoolMessage =

@@ -1,7 +1,7 @@
 // The validator's signer: signs our votes and proposals with the validator key by the rules of
 // decide-sign.ts, never two different messages for the same height/round/step, and stores what it
 // signed before the signature leaves it. The store is a port: priv_validator_state.json written
-// through async fs in the node (fileSignStateStore), memory in a simulation (memorySignStateStore,
+// on a thread of its own in the node (fileSignStateStore), memory in a simulation (memorySignStateStore,
 // which answers synchronously, so the simulation's signer answers within one step of virtual
 // time). Requests are taken one at a time: the next one is not even checked before the previous
 // one's state is stored. A store that fails latches the signer: it refuses everything until
@@ -59,6 +59,16 @@ export class FileSigner {
   ): FileSigner {
     const store = fileSignStateStore(statePath, options);
     return new FileSigner(privateKey, store, store.state);
+  }
+
+  /** Readies the store (its writer thread) so the first signature does not wait for it to start. */
+  async warmUp(): Promise<void> {
+    await this.store.warmUp?.();
+  }
+
+  /** Releases the store's resources (the state file's writer thread); a save still out rejects. */
+  async close(): Promise<void> {
+    await this.store.close?.();
   }
 
   /** What was signed last (a copy). */

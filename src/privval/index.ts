@@ -19,4 +19,5 @@ export {
   type SignStateStore,
 } from "./sign-state-store.js";
 export { STEP_NONE, STEP_PRECOMMIT, STEP_PREVOTE, STEP_PROPOSE, voteStep } from "./sign-step.js";
+export { StateFileWriter } from "./state-file-writer.js";
 export { storedTimestampIfOnlyTimeDiffers } from "./timestamp-only-diff.js";

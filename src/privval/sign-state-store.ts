@@ -1,16 +1,19 @@
 // Where the signer keeps its last-sign state. The file store writes priv_validator_state.json
 // durably (temporary file, fsync, rename, fsync of the directory) through the key-file codec of
 // src/types, so the node, `init` and `unsafe-reset-priv-validator` share one file format. It
-// writes through node's async fs: the event loop keeps turning while the disk syncs, and `save`
-// resolves only once the whole sequence is done (the signer releases nothing before that).
+// writes on a thread of its own (StateFileWriter), or through node's async fs when a test stands
+// in for the file system: either way the event loop keeps turning while the disk syncs, and
+// `save` resolves only once the whole sequence is done (the signer releases nothing before that).
 
 import type { AtomicWriteFs } from "../types/key-file-atomic-write.js";
 import {
   INITIAL_PRIV_VALIDATOR_STATE,
   type PrivValidatorState,
+  privValidatorStateFileText,
   readPrivValidatorState,
   writePrivValidatorStateAsync,
 } from "../types/key-file-priv-validator-state.js";
+import { StateFileWriter } from "./state-file-writer.js";
 
 export interface SignStateStore {
   /**
@@ -20,6 +23,10 @@ export interface SignStateStore {
    * with that error.
    */
   save(state: PrivValidatorState, after?: PromiseLike<void>): void | Promise<void>;
+  /** Readies what saves need (the file store's writer thread) so the first save does not wait. */
+  warmUp?(): Promise<void>;
+  /** Releases what the store holds open (the file store's writer thread); saves still out reject. */
+  close?(): Promise<void>;
 }
 
 export interface LoadedSignStateStore extends SignStateStore {
@@ -27,8 +34,13 @@ export interface LoadedSignStateStore extends SignStateStore {
 }
 
 export interface FileSignStateStoreOptions {
-  /** The file system the writes go through (node's fs.promises unless a test stands in). */
+  /**
+   * The file system the writes go through, step by step with async calls, when a test stands in
+   * for it. Without it the writes go to `writer`.
+   */
   fs?: AtomicWriteFs;
+  /** The thread that writes the file (a new one, started at the first save, unless given). */
+  writer?: StateFileWriter;
 }
 
 /**
@@ -40,11 +52,18 @@ export function fileSignStateStore(
   options: FileSignStateStoreOptions = {},
 ): LoadedSignStateStore {
   const state = readPrivValidatorState(path);
+  const fs = options.fs;
+  if (fs !== undefined)
+    return {
+      state,
+      save: (next, after) => writePrivValidatorStateAsync(path, next, fs, after),
+    };
+  const writer = options.writer ?? new StateFileWriter();
   return {
     state,
-    save(next, after) {
-      return writePrivValidatorStateAsync(path, next, options.fs, after);
-    },
+    save: (next, after) => writer.write(path, privValidatorStateFileText(next), 0o600, after),
+    warmUp: () => writer.warmUp(),
+    close: () => writer.close(),
   };
 }
 

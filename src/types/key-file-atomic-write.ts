@@ -2,8 +2,10 @@
 // rename it over the target, fsync the directory. A crash leaves the old file or the new one,
 // never a torn mix; that matters most for priv_validator_state.json (double-sign protection).
 // Two forms with the same steps and the same guarantees: `writeFileAtomic` blocks the thread
-// (init, unsafe_reset_all, key generation); `writeFileAtomicAsync` runs the same sequence through
-// node's async fs so the event loop keeps turning while the disk works (the signer, per vote).
+// (init, unsafe_reset_all, key generation, and the signer's state writer thread, which calls its
+// two halves apart: stage, then replace); `writeFileAtomicAsync` runs the same sequence through
+// node's async fs so the event loop keeps turning while the disk works (address book; the signer
+// when a test stands in for the file system).
 import {
   closeSync,
   promises as fsPromises,
@@ -17,6 +19,15 @@ import { basename, dirname, join } from "node:path";
 
 export function writeFileAtomic(path: string, content: string, mode: number): void {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  stageFileSync(temporary, content, mode);
+  replaceWithStagedSync(temporary, path);
+}
+
+/**
+ * The first half of the replacement: `content` written to `temporary` (created with `mode`) and
+ * fsynced; no reader takes that name for the file. On failure the temporary file is removed.
+ */
+export function stageFileSync(temporary: string, content: string, mode: number): void {
   const fd = openSync(temporary, "w", mode);
   try {
     const bytes = Buffer.from(content, "utf8");
@@ -29,20 +40,50 @@ export function writeFileAtomic(path: string, content: string, mode: number): vo
     throw error;
   }
   closeSync(fd);
-  renameSync(temporary, path);
-  fsyncDirectory(dirname(path));
+}
+
+/**
+ * The second half: the staged file renamed over `path`, then the directory fsynced so the rename
+ * survives a crash. `directoryFd`, when given, is that directory opened already (a writer that
+ * replaces the same file often keeps it open rather than opening it each time); null means the
+ * directory cannot be opened on this platform. A failed rename removes the temporary file.
+ */
+export function replaceWithStagedSync(temporary: string, path: string, directoryFd?: number | null): void {
+  try {
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  if (directoryFd === undefined) fsyncDirectory(dirname(path));
+  else if (directoryFd !== null) fsyncOpenDirectory(directoryFd);
 }
 
 /** Makes a rename durable; some platforms cannot open a directory, which is not an error. */
 function fsyncDirectory(directory: string): void {
-  let fd: number | undefined;
+  const fd = openDirectory(directory);
+  if (fd === null) return;
   try {
-    fd = openSync(directory, "r");
+    fsyncOpenDirectory(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The directory opened for fsync, or null where directories cannot be opened (e.g. Windows). */
+export function openDirectory(directory: string): number | null {
+  try {
+    return openSync(directory, "r");
+  } catch {
+    return null;
+  }
+}
+
+function fsyncOpenDirectory(fd: number): void {
+  try {
     fsyncSync(fd);
   } catch {
-    // Directories cannot be fsynced on every platform (e.g. Windows); the rename stands.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    // Directories cannot be fsynced on every platform; the rename stands.
   }
 }
 

@@ -27,6 +27,8 @@ export interface ReactorParts {
   scheduler: SchedulerLike;
   logger: Logger;
   life: Pick<NodeLifecycle, "halt" | "onCleanup">;
+  /** Whether block sync runs now instead of consensus: the consensus reactor pauses meanwhile. */
+  syncing: () => boolean;
 }
 
 export function startReactors(parts: ReactorParts): void {
@@ -37,6 +39,7 @@ export function startReactors(parts: ReactorParts): void {
     blockStore: parts.stores.blockStore,
     logger,
     halt: life.halt,
+    syncing: parts.syncing,
   });
   life.onCleanup(() => consensusGossip.stop());
   const peerHeight = (peerId: string) => consensusGossip.peerHeight(peerId);

@@ -37,6 +37,8 @@ export async function openSigner(boot: SignerBoot): Promise<NodeSigner | undefin
     );
   }
   const signer = FileSigner.fromStateFile(key.privateKey, boot.stateFile);
+  boot.onCleanup(() => signer.close());
+  await signer.warmUp();
   await checkRecentSignatures(
     signer.address,
     config.consensus.double_sign_check_height,

@@ -9,6 +9,7 @@
 import {
   asyncScheduler,
   EMPTY,
+  filter,
   from,
   map,
   merge,
@@ -60,6 +61,13 @@ export interface ConsensusGossipDeps {
   readonly clock?: () => number;
   /** Our own exception in the reducer or a handler: the node halts with this message. */
   readonly onFault?: (reason: string) => void;
+  /**
+   * True while the node runs block sync instead of consensus (at start with fast_sync, or after
+   * falling behind and returning to it). Meanwhile, as v0.34's reactor while it waits for sync,
+   * the gossip sends nothing of its own (its ticks wait) and ignores peers' data, vote and
+   * vote-set-bits messages; peers' round steps (the state channel) are still tracked.
+   */
+  readonly syncing?: () => boolean;
 }
 
 export interface ConsensusGossipReactor {
@@ -85,6 +93,7 @@ export function startConsensusGossipReactor(
   const log = deps.log;
   const scheduler = deps.scheduler ?? asyncScheduler;
   const clock = deps.clock ?? (() => Date.now());
+  const syncing = deps.syncing ?? (() => false);
   const ticks = new Subject<number>();
 
   const peerInputs: Observable<GossipInput> = merge(
@@ -113,6 +122,9 @@ export function startConsensusGossipReactor(
         });
         return EMPTY;
       }
+      // Our round state is stale while block sync runs: what peers say they hold of it would only
+      // mark votes and parts as delivered that consensus, once back, has not seen go out.
+      if (m.channelId !== CHANNEL_STATE && syncing()) return EMPTY;
       return of<GossipInput>({
         type: "GossipMessageReceived",
         nowMs: 0,
@@ -126,6 +138,13 @@ export function startConsensusGossipReactor(
   );
   const tickInputs: Observable<GossipInput> = ticks.pipe(
     switchMap((atMs) => timer(Math.max(0, atMs - clock()), scheduler)),
+    filter(() => {
+      if (!syncing()) return true;
+      // A tick due while block sync runs waits: looked at again after peer_gossip_sleep, so the
+      // gossip picks up where it was once consensus is back (a new ScheduleTick replaces this).
+      ticks.next(clock() + deps.gossipSleepMs);
+      return false;
+    }),
     map((): GossipInput => ({ type: "GossipTicked", nowMs: 0 })),
   );
 
@@ -222,6 +241,7 @@ export function startNodeConsensusGossip(
     blockStore: ConsensusGossipDeps["blockStore"];
     logger: Logger;
     halt: (reason: string) => void;
+    syncing: () => boolean;
   },
 ): ConsensusGossipReactor {
   return startConsensusGossipReactor(peers, {
@@ -231,5 +251,6 @@ export function startNodeConsensusGossip(
     queryMaj23SleepMs: o.config.consensus.peer_query_maj23_sleep_duration,
     log: o.logger.child("consensus-gossip"),
     onFault: o.halt,
+    syncing: o.syncing,
   });
 }

@@ -15,9 +15,10 @@ import {
   type MempoolGossipInput,
   type MempoolGossipState,
   mempoolGossipReducer,
+  type PooledTx,
   type SendGossipTx,
 } from "../../src/mempool-gossip/index.js";
-import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
+import { CHANNEL_MEMPOOL, mempoolRecvMessageCapacity } from "../../src/p2p/channels.js";
 import { decodeMempoolMessage } from "../../src/p2p/mempool-wire.js";
 import { createLoop, type LoopFault } from "../loop.js";
 import type { SubmitResult } from "../node-handle.js";
@@ -32,6 +33,8 @@ export interface MempoolGossipDeps {
   mempool: {
     readonly effect$: Observable<MempoolEffect>;
     submit(tx: Uint8Array, from: string): Promise<SubmitResult>;
+    /** The mempool's current state: its pending txs in admission order, read when a peer joins. */
+    state(): { readonly txs: { values(): Iterable<PooledTx> } };
   };
   config: MempoolGossipConfig & { readonly maxTxBytes: number };
   /** The peer's consensus height (the consensus gossip reactor's peer state); undefined: not known. */
@@ -50,12 +53,24 @@ export interface MempoolGossipReactor {
 
 type LayerHub = Pick<PeerLayer, "hub" | "reportPeer">;
 
+/**
+ * Most txs per mempool message: one, as v0.34 sends. The reducer can put up to this many
+ * consecutive txs in a message (within the channel's capacity), which v0.34 receivers accept, but
+ * on the 4-validator bench 100 per message committed fewer txs, not more (0.07 and 0.17 of one
+ * validator's tx/s against 0.43 and 0.31 at one per message, docs/network.md), so it stays at one
+ * until that is understood.
+ */
+export const MEMPOOL_GOSSIP_BATCH_TXS = 1;
+
 /** The settings the reactor reads: mempool.broadcast, mempool.max_tx_bytes, peer_gossip_sleep. */
 export function mempoolGossipConfigOf(config: NodeConfig): MempoolGossipDeps["config"] {
   return {
     broadcast: config.mempool.broadcast,
     maxTxBytes: config.mempool.max_tx_bytes,
     peerGossipSleepMs: config.consensus.peer_gossip_sleep_duration,
+    batchTxs: MEMPOOL_GOSSIP_BATCH_TXS,
+    // One message of our largest tx: a peer with our max_tx_bytes takes every batch.
+    batchMessageBytes: mempoolRecvMessageCapacity(config.mempool.max_tx_bytes),
   };
 }
 
@@ -70,7 +85,14 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
     map(
       (e): MempoolGossipInput =>
         e.type === "added"
-          ? { type: "GossipPeerAdded", peerId: e.peerId, peerHeight: peerHeight(e.peerId) }
+          ? {
+              type: "GossipPeerAdded",
+              peerId: e.peerId,
+              peerHeight: peerHeight(e.peerId),
+              // Read now, when the join is queued: every admission the reducer skipped for want of
+              // a peer is in it, and every later one is folded after the join (one FIFO queue).
+              pool: Array.from(deps.mempool.state().txs.values()),
+            }
           : { type: "GossipPeerRemoved", peerId: e.peerId },
     ),
   );
@@ -97,6 +119,7 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
           type: "GossipTxSendFinished",
           peerId: e.peerId,
           seq: e.seq,
+          through: e.through,
           delivered,
           peerHeight: peerHeight(e.peerId),
         }),

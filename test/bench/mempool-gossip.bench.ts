@@ -62,6 +62,7 @@ for (let p = 0; p < PEERS; p++)
     type: "GossipPeerAdded",
     peerId: `peer${p}`,
     peerHeight: 0n,
+    pool: [],
   }).state;
 let sends = 0;
 
@@ -83,6 +84,7 @@ function gossipRound(): number {
           type: "GossipTxSendFinished",
           peerId: e.peerId,
           seq: e.seq,
+          through: e.through,
           delivered: true,
           peerHeight: 0n,
         });

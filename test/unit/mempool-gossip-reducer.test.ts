@@ -4,14 +4,16 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
+  DEFAULT_MEMPOOL_GOSSIP_CONFIG,
   initialMempoolGossipState,
   type MempoolGossipEffect,
   type MempoolGossipInput,
   type MempoolGossipState,
   mempoolGossipReducer,
+  type PooledTx,
 } from "../../src/mempool-gossip/index.js";
 import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
-import { encodeMempoolTx } from "../../src/p2p/mempool-wire.js";
+import { encodeMempoolTx, encodeMempoolTxs } from "../../src/p2p/mempool-wire.js";
 
 const tx = (n: number) => Uint8Array.of(n);
 const admitted = (n: number, height = 0n, senders: string[] = []): MempoolGossipInput => ({
@@ -21,10 +23,18 @@ const admitted = (n: number, height = 0n, senders: string[] = []): MempoolGossip
   height,
   senders,
 });
-const added = (peerId: string, peerHeight?: bigint): MempoolGossipInput => ({
+/** A tx as the mempool holds it (what a joining peer brings along). */
+const pooled = (n: number, height = 0n, senders: string[] = []): PooledTx => ({
+  hash: `H${n}`,
+  tx: tx(n),
+  height,
+  senders,
+});
+const added = (peerId: string, peerHeight?: bigint, pool: PooledTx[] = []): MempoolGossipInput => ({
   type: "GossipPeerAdded",
   peerId,
   peerHeight,
+  pool,
 });
 const finished = (
   peerId: string,
@@ -35,6 +45,7 @@ const finished = (
   type: "GossipTxSendFinished",
   peerId,
   seq,
+  through: seq,
   delivered,
   peerHeight,
 });
@@ -43,6 +54,7 @@ const send = (peerId: string, seq: number, n: number): MempoolGossipEffect => ({
   peerId,
   channelId: CHANNEL_MEMPOOL,
   seq,
+  through: seq,
   message: encodeMempoolTx(tx(n)),
 });
 const sleep = (peerId: string): MempoolGossipEffect => ({
@@ -65,9 +77,7 @@ function steps(rows: [MempoolGossipInput, MempoolGossipEffect[]][], start = init
 describe("mempool gossip reducer", () => {
   test("a new peer is offered the pool oldest first, one tx in flight, then waits at the end", () => {
     const s = steps([
-      [admitted(1), []],
-      [admitted(2), []],
-      [added("A"), [send("A", 0, 1)]],
+      [added("A", undefined, [pooled(1), pooled(2)]), [send("A", 0, 1)]],
       [admitted(3), []], // A is busy: no second message in flight
       [finished("A", 0), [send("A", 1, 2)]],
       [finished("A", 1), [send("A", 2, 3)]],
@@ -138,13 +148,14 @@ describe("mempool gossip reducer", () => {
 
   test("txs that left the pool are skipped; answers that are not awaited change nothing", () => {
     const s = steps([
-      [admitted(1), []],
+      [added("B"), []],
+      [admitted(1), [send("B", 0, 1)]],
       [admitted(2), []],
       [admitted(3), []],
       [{ type: "TxsLeftPool", hashes: ["H1", "H2", "H9"] }, []],
-      [added("A"), [send("A", 2, 3)]],
+      [added("A", undefined, [pooled(7)]), [send("A", 2, 3)]], // the list is kept: the pool is not read
       [finished("A", 0), []], // not the tx in flight
-      [finished("B", 2), []], // unknown peer
+      [finished("X", 2), []], // unknown peer
       [{ type: "GossipSleepElapsed", peerId: "A", peerHeight: 1n }, []], // not sleeping
       [admitted(3), []], // the same tx again: already known
     ]);
@@ -154,7 +165,8 @@ describe("mempool gossip reducer", () => {
 
   test("txs leaving the pool leave the state before them unchanged", () => {
     const before = steps([
-      [admitted(1), []],
+      [added("A"), []],
+      [admitted(1), [send("A", 0, 1)]],
       [admitted(2), []],
     ]);
     const after = mempoolGossipReducer(before, { type: "TxsLeftPool", hashes: ["H1", "H2"] }).state;
@@ -181,13 +193,38 @@ describe("mempool gossip reducer", () => {
       [{ type: "GossipPeerRemoved", peerId: "A" }, []],
       [finished("A", 0), []],
       [{ type: "GossipPeerRemoved", peerId: "A" }, []],
-      [added("A"), [send("A", 0, 1)]],
+      [added("A", undefined, [pooled(1)]), [send("A", 1, 1)]], // the list was dropped: renumbered
     ]);
     assert.equal(s.peers.size, 1);
   });
 
+  test("with no peer an admission keeps nothing; the first peer brings the pool, the last one leaving drops it", () => {
+    const alone = steps([
+      [admitted(1), []],
+      [admitted(2, 0n, ["P"]), []],
+    ]);
+    assert.equal(alone.txs.size, 0, "a lone node keeps no gossip list");
+    assert.equal(alone.seqOf.size, 0);
+    const s = steps(
+      [
+        // The pool as the mempool holds it: tx 2 came from A, so A skips it.
+        [added("A", undefined, [pooled(1), pooled(2, 0n, ["A"]), pooled(3)]), [send("A", 0, 1)]],
+        [finished("A", 0), [send("A", 2, 3)]],
+        [added("B", undefined, [pooled(9)]), [send("B", 0, 1)]],
+        [admitted(4), []],
+        [{ type: "GossipPeerRemoved", peerId: "A" }, []],
+      ],
+      alone,
+    );
+    assert.deepEqual([...s.seqOf.keys()], ["H1", "H2", "H3", "H4"], "B's join did not read its pool");
+    const gone = mempoolGossipReducer(s, { type: "GossipPeerRemoved", peerId: "B" }).state;
+    assert.equal(gone.txs.size, 0);
+    assert.equal(gone.seqOf.size, 0);
+    assert.equal(mempoolGossipReducer(gone, admitted(5)).state.txs.size, 0);
+  });
+
   test("mempool.broadcast = false sends nothing", () => {
-    const off = initialMempoolGossipState({ broadcast: false, peerGossipSleepMs: 100 });
+    const off = initialMempoolGossipState({ ...DEFAULT_MEMPOOL_GOSSIP_CONFIG, broadcast: false });
     const s = steps(
       [
         [admitted(1), []],
@@ -197,5 +234,69 @@ describe("mempool gossip reducer", () => {
       off,
     );
     assert.equal(s.peers.size, 0);
+  });
+
+  test("batches: up to batchTxs txs per message within the byte bound; senders' txs skipped, a lagging tx ends a batch, a failed send resends from the first", () => {
+    const batched = initialMempoolGossipState({
+      ...DEFAULT_MEMPOOL_GOSSIP_CONFIG,
+      batchTxs: 3,
+      // Room for three one-byte txs: 3 entries of 3 bytes, and the message's 2 bytes of framing.
+      batchMessageBytes: 11,
+    });
+    const batch = (peerId: string, seq: number, through: number, ns: number[]): MempoolGossipEffect => ({
+      type: "SendGossipTx",
+      peerId,
+      channelId: CHANNEL_MEMPOOL,
+      seq,
+      through,
+      message: encodeMempoolTxs(ns.map(tx)),
+    });
+    const done = (peerId: string, seq: number, through: number, delivered = true): MempoolGossipInput => ({
+      type: "GossipTxSendFinished",
+      peerId,
+      seq,
+      through,
+      delivered,
+      peerHeight: 1n,
+    });
+    const pool = [
+      pooled(1, 1n),
+      pooled(2, 1n, ["A"]),
+      pooled(3, 1n),
+      pooled(4, 1n),
+      pooled(5, 1n),
+      pooled(6, 5n),
+    ];
+    steps(
+      [
+        // tx 2 came from A: the first message carries 1, 3, 4 (three txs, admission numbers 0-3).
+        [added("A", 1n, pool), [batch("A", 0, 3, [1, 3, 4])]],
+        [done("A", 0, 3), [batch("A", 4, 4, [5])]], // tx 6 (height 5) is too far ahead: the batch ends
+        [done("A", 4, 4, false), [sleep("A")]],
+        [{ type: "GossipSleepElapsed", peerId: "A", peerHeight: 1n }, [batch("A", 4, 4, [5])]],
+        [done("A", 4, 4), [sleep("A")]], // now only tx 6 is left, and A is behind it
+      ],
+      batched,
+    );
+    // The byte bound: two-byte txs, so only two fit in 11 bytes (entries of 4 bytes each).
+    const wide = (n: number): PooledTx => ({
+      hash: `W${n}`,
+      tx: Uint8Array.of(n, n),
+      height: 0n,
+      senders: [],
+    });
+    const t = mempoolGossipReducer(batched, added("B", undefined, [wide(1), wide(2), wide(3)]));
+    assert.deepEqual(t.effects, [
+      {
+        type: "SendGossipTx",
+        peerId: "B",
+        channelId: CHANNEL_MEMPOOL,
+        seq: 0,
+        through: 1,
+        message: encodeMempoolTxs([Uint8Array.of(1, 1), Uint8Array.of(2, 2)]),
+      },
+    ]);
+    assert.ok(encodeMempoolTxs([Uint8Array.of(1, 1), Uint8Array.of(2, 2)]).length <= 11);
+    assert.ok(encodeMempoolTxs([1, 2, 3].map((n) => Uint8Array.of(n, n))).length > 11);
   });
 });

@@ -56,8 +56,9 @@ describe("mempool reactor", () => {
           submitted.push({ tx: Buffer.from(tx).toString(), from });
           return { hash: "H", outcome: { kind: "added" }, checkTx: undefined };
         },
+        state: () => ({ txs: [] }),
       },
-      config: { broadcast: true, peerGossipSleepMs: 100, maxTxBytes: 16 },
+      config: { broadcast: true, peerGossipSleepMs: 100, maxTxBytes: 16, batchTxs: 1, batchMessageBytes: 20 },
       logger,
       onFault: (f) => assert.fail(f.reason),
     });
