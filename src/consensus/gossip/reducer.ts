@@ -3,8 +3,10 @@
 // messages for each peer. v0.34's three per-peer routines (data, votes, maj23 queries) are due
 // times per peer: a routine that has nothing to send sleeps peer_gossip_sleep_duration (or
 // peer_query_maj23_sleep_duration), one that sent its budget comes back after busyRetryMs, and
-// any change of ours or of the peer's round wakes it at once. A single tick (ScheduleTick, the
-// earliest due time) drives them all; the tick's time comes in the input.
+// any change of ours or of the peer's round wakes it at once: a routine woken by an input runs in
+// that input's fold (v0.34's routines run as soon as they are woken, not a timer later). A single
+// tick (ScheduleTick, the earliest due time) drives the sleeping ones; the tick's time comes in
+// the input.
 import type { ConsensusState } from "../state.js";
 import { announcements, newRoundStepOf } from "./announce.js";
 import type { GossipEffect } from "./effect.js";
@@ -122,6 +124,9 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       break;
     }
   }
+  // The routines this input woke run now, in its own fold. Once per fold and never again in it:
+  // a pass leaves every routine it ran due later (or, halted, runs none), so nothing can loop.
+  if (input.type !== "GossipTicked" && next !== state) next = runDue(next, input.nowMs, effects);
   return { state: schedule(next, effects), effects };
 }
 
