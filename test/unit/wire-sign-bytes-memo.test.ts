@@ -3,8 +3,8 @@
 // or another object (equal or not) is encoded for itself.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CanonicalProposal, CanonicalVote } from "../../src/wire/generated/tendermint/types/canonical.js";
 import { commitVote, commitVoteSignBytes } from "../../src/types/commit-verification.js";
+import { CanonicalProposal, CanonicalVote } from "../../src/wire/generated/tendermint/types/canonical.js";
 import {
   BlockIDFlag,
   type Commit,
