@@ -19,7 +19,7 @@ import {
   SignedMsgType,
   type Vote,
 } from "../wire/generated/tendermint/types/types.js";
-import { voteSignBytes } from "../wire/sign-bytes.js";
+import { commitSigSignBytes } from "../wire/sign-bytes.js";
 import { CommitVerificationError } from "./commit-verification-errors.js";
 import { andThen, type MaybePromise } from "./maybe-async.js";
 import { INT64_MAX } from "./proposer-priority.js";
@@ -76,7 +76,7 @@ export function commitVote(commit: Commit, index: number): Vote {
 
 /** The bytes signature `index` of the commit must sign (Go's Commit.VoteSignBytes). */
 export function commitVoteSignBytes(chainId: string, commit: Commit, index: number): Uint8Array {
-  return voteSignBytes(chainId, commitVote(commit, index));
+  return commitSigSignBytes(chainId, commit, index, commitVote(commit, index));
 }
 
 /** Power that must be exceeded: total × 2 / 3, truncated as Go's int64 division does. */

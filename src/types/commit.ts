@@ -11,7 +11,7 @@ import {
   SignedMsgType,
   type Vote,
 } from "../wire/generated/tendermint/types/types.js";
-import { voteSignBytes } from "../wire/sign-bytes.js";
+import { commitSigSignBytes } from "../wire/sign-bytes.js";
 import { TypesError } from "./errors.js";
 import { goZeroTime } from "./time.js";
 
@@ -89,7 +89,7 @@ export function commitVote(commit: Commit, index: number): Vote {
 
 /** What validator `index` signed for its entry in the commit (Commit.VoteSignBytes). */
 export function commitVoteSignBytes(chainId: string, commit: Commit, index: number): Uint8Array {
-  return voteSignBytes(chainId, commitVote(commit, index));
+  return commitSigSignBytes(chainId, commit, index, commitVote(commit, index));
 }
 
 export function commitSigIsAbsent(sig: CommitSig): boolean {

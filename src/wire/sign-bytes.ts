@@ -5,7 +5,14 @@
 import { blockIdIsZero } from "./block-id.js";
 import type { CanonicalBlockID } from "./generated/tendermint/types/canonical.js";
 import { CanonicalProposal, CanonicalVote } from "./generated/tendermint/types/canonical.js";
-import { type BlockID, type Proposal, SignedMsgType, type Vote } from "./generated/tendermint/types/types.js";
+import {
+  type BlockID,
+  type Commit,
+  type CommitSig,
+  type Proposal,
+  SignedMsgType,
+  type Vote,
+} from "./generated/tendermint/types/types.js";
 import { lengthPrefixed } from "./varint.js";
 
 /** The canonical form of a BlockID, or undefined for the zero BlockID (so it is not encoded). */
@@ -70,5 +77,56 @@ export function proposalSignBytes(chainId: string, proposal: Proposal): Uint8Arr
   if (known !== undefined && known.chainId === chainId) return known.bytes;
   const bytes = lengthPrefixed(CanonicalProposal.encode(canonicalProposal(chainId, proposal)).finish());
   proposalBytes.set(proposal, { chainId, bytes });
+  return bytes;
+}
+
+// A commit's signatures are checked by rebuilding each precommit (a new Vote object every time,
+// so the per-vote memo above never hits): a block's LastCommit is checked by every validator's
+// proposal-block rule, again at execution and by evidence, each time encoding one canonical vote
+// per CommitSig. Remembered per CommitSig object, with what the bytes were built from (the commit
+// object, its height, round and BlockID, the signature's flag and timestamp objects) compared on
+// every hit, so a commit assembled anew or with a field replaced is encoded again.
+interface RememberedSig extends Remembered {
+  readonly commit: Commit;
+  readonly index: number;
+  readonly height: bigint;
+  readonly round: number;
+  readonly blockId: BlockID;
+  readonly flag: number;
+  readonly timestamp: CommitSig["timestamp"];
+}
+const commitSigBytes = new WeakMap<CommitSig, RememberedSig>();
+
+/**
+ * What signature `index` of `commit` signs, given `vote`, the precommit rebuilt from it
+ * (Commit.VoteSignBytes); remembered per CommitSig.
+ */
+export function commitSigSignBytes(chainId: string, commit: Commit, index: number, vote: Vote): Uint8Array {
+  const sig = commit.signatures[index]!;
+  const known = commitSigBytes.get(sig);
+  if (
+    known !== undefined &&
+    known.chainId === chainId &&
+    known.commit === commit &&
+    known.index === index &&
+    known.height === commit.height &&
+    known.round === commit.round &&
+    known.blockId === commit.blockId &&
+    known.flag === sig.blockIdFlag &&
+    known.timestamp === sig.timestamp
+  )
+    return known.bytes;
+  const bytes = lengthPrefixed(CanonicalVote.encode(canonicalVote(chainId, vote)).finish());
+  commitSigBytes.set(sig, {
+    chainId,
+    bytes,
+    commit,
+    index,
+    height: commit.height,
+    round: commit.round,
+    blockId: commit.blockId,
+    flag: sig.blockIdFlag,
+    timestamp: sig.timestamp,
+  });
   return bytes;
 }

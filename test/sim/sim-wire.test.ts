@@ -85,4 +85,21 @@ describe("simulation: the wire between validators", () => {
       );
     }
   });
+
+  it("hands out decoded messages frozen to the last object, so node code changing one in place throws (the memos rest on it)", () => {
+    const wire = new WireCrossing();
+    const decoded = decodedOf(wire, { $case: "vote", vote: { vote } });
+    assert.ok(decoded.$case === "vote" && decoded.vote.vote !== undefined);
+    const v = decoded.vote.vote;
+    assert.throws(() => {
+      (v as { round: number }).round = 2;
+    }, TypeError);
+    assert.throws(() => {
+      (v.timestamp as { nanos: number }).nanos = 6;
+    }, TypeError);
+    assert.throws(() => {
+      (v.blockId.partSetHeader as { total: number }).total = 2;
+    }, TypeError);
+    assert.equal(v.round, 1);
+  });
 });

@@ -40,6 +40,21 @@ function sameWrapper(m: ConsensusMessage, crossed: DecodedConsensusWire): boolea
   );
 }
 
+/**
+ * Freezes a decoded message and every object in it (not the byte arrays: a typed array with
+ * elements cannot be frozen). The memos of sign bytes, hashes and validator sets
+ * (src/wire/sign-bytes.ts, src/wire/hashes.ts, src/types/validator-set.ts) and this crossing
+ * rest on decoded messages never being changed in place; frozen, any node code that assigns a
+ * field of one throws (modules are strict code), and the run fails on it.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value) || Object.isFrozen(value))
+    return value;
+  Object.freeze(value);
+  for (const field of Object.values(value)) deepFreeze(field);
+  return value;
+}
+
 export class WireCrossing {
   private readonly crossed = new WeakMap<object, DecodedConsensusWire>();
   /** Messages that went through the codec, and those answered from an earlier crossing. */
@@ -55,7 +70,7 @@ export class WireCrossing {
       return known;
     }
     this.encoded++;
-    const decoded = decodeConsensusWire(encodeConsensusMessage(message), channelOf(message));
+    const decoded = deepFreeze(decodeConsensusWire(encodeConsensusMessage(message), channelOf(message)));
     this.crossed.set(key, decoded);
     // A receiver relaying what it decoded sends these very objects: their bytes are the same.
     if (decoded.kind === "ok") this.crossed.set(keyOf(decoded.message), decoded);

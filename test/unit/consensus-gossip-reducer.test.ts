@@ -65,8 +65,8 @@ test("our NewRoundStep: broadcast when consensus starts and on each step change,
     },
   ]);
   assert.ok(
-    started.some((e) => e.type === "ScheduleTick" && e.atMs === T),
-    "the peer's routines run at once",
+    started.some((e) => e.type === "ScheduleTick" && e.atMs === T + DEFAULT_GOSSIP_CONFIG.gossipSleepMs),
+    "the peer's routines ran in this fold (nothing yet for a peer that has not said where it is) and sleep",
   );
   const same = d.feed({ type: "OurStateChanged", nowMs: T + 1, state: { ...our, proposalBlockValid: true } });
   assert.deepEqual(broadcasts(same), [], "no step change, no NewRoundStep");
@@ -80,11 +80,10 @@ test("our NewRoundStep: broadcast when consensus starts and on each step change,
   assert.deepEqual(cases(sends(later, "bb".repeat(20))), ["newRoundStep"]);
 });
 
-test("data: our proposal, then each part the peer lacks, marked as sent; then it sleeps peer_gossip_sleep_duration", () => {
+test("data: our proposal, then each part the peer lacks, marked as sent, in the fold of the peer's NewRoundStep; then it sleeps peer_gossip_sleep_duration", () => {
   const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0, 1, 2]) });
   const d = connected(our);
-  from(d, nrs(5n, 0, RoundStep.Propose));
-  const first = d.feed({ type: "GossipTicked", nowMs: T });
+  const first = from(d, nrs(5n, 0, RoundStep.Propose));
   const data = sends(first).filter((m) => m.$case !== "vote");
   assert.deepEqual(cases(data), ["proposal", "blockPart", "blockPart", "blockPart"]);
   assert.deepEqual(
@@ -99,23 +98,24 @@ test("data: our proposal, then each part the peer lacks, marked as sent; then it
       [5n, 0, 2],
     ],
   );
-  const tick = first.find((e) => e.type === "ScheduleTick");
-  assert.deepEqual(tick, { type: "ScheduleTick", atMs: T + DEFAULT_GOSSIP_CONFIG.gossipSleepMs });
+  assert.equal(d.state.peers.get(PEER)!.dataDueMs, T + DEFAULT_GOSSIP_CONFIG.gossipSleepMs, "it sleeps");
+  assert.equal(d.state.tickAtMs, T + DEFAULT_GOSSIP_CONFIG.gossipSleepMs, "a tick is asked for then");
   assert.deepEqual(sends(d.feed({ type: "GossipTicked", nowMs: T + 100 })), [], "nothing sent twice");
 });
 
 test("data: a part the peer sent us (or announced by NewValidBlock) is not sent back", () => {
+  // We get the proposal and its parts after the peer sent us the proposal and part 1.
   const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0, 1, 2]) });
-  const d = connected(our);
+  const d = connected(ourState({ height: 5n }));
   from(d, nrs(5n, 0, RoundStep.Propose));
   from(d, { $case: "proposal", proposal: { proposal: proposalAt(5n, 0) } });
   from(d, { $case: "blockPart", blockPart: { height: 5n, round: 0, part: SPLIT.parts[1]! } });
-  const parts = sends(d.feed({ type: "GossipTicked", nowMs: T })).flatMap((m) =>
+  const parts = sends(d.feed({ type: "OurStateChanged", nowMs: T, state: our })).flatMap((m) =>
     m.$case === "blockPart" ? [String(m.blockPart.part.index)] : m.$case === "proposal" ? ["proposal"] : [],
   );
   assert.deepEqual(parts, ["0", "2"], "it sent us the proposal and part 1");
 
-  const d2 = connected(our);
+  const d2 = connected(ourState({ height: 5n }));
   from(d2, nrs(5n, 0, RoundStep.Prevote));
   from(d2, {
     $case: "newValidBlock",
@@ -127,22 +127,26 @@ test("data: a part the peer sent us (or announced by NewValidBlock) is not sent 
       isCommit: false,
     },
   });
-  const after = sends(d2.feed({ type: "GossipTicked", nowMs: T })).flatMap((m) =>
+  const after = sends(d2.feed({ type: "OurStateChanged", nowMs: T, state: our })).flatMap((m) =>
     m.$case === "blockPart" ? [m.blockPart.part.index] : [],
   );
   assert.deepEqual(after, [2]);
 });
 
 test("votes: the peer's round's prevotes it lacks (HasVote and votes it sent are held), then precommits", () => {
+  // Others' votes reach us after the peer's announcements; they go out at the next pass.
   const votes = votesOf(5n, [prevote(5n, 0, 0), prevote(5n, 0, 1), prevote(5n, 0, 2), precommit(5n, 0, 3)]);
-  const d = connected(ourState({ height: 5n, step: RoundStep.Precommit, votes }));
+  const before = ourState({ height: 5n, step: RoundStep.Precommit });
+  const d = connected(before);
   from(d, nrs(5n, 0, RoundStep.Prevote));
   from(d, {
     $case: "hasVote",
     hasVote: { height: 5n, round: 0, type: SignedMsgType.SIGNED_MSG_TYPE_PREVOTE, index: 1 },
   });
   from(d, { $case: "vote", vote: { vote: prevote(5n, 0, 2) } });
-  const sent = sends(d.feed({ type: "GossipTicked", nowMs: T })).flatMap((m) =>
+  d.feed({ type: "OurStateChanged", nowMs: T + 1, state: { ...before, votes } });
+  const pass = T + DEFAULT_GOSSIP_CONFIG.gossipSleepMs;
+  const sent = sends(d.feed({ type: "GossipTicked", nowMs: pass })).flatMap((m) =>
     m.$case === "vote" ? [`${m.vote.vote!.type}/${m.vote.vote!.validatorIndex}`] : [],
   );
   assert.deepEqual(sent, ["1/0", "2/3"]);
@@ -158,8 +162,7 @@ test("votes: a peer at a later round than ours gets none of this height's round 
 test("catch-up, one height behind: our last commit's precommits", () => {
   const lastCommit = votesOf(4n, [precommit(4n, 0, 0), precommit(4n, 0, 1), precommit(4n, 0, 2)]);
   const d = connected(ourState({ height: 5n, lastCommit, lastCommitRound: 0 }));
-  from(d, nrs(4n, 0, RoundStep.Precommit));
-  const sent = sends(d.feed({ type: "GossipTicked", nowMs: T })).flatMap((m) =>
+  const sent = sends(from(d, nrs(4n, 0, RoundStep.Precommit))).flatMap((m) =>
     m.$case === "vote" ? [`${m.vote.vote!.height}/${m.vote.vote!.validatorIndex}`] : [],
   );
   assert.deepEqual(sent, ["4/0", "4/1", "4/2"]);
@@ -167,15 +170,21 @@ test("catch-up, one height behind: our last commit's precommits", () => {
 
 test("catch-up, one height behind, holding a vote of every validator (some the other version): we still ask VoteSetMaj23 for the commit, and its VoteSetBits makes us send the committed version", () => {
   const lastCommit = votesOf(4n, [precommit(4n, 0, 0), precommit(4n, 0, 1), precommit(4n, 0, 2)]);
-  const d = connected(ourState({ height: 5n, lastCommit, lastCommitRound: 0 }));
+  // Both at height 4: the peer announces a precommit of each of 0, 1, 2 (validator 2's is the
+  // other, nil, version); then we commit height 4 and move on.
+  const d = connected(ourState({ height: 4n, step: RoundStep.Precommit }));
   from(d, nrs(4n, 0, RoundStep.Precommit));
-  // The peer announces a precommit of each of 0, 1, 2: validator 2's is the other (nil) version.
   for (const index of [0, 1, 2])
     from(d, {
       $case: "hasVote",
       hasVote: { height: 4n, round: 0, type: SignedMsgType.SIGNED_MSG_TYPE_PRECOMMIT, index },
     });
-  assert.deepEqual(sends(d.feed({ type: "GossipTicked", nowMs: T })), [], "it seems to hold them all");
+  const moved = d.feed({
+    type: "OurStateChanged",
+    nowMs: T,
+    state: ourState({ height: 5n, lastCommit, lastCommitRound: 0 }),
+  });
+  assert.deepEqual(sends(moved), [], "it seems to hold them all");
   const query = sends(d.feed({ type: "GossipTicked", nowMs: T + DEFAULT_GOSSIP_CONFIG.queryMaj23SleepMs }));
   assert.deepEqual(
     query.flatMap((m) =>
@@ -185,7 +194,7 @@ test("catch-up, one height behind, holding a vote of every validator (some the o
     ),
     ["4/0/2"],
   );
-  from(d, {
+  const bits: ConsensusMessage = {
     $case: "voteSetBits",
     voteSetBits: {
       height: 4n,
@@ -194,17 +203,16 @@ test("catch-up, one height behind, holding a vote of every validator (some the o
       blockId: BLOCK_ID,
       votes: bitsToWire(Uint8Array.from([1, 1, 0, 0])),
     },
-  });
-  const resent = sends(d.feed({ type: "GossipTicked", nowMs: T + 2001 })).flatMap((m) =>
+  };
+  const resent = sends(from(d, bits, T + 2001)).flatMap((m) =>
     m.$case === "vote" ? [m.vote.vote!.validatorIndex] : [],
   );
-  assert.deepEqual(resent, [2]);
+  assert.deepEqual(resent, [2], "sent in the VoteSetBits' own fold");
 });
 
 test("catch-up, further behind: the stored block is loaded, then its parts and commit are sent with the peer's height and round", () => {
   const d = connected(ourState({ height: 9n }));
-  from(d, nrs(4n, 1, RoundStep.Prevote));
-  const asked = d.feed({ type: "GossipTicked", nowMs: T });
+  const asked = from(d, nrs(4n, 1, RoundStep.Prevote));
   assert.deepEqual(
     asked.filter((e) => e.type === "LoadStoredBlock"),
     [{ type: "LoadStoredBlock", height: 4n }],
@@ -231,11 +239,8 @@ test("catch-up, further behind: the stored block is loaded, then its parts and c
     parts: SPLIT.parts,
     commit,
   });
-  assert.ok(
-    loaded.some((e) => e.type === "ScheduleTick" && e.atMs === T + 150),
-    "the lagging peer is woken",
-  );
-  const sent = sends(d.feed({ type: "GossipTicked", nowMs: T + 150 }));
+  // The lagging peer is woken, and its routines run in the same fold.
+  const sent = sends(loaded);
   assert.deepEqual(
     sent.flatMap((m) =>
       m.$case === "blockPart" ? [`${m.blockPart.height}/${m.blockPart.round}/${m.blockPart.part.index}`] : [],
@@ -297,14 +302,13 @@ test("VoteSetMaj23 is answered with our VoteSetBits for that block; a conflictin
 test("queryMaj23: every peer_query_maj23_sleep_duration a VoteSetMaj23 for the +2/3 we see; VoteSetBits makes us resend what it lacks", () => {
   const votes = votesOf(5n, [prevote(5n, 0, 0), prevote(5n, 0, 1), prevote(5n, 0, 2)]);
   const d = connected(ourState({ height: 5n, step: RoundStep.Precommit, votes }));
-  from(d, nrs(5n, 0, RoundStep.Prevote));
-  const first = sends(d.feed({ type: "GossipTicked", nowMs: T }));
+  const first = sends(from(d, nrs(5n, 0, RoundStep.Prevote)));
   assert.equal(first.filter((m) => m.$case === "vote").length, 3);
   assert.equal(first.filter((m) => m.$case === "voteSetMaj23").length, 0, "not before the first sleep");
   const query = sends(d.feed({ type: "GossipTicked", nowMs: T + DEFAULT_GOSSIP_CONFIG.queryMaj23SleepMs }));
   assert.deepEqual(cases(query), ["voteSetMaj23"]);
   // The peer says it holds only validator 0's prevote for the block: 1 and 2 were lost.
-  from(d, {
+  const bits: ConsensusMessage = {
     $case: "voteSetBits",
     voteSetBits: {
       height: 5n,
@@ -313,8 +317,8 @@ test("queryMaj23: every peer_query_maj23_sleep_duration a VoteSetMaj23 for the +
       blockId: BLOCK_ID,
       votes: bitsToWire(Uint8Array.from([1, 0, 0, 0])),
     },
-  });
-  const resent = sends(d.feed({ type: "GossipTicked", nowMs: T + 2001 })).flatMap((m) =>
+  };
+  const resent = sends(from(d, bits, T + 2001)).flatMap((m) =>
     m.$case === "vote" ? [m.vote.vote!.validatorIndex] : [],
   );
   assert.deepEqual(resent, [1, 2]);
@@ -363,8 +367,7 @@ test("a send that did not go out is sent again; a pass sends at most maxSendsPer
   const d = new Driver(initialGossipState({ ...DEFAULT_GOSSIP_CONFIG, maxSendsPerPass: 2 }));
   d.feed({ type: "GossipPeerAdded", nowMs: T, peerId: PEER });
   d.feed({ type: "OurStateChanged", nowMs: T, state: our });
-  from(d, nrs(5n, 0, RoundStep.Propose));
-  const first = d.feed({ type: "GossipTicked", nowMs: T });
+  const first = from(d, nrs(5n, 0, RoundStep.Propose));
   assert.deepEqual(cases(sends(first)), ["proposal", "blockPart"]);
   assert.ok(first.some((e) => e.type === "ScheduleTick" && e.atMs === T + DEFAULT_GOSSIP_CONFIG.busyRetryMs));
   const failed = sends(first)[1]!;
@@ -390,6 +393,7 @@ test("wakes: our own vote goes out at once; others' votes wait for the next pass
   const others = { ...base, votes: votesOf(5n, [prevote(5n, 0, 2)]) };
   const quiet = d.feed({ type: "OurStateChanged", nowMs: T + 1, state: others });
   assert.ok(!quiet.some((e) => e.type === "ScheduleTick"), "no extra pass for another validator's vote");
+  assert.deepEqual(sends(quiet), [], "and nothing sent now");
   from(
     d,
     {
@@ -400,11 +404,8 @@ test("wakes: our own vote goes out at once; others' votes wait for the next pass
   );
   const own = { ...others, votes: votesOf(5n, [prevote(5n, 0, 2), prevote(5n, 0, 0)]) };
   const woken = d.feed({ type: "OurStateChanged", nowMs: T + 3, state: own });
-  assert.ok(woken.some((e) => e.type === "ScheduleTick" && e.atMs === T + 3));
-  const sent = sends(d.feed({ type: "GossipTicked", nowMs: T + 3 })).flatMap((m) =>
-    m.$case === "vote" ? [m.vote.vote!.validatorIndex] : [],
-  );
-  assert.deepEqual(sent, [0], "ours; validator 2's the peer already announced");
+  const sent = sends(woken).flatMap((m) => (m.$case === "vote" ? [m.vote.vote!.validatorIndex] : []));
+  assert.deepEqual(sent, [0], "ours, in the same fold; validator 2's the peer already announced");
 });
 
 test("halted consensus: the routines stop and no tick is asked for, never a tick at the same instant again", () => {

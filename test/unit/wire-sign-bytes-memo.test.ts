@@ -3,8 +3,15 @@
 // or another object (equal or not) is encoded for itself.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { commitVote, commitVoteSignBytes } from "../../src/types/commit-verification.js";
 import { CanonicalProposal, CanonicalVote } from "../../src/wire/generated/tendermint/types/canonical.js";
-import { type Proposal, SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";
+import {
+  BlockIDFlag,
+  type Commit,
+  type Proposal,
+  SignedMsgType,
+  type Vote,
+} from "../../src/wire/generated/tendermint/types/types.js";
 import {
   canonicalProposal,
   canonicalVote,
@@ -69,5 +76,41 @@ describe("sign bytes memo", () => {
     assert.deepEqual(first, encodedProposal("chain-a", proposal));
     assert.equal(proposalSignBytes("chain-a", proposal), first);
     assert.deepEqual(proposalSignBytes("chain-b", proposal), encodedProposal("chain-b", proposal));
+  });
+
+  it("answers a commit signature's bytes from the memo, and encodes again when the commit or a field it signs is replaced", () => {
+    const commit: Commit = {
+      height: 7n,
+      round: 1,
+      blockId: { hash: bytes(32, 1), partSetHeader: { total: 1, hash: bytes(32, 2) } },
+      signatures: [0, 1].map((i) => ({
+        blockIdFlag: i === 0 ? BlockIDFlag.BLOCK_ID_FLAG_COMMIT : BlockIDFlag.BLOCK_ID_FLAG_NIL,
+        validatorAddress: bytes(20, i),
+        timestamp: { seconds: 1_700_000_000n, nanos: i },
+        signature: bytes(64, i),
+      })),
+    };
+    const fresh = (c: Commit, i: number) => encodedVote("chain-a", commitVote(c, i));
+    for (const i of [0, 1]) {
+      const first = commitVoteSignBytes("chain-a", commit, i);
+      assert.deepEqual(first, fresh(commit, i));
+      assert.equal(commitVoteSignBytes("chain-a", commit, i), first, "the remembered bytes");
+      assert.deepEqual(
+        commitVoteSignBytes("chain-b", commit, i),
+        encodedVote("chain-b", commitVote(commit, i)),
+      );
+    }
+    // The same CommitSig objects in another commit (another round), or with a new timestamp or flag.
+    const otherRound = { ...commit, round: 2 };
+    assert.deepEqual(commitVoteSignBytes("chain-a", otherRound, 0), fresh(otherRound, 0));
+    const sig = commit.signatures[1]!;
+    const retimed = {
+      ...commit,
+      signatures: [commit.signatures[0]!, { ...sig, timestamp: { seconds: 1n, nanos: 0 } }],
+    };
+    assert.deepEqual(commitVoteSignBytes("chain-a", retimed, 1), fresh(retimed, 1));
+    const replaced = { ...commit, blockId: { ...commit.blockId, hash: bytes(32, 9) } };
+    assert.deepEqual(commitVoteSignBytes("chain-a", replaced, 0), fresh(replaced, 0));
+    assert.notDeepEqual(fresh(replaced, 0), fresh(commit, 0));
   });
 });
