@@ -8,9 +8,11 @@
 // only tell us what the peer holds.
 import {
   asyncScheduler,
+  concatMap,
   EMPTY,
   filter,
   from,
+  interval,
   map,
   merge,
   mergeMap,
@@ -138,14 +140,28 @@ export function startConsensusGossipReactor(
   );
   const tickInputs: Observable<GossipInput> = ticks.pipe(
     switchMap((atMs) => timer(Math.max(0, atMs - clock()), scheduler)),
-    filter(() => {
-      if (!syncing()) return true;
-      // A tick due while block sync runs waits: looked at again after peer_gossip_sleep, so the
-      // gossip picks up where it was once consensus is back (a new ScheduleTick replaces this).
-      ticks.next(clock() + deps.gossipSleepMs);
-      return false;
-    }),
     map((): GossipInput => ({ type: "GossipTicked", nowMs: 0 })),
+  );
+  // Block sync's start and end reach the reducer as inputs (its pause rule: GossipPauseChanged),
+  // sampled like the clock: before any input that follows a change, and every
+  // peer_gossip_sleep_duration, so the end is seen even when nothing else arrives.
+  let paused = false;
+  const pauseChange = (): GossipInput | undefined => {
+    const now = syncing();
+    if (now === paused) return undefined;
+    paused = now;
+    return { type: "GossipPauseChanged", nowMs: 0, paused: now };
+  };
+  const withPause = (input$: Observable<GossipInput>): Observable<GossipInput> =>
+    input$.pipe(
+      concatMap((input) => {
+        const change = pauseChange();
+        return change === undefined ? of(input) : of(change, input);
+      }),
+    );
+  const pauseInputs: Observable<GossipInput> = interval(deps.gossipSleepMs, scheduler).pipe(
+    map(pauseChange),
+    filter((change): change is GossipInput => change !== undefined),
   );
 
   const initial = initialGossipState({
@@ -156,7 +172,7 @@ export function startConsensusGossipReactor(
   const loop = createLoop<GossipState, GossipInput, GossipEffect, GossipInput>({
     initialState: initial,
     reducer: gossipReducer,
-    sources: [peerInputs, messageInputs, ourInputs, tickInputs],
+    sources: [...[peerInputs, messageInputs, ourInputs, tickInputs].map(withPause), pauseInputs],
     stamp: (input) => ({ ...input, nowMs: clock() }),
     toInput: (record) => record,
     onFault: (fault) => (deps.onFault ?? ((r) => log.error(r)))(`consensus gossip halted: ${fault.reason}`),

@@ -421,3 +421,24 @@ test("halted consensus: the routines stop and no tick is asked for, never a tick
   const message = from(d, nrs(5n, 1, RoundStep.Propose), T + 200);
   assert.ok(!message.some((e) => e.type === "ScheduleTick"), "a peer's news wakes nothing either");
 });
+
+test("paused for block sync: a peer's news runs no routine and no tick is asked for; the end runs them at once", () => {
+  const votes = votesOf(5n, [prevote(5n, 0, 0), prevote(5n, 0, 1)]);
+  const d = connected(ourState({ height: 5n, step: RoundStep.Precommit, votes }));
+  const onPause = d.feed({ type: "GossipPauseChanged", nowMs: T, paused: true });
+  assert.deepEqual(sends(onPause), []);
+  const news = from(d, nrs(5n, 0, RoundStep.Prevote), T + 1);
+  assert.deepEqual(sends(news), [], "no routine runs while paused");
+  assert.ok(!news.some((e) => e.type === "ScheduleTick"), "no tick while paused");
+  const tick = d.feed({ type: "GossipTicked", nowMs: T + DEFAULT_GOSSIP_CONFIG.gossipSleepMs });
+  assert.deepEqual(sends(tick), []);
+  const resumed = d.feed({ type: "GossipPauseChanged", nowMs: T + 300, paused: false });
+  const sent = sends(resumed).flatMap((m) =>
+    m.$case === "vote" ? [`${m.vote.vote!.type}/${m.vote.vote!.validatorIndex}`] : [],
+  );
+  assert.deepEqual(sent, ["1/0", "1/1"], "the votes the peer lacks, in the fold that ends the pause");
+  assert.ok(
+    resumed.some((e) => e.type === "ScheduleTick"),
+    "the routines sleep on a tick again",
+  );
+});

@@ -1,6 +1,7 @@
 // The gossip reducer's inputs: peers coming and going, each decoded (and ValidateBasic'd) consensus
-// message a peer sent, our consensus state after each transition, the tick, and the answers of its
-// effects (a stored block for catching a peer up, a send that did not go out). Time enters only as
+// message a peer sent, our consensus state after each transition, the tick, the answers of its
+// effects (a stored block for catching a peer up, a send that did not go out), and block sync's
+// start and end. Time enters only as
 // `nowMs` on each input.
 
 import type { Commit, Part, PartSetHeader } from "../../wire/generated/tendermint/types/types.js";
@@ -65,6 +66,17 @@ export interface GossipSendFailed {
   readonly message: ConsensusMessage;
 }
 
+/**
+ * Block sync started or ended (beyond the simulation: only the node syncs). While it runs our
+ * consensus state is stale, so no routine runs (v0.34's reactor waits for sync); when it ends,
+ * every peer's routines run at once.
+ */
+export interface GossipPauseChanged {
+  readonly type: "GossipPauseChanged";
+  readonly nowMs: number;
+  readonly paused: boolean;
+}
+
 export type GossipInput =
   | GossipPeerAdded
   | GossipPeerRemoved
@@ -73,4 +85,5 @@ export type GossipInput =
   | GossipTicked
   | StoredBlockLoaded
   | StoredBlockMissing
-  | GossipSendFailed;
+  | GossipSendFailed
+  | GossipPauseChanged;

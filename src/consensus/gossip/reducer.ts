@@ -110,6 +110,16 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       };
       break;
     }
+    case "GossipPauseChanged": {
+      if (state.paused === input.paused) break;
+      // Back from block sync: every peer's routines run now, on our state from the first fold.
+      next = {
+        ...state,
+        paused: input.paused,
+        peers: input.paused ? state.peers : wakePeers(state.peers, input.nowMs),
+      };
+      break;
+    }
     case "GossipSendFailed": {
       const peer = state.peers.get(input.peerId);
       if (peer === undefined) break;
@@ -238,7 +248,7 @@ class DuePass implements Pass {
 /** Runs every routine that is due, for every peer. */
 function runDue(state: GossipState, nowMs: number, effects: GossipEffect[]): GossipState {
   const our = state.our;
-  if (our === undefined || !our.started || our.halted !== undefined) return state;
+  if (our === undefined || !our.started || our.halted !== undefined || state.paused) return state;
   const pass = new DuePass(state, our, nowMs, effects);
   let peers: Map<string, PeerGossip> | undefined;
   for (const [peerId, peer] of state.peers) {
@@ -271,12 +281,12 @@ function runPeer(peer: PeerGossip, pass: Pass): PeerGossip {
 
 /**
  * Asks for a tick at the earliest due time, unless one at or before it is already asked for. None
- * while our consensus is halted: the routines then send nothing and keep their due times, so a
- * tick would be due again at once, forever, at the same instant.
+ * while our consensus is halted or block sync runs: the routines then send nothing and keep their
+ * due times, so a tick would be due again at once, forever, at the same instant.
  */
 function schedule(state: GossipState, effects: GossipEffect[]): GossipState {
   const our = state.our;
-  if (our === undefined || !our.started || our.halted !== undefined) return state;
+  if (our === undefined || !our.started || our.halted !== undefined || state.paused) return state;
   let earliest = Number.POSITIVE_INFINITY;
   for (const p of state.peers.values())
     earliest = Math.min(earliest, p.dataDueMs, p.votesDueMs, p.maj23DueMs);

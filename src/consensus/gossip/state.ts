@@ -59,10 +59,20 @@ export interface GossipState {
   readonly loading: readonly bigint[];
   /** The tick asked for and not yet come, if any. */
   readonly tickAtMs: number | undefined;
+  /** Block sync runs: no routine runs and no tick is asked for (GossipPauseChanged). */
+  readonly paused: boolean;
 }
 
 export function initialGossipState(config: GossipConfig = DEFAULT_GOSSIP_CONFIG): GossipState {
-  return { config, our: undefined, peers: new Map(), stored: [], loading: [], tickAtMs: undefined };
+  return {
+    config,
+    our: undefined,
+    peers: new Map(),
+    stored: [],
+    loading: [],
+    tickAtMs: undefined,
+    paused: false,
+  };
 }
 
 export function newPeerGossip(nowMs: number, config: GossipConfig): PeerGossip {
