@@ -61,6 +61,13 @@ function liveAt<V>(w: Window<V>, key: string): number {
   return at >= 0 && w.log.values[at] !== GONE ? at : -1;
 }
 
+/** `key`'s live value in a window, or undefined. */
+function valueIn<V>(w: Window<V>, key: string): V | undefined {
+  if (w.size === 0) return undefined;
+  const at = liveAt(w, key);
+  return at < 0 ? undefined : (w.log.values[at] as V);
+}
+
 /**
  * Where the value of the live key placed at `p` is (its last entry), or -1 when no live key has
  * its place at `p`: the order is walked by place, the value read from the key's last entry.
@@ -131,9 +138,7 @@ export class VersionedMap<V> implements Iterable<[string, V]> {
   }
 
   get(key: string): V | undefined {
-    if (this.size === 0) return undefined;
-    const at = liveAt(this, key);
-    return at < 0 ? undefined : (this.log.values[at] as V);
+    return valueIn(this, key);
   }
 
   has(key: string): boolean {
@@ -223,9 +228,7 @@ export class MapDraft<V> implements Window<V> {
   }
 
   get(key: string): V | undefined {
-    if (this.size === 0) return undefined;
-    const at = liveAt(this, key);
-    return at < 0 ? undefined : (this.log.values[at] as V);
+    return valueIn(this, key);
   }
 
   has(key: string): boolean {

@@ -74,6 +74,8 @@ export class BenchNode {
   address = "";
   height = 0;
   committedTxs = 0;
+  /** Each committed height as logged: its txs and when the line arrived (performance.now()). */
+  readonly commits: { height: number; txs: number; at: number }[] = [];
   private child: ChildProcess | undefined;
   private tail = "";
   private waiters: (() => void)[] = [];
@@ -127,6 +129,7 @@ export class BenchNode {
         if (c) {
           this.height = Number(c[1]);
           this.committedTxs += Number(c[2]);
+          this.commits.push({ height: this.height, txs: Number(c[2]), at: performance.now() });
         }
         const r = /RPC server listening\s.*address=tcp:\/\/([0-9.]+:\d+)/.exec(line);
         if (r) this.address = r[1] as string;
@@ -173,7 +176,8 @@ export class BenchNode {
     }
   }
 
-  async stop(): Promise<void> {
+  /** Stops the node; its home is removed unless `keepHome` (then it is printed). */
+  async stop(keepHome = false): Promise<void> {
     const child = this.child;
     if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
       process.kill(child.pid, "SIGINT");
@@ -181,6 +185,7 @@ export class BenchNode {
       if (!done && child.exitCode === null) process.kill(child.pid, "SIGKILL");
       await this.exited;
     }
-    rmSync(this.home, { recursive: true, force: true });
+    if (keepHome) console.log(`home kept: ${this.home}`);
+    else rmSync(this.home, { recursive: true, force: true });
   }
 }

@@ -3,11 +3,10 @@
 import assert from "node:assert/strict";
 import { responseDeliverTx } from "../../src/abci/apps/responses.js";
 import type { ConsensusConnection } from "../../src/abci/client/abci-client.js";
-import type { CommitBlock } from "../../src/consensus/effect.js";
 import { createLogger } from "../../src/logger/index.js";
 import { type BlockCommitDeps, commitOne } from "../../streams/effects/block-commit.js";
 import type { StateSaveTail } from "../../streams/effects/state-save-tail.js";
-import { genesisChain, TestNode } from "./consensus-harness.js";
+import { commitBlockOf, genesisChain, TestNode } from "./consensus-harness.js";
 
 const silent = createLogger({ level: "none" });
 const tx = (s: string) => new TextEncoder().encode(s);
@@ -89,16 +88,7 @@ export function recordingCommit(
       : {}),
   };
   const held = node.block(0, [tx("a=1")]);
-  const effect: CommitBlock = {
-    type: "CommitBlock",
-    height: 1n,
-    round: 0,
-    blockId: held.blockId,
-    block: held.block,
-    partSetHeader: held.blockId.partSetHeader,
-    parts: [],
-    seenCommit: {} as never,
-  };
+  const effect = commitBlockOf(1n, held);
   return {
     order,
     blockWrite,

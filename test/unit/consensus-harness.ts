@@ -4,6 +4,7 @@
 // placeholder signatures here.
 import {
   buildProposalBlock,
+  type CommitBlock,
   type ConsensusConfig,
   type ConsensusEffect,
   type ConsensusInput,
@@ -286,6 +287,21 @@ export function signed(effects: readonly ConsensusEffect[]): string[] {
           : Buffer.from(e.vote.blockId.hash).toString("hex").slice(0, 8)
       }`,
   );
+}
+
+/** The commit effect for a held block at `height` (round 0, no parts, no seen commit): what the
+ * commit handler's tests feed it. */
+export function commitBlockOf(height: bigint, held: HeldBlock): CommitBlock {
+  return {
+    type: "CommitBlock",
+    height,
+    round: 0,
+    blockId: held.blockId,
+    block: held.block,
+    partSetHeader: held.blockId.partSetHeader,
+    parts: [],
+    seenCommit: {} as never,
+  };
 }
 
 export function short(held: HeldBlock): string {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Subject } from "rxjs";
 import type { ConsensusConnection } from "../../src/abci/client/abci-client.js";
-import type { CommitBlock, ConsensusEffect } from "../../src/consensus/effect.js";
+import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import { buildProposalBlock } from "../../src/consensus/index.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { sha256 } from "../../src/crypto/hash.js";
@@ -18,7 +18,7 @@ import type { TxResult } from "../../src/wire/generated/tendermint/abci/types.js
 import { blockCommitHandler } from "../../streams/effects/block-commit.js";
 import { HeightIndexQueue } from "../../streams/effects/height-index-queue.js";
 import { ExecutedBlocks } from "../../streams/projections/node-events.js";
-import { genesisChain, TestNode } from "./consensus-harness.js";
+import { commitBlockOf, genesisChain, TestNode } from "./consensus-harness.js";
 
 const silent = createLogger({ level: "none" });
 const tx = (s: string) => new TextEncoder().encode(s);
@@ -113,17 +113,7 @@ describe("streams: a height's index off the commit's critical path", () => {
     });
 
     const one = node.block(0, [tx("a=1"), tx("b=2")]);
-    const commit = (height: bigint, held: typeof one): CommitBlock => ({
-      type: "CommitBlock",
-      height,
-      round: 0,
-      blockId: held.blockId,
-      block: held.block,
-      partSetHeader: held.blockId.partSetHeader,
-      parts: [],
-      seenCommit: {} as never,
-    });
-    effect$.next(commit(1n, one));
+    effect$.next(commitBlockOf(1n, one));
     const until = async (check: () => boolean) => {
       for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
       assert.ok(check());
@@ -157,7 +147,7 @@ describe("streams: a height's index off the commit's critical path", () => {
         })),
       },
     })!;
-    effect$.next(commit(2n, two));
+    effect$.next(commitBlockOf(2n, two));
     await until(() => order.includes("mempool dropped 2"));
     await new Promise((r) => setTimeout(r, 20));
     assert.ok(!order.includes("state 2"), "height 2's state waits for height 1's index");

@@ -10,7 +10,7 @@ import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import { createLogger } from "../../src/logger/index.js";
 import { CheckTxType, type ResponseCheckTx } from "../../src/wire/generated/tendermint/abci/types.js";
 import { blockCommitHandler, MempoolCommitLock } from "../../streams/effects/block-commit.js";
-import { genesisChain, TestNode } from "./consensus-harness.js";
+import { commitBlockOf, genesisChain, TestNode } from "./consensus-harness.js";
 
 const silent = createLogger({ level: "none" });
 const tx = (s: string) => new TextEncoder().encode(s);
@@ -97,16 +97,7 @@ describe("streams: the mempool around Commit", () => {
         logger: silent,
       })(effect$),
     );
-    effect$.next({
-      type: "CommitBlock",
-      height: 1n,
-      round: 0,
-      blockId: held.blockId,
-      block: held.block,
-      partSetHeader: held.blockId.partSetHeader,
-      parts: [],
-      seenCommit: {} as never,
-    });
+    effect$.next(commitBlockOf(1n, held));
     await app.inCommit;
     const during = lock.connection.checkTx({ tx: tx("b=2"), type: CheckTxType.NEW });
     await new Promise((r) => setTimeout(r, 20));
