@@ -19,31 +19,16 @@
 // it was made on, never what later versions append to a new one. Rebuilding costs O(size) after at
 // least as many pushes: amortised O(1).
 import { Seq } from "immutable";
+import { EntryLog } from "./entry-log.js";
 
-/** The mutable log shared by one lineage of versions (see the header). */
-class CacheLog {
-  /** Hash of each entry. */
-  readonly hashes: string[] = [];
+/** The mutable log shared by one lineage of versions (see the header); keys are tx hashes. */
+class CacheLog extends EntryLog {
   /** Whether each entry is a push (true) or a removal (false). */
   readonly pushes: boolean[] = [];
-  /** Position of the previous entry of the same hash, -1 when none. */
-  readonly previous: number[] = [];
-  /** Position of each hash's last entry in the whole log. */
-  readonly latest = new Map<string, number>();
 
   append(hash: string, push: boolean): void {
-    const at = this.hashes.length;
-    this.hashes.push(hash);
+    this.appendKey(hash);
     this.pushes.push(push);
-    this.previous.push(this.latest.get(hash) ?? -1);
-    this.latest.set(hash, at);
-  }
-
-  /** The position of `hash`'s last entry before `length`, or -1. */
-  lastEntry(hash: string, length: number): number {
-    let at = this.latest.get(hash) ?? -1;
-    while (at >= length) at = this.previous[at]!;
-    return at;
   }
 }
 
@@ -65,8 +50,8 @@ function liveAt(w: Window, hash: string): number {
 function liveHashes(w: Window): string[] {
   const out: string[] = [];
   for (let at = w.head; at < w.length; at++) {
-    if (w.log.pushes[at] === true && w.log.lastEntry(w.log.hashes[at]!, w.length) === at) {
-      out.push(w.log.hashes[at]!);
+    if (w.log.pushes[at] === true && w.log.lastEntry(w.log.keys[at]!, w.length) === at) {
+      out.push(w.log.keys[at]!);
     }
   }
   return out;
@@ -102,7 +87,7 @@ export class TxCache {
 
   /** Entries its log holds, for the bound on memory (tests). */
   get retainedEntries(): number {
-    return this.log.hashes.length;
+    return this.log.keys.length;
   }
 
   clear(): TxCache {
@@ -146,7 +131,7 @@ export class TxCache {
   edit(): TxCacheDraft {
     // An empty cache starts a log of its own: EMPTY is shared by every mempool and test.
     if (this.size === 0) return new TxCacheDraft(new CacheLog(), 0, 0, 0);
-    if (this.log.hashes.length === this.length) {
+    if (this.log.keys.length === this.length) {
       return new TxCacheDraft(this.log, this.length, this.head, this.size);
     }
     const copy = rebuilt(liveHashes(this));
@@ -183,7 +168,7 @@ export class TxCacheDraft implements Window {
    * continues on a copy of what it holds.
    */
   private own(): void {
-    if (this.log.hashes.length === this.length) return;
+    if (this.log.keys.length === this.length) return;
     const copy = rebuilt(liveHashes(this));
     this.log = copy.log;
     this.length = copy.length;
@@ -202,7 +187,7 @@ export class TxCacheDraft implements Window {
     // Evict the oldest live hashes; stale entries in front of them are stepped over once each.
     while (this.size > capacity) {
       const oldest = this.head++;
-      const h = this.log.hashes[oldest]!;
+      const h = this.log.keys[oldest]!;
       if (this.log.pushes[oldest] === true && this.log.lastEntry(h, this.length) === oldest) this.size--;
     }
   }

@@ -17,35 +17,21 @@
 // many entries as keys (plus a margin), so it holds O(size) values, and an old version pins only
 // the log it was made on. Rebuilding costs O(size) after at least as many edits: amortised O(1).
 import { Seq } from "immutable";
+import { EntryLog } from "./entry-log.js";
 
 /** Marks a delete entry. */
 const GONE: unique symbol = Symbol("gone");
 
-class MapLog<V> {
-  readonly keys: string[] = [];
+class MapLog<V> extends EntryLog {
   /** The value set, or GONE for a delete. */
   readonly values: (V | typeof GONE)[] = [];
   /** For a set: where this incarnation of the key was first set (its place in the order). */
   readonly starts: number[] = [];
-  /** Position of the previous entry of the same key, -1 when none. */
-  readonly previous: number[] = [];
-  /** Position of each key's last entry in the whole log. */
-  readonly latest = new Map<string, number>();
 
   append(key: string, value: V | typeof GONE, start: number): void {
-    const at = this.keys.length;
-    this.keys.push(key);
+    const at = this.appendKey(key);
     this.values.push(value);
     this.starts.push(start < 0 ? at : start);
-    this.previous.push(this.latest.get(key) ?? -1);
-    this.latest.set(key, at);
-  }
-
-  /** The position of `key`'s last entry before `length`, or -1. */
-  lastEntry(key: string, length: number): number {
-    let at = this.latest.get(key) ?? -1;
-    while (at >= length) at = this.previous[at]!;
-    return at;
   }
 }
 

@@ -5,8 +5,9 @@ import { describe, it } from "node:test";
 import type { RpcContext } from "../../src/rpc/context.js";
 import { passThroughEncoder } from "../../src/rpc/encoder.js";
 import { resolveRpcOptions } from "../../src/rpc/options.js";
-import type { HttpAnswer, HttpCall } from "../../src/rpc/server/http-front.js";
+import type { HttpAnswer } from "../../src/rpc/server/http-front.js";
 import { ServerCore } from "../../src/rpc/server/server-core.js";
+import { httpCall } from "./rpc-http-call.js";
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -36,19 +37,7 @@ function front(options = {}) {
   return new ServerCore(resolveRpcOptions(options), context, passThroughEncoder, quiet).front;
 }
 
-function call(method: string, path: string, query = "", extra: Partial<HttpCall> = {}): HttpCall {
-  return {
-    method,
-    path,
-    query,
-    contentType: "",
-    origin: "",
-    corsRequestMethod: "",
-    corsRequestHeaders: "",
-    remoteAddress: "127.0.0.1:5000",
-    ...extra,
-  };
-}
+const call = httpCall;
 
 async function post(body: string, options = {}): Promise<HttpAnswer> {
   return front(options).answer(call("POST", "/", "", { contentType: "text/plain" }), body);

@@ -8,8 +8,8 @@ import type { RpcContext } from "../../src/rpc/context.js";
 import { passThroughEncoder } from "../../src/rpc/encoder.js";
 import { argsFromUri, plainBytesArg } from "../../src/rpc/jsonrpc/uri-params.js";
 import { resolveRpcOptions } from "../../src/rpc/options.js";
-import type { HttpCall } from "../../src/rpc/server/http-front.js";
 import { ServerCore } from "../../src/rpc/server/server-core.js";
+import { httpCall } from "./rpc-http-call.js";
 
 const SPEC = [{ name: "tx", type: "bytes" as const }];
 
@@ -96,17 +96,7 @@ const front = new ServerCore(resolveRpcOptions({}), context, passThroughEncoder,
   error() {},
 }).front;
 const get = async (query: string) => {
-  const call: HttpCall = {
-    method: "GET",
-    path: "/broadcast_tx_sync",
-    query,
-    contentType: "",
-    origin: "",
-    corsRequestMethod: "",
-    corsRequestHeaders: "",
-    remoteAddress: "127.0.0.1:5000",
-  };
-  const answer = await front.answer(call, "");
+  const answer = await front.answer(httpCall("GET", "/broadcast_tx_sync", query), "");
   return { status: answer.status, body: answer.body };
 };
 

@@ -1,0 +1,28 @@
+// The append-only log under the mempool's persistent structures (the tx cache, cache.ts, and the
+// pool's VersionedMap, versioned-map.ts): every entry names a key, and each key's entries are
+// chained, so a version that reads only the entries before its length finds a key's last entry
+// there in O(entries of that key appended after it). What an entry carries besides its key is
+// the structure's own (parallel arrays in the subclass).
+export class EntryLog {
+  readonly keys: string[] = [];
+  /** Position of the previous entry of the same key, -1 when none. */
+  readonly previous: number[] = [];
+  /** Position of each key's last entry in the whole log. */
+  readonly latest = new Map<string, number>();
+
+  /** Appends an entry for `key`; returns its position (the subclass fills its arrays there). */
+  protected appendKey(key: string): number {
+    const at = this.keys.length;
+    this.keys.push(key);
+    this.previous.push(this.latest.get(key) ?? -1);
+    this.latest.set(key, at);
+    return at;
+  }
+
+  /** The position of `key`'s last entry before `length`, or -1. */
+  lastEntry(key: string, length: number): number {
+    let at = this.latest.get(key) ?? -1;
+    while (at >= length) at = this.previous[at]!;
+    return at;
+  }
+}
