@@ -2,7 +2,7 @@
 // (reference §2.1). Every RpcError carries the JSON-RPC code it is answered with; errors of
 // other modules thrown by a route become "Internal error" with their message as `data`, as
 // Tendermint writes a handler's error.
-import { CodedError } from "../coded-error.js";
+import { CodedError, withoutStack } from "../coded-error.js";
 
 export type RpcErrorCode =
   /** the body is not JSON, or not a request object or array of them (-32700) */
@@ -70,6 +70,14 @@ export class RpcError extends CodedError<RpcErrorCode> {
 /** A route's failure with Tendermint's wording, e.g. "height must be greater than 0, but got -1". */
 export function handlerError(message: string): RpcError {
   return new RpcError("RPC_HANDLER_FAILED", message);
+}
+
+/**
+ * handlerError without a stack: a refusal a route answers per request under load (mempool full,
+ * tx already in cache), whose stack nobody reads (the answer carries the message only).
+ */
+export function handlerRefusal(message: string): RpcError {
+  return withoutStack(() => new RpcError("RPC_HANDLER_FAILED", message));
 }
 
 /** The JSON-RPC error object of any error a request ran into: `{code, message, data?}`. */

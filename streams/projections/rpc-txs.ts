@@ -5,7 +5,7 @@
 import { sha256 } from "../../src/crypto/hash.js";
 import { merkleProofs } from "../../src/crypto/merkle.js";
 import type { SearchRequest } from "../../src/rpc/context.js";
-import { handlerError, type RpcError } from "../../src/rpc/errors.js";
+import { handlerError, handlerRefusal, type RpcError } from "../../src/rpc/errors.js";
 import type {
   BroadcastTxCommitResult,
   BroadcastTxResult,
@@ -62,7 +62,7 @@ export async function txSearch(
 
 function refusal(r: SubmitResult): RpcError {
   const message = r.outcome.kind === "refused" ? r.outcome.message : "the mempool refused the transaction";
-  return handlerError(message);
+  return handlerRefusal(message);
 }
 
 function broadcastResult(r: SubmitResult): BroadcastTxResult {
@@ -79,7 +79,7 @@ export async function broadcastTxSync(node: NodeHandle, tx: Uint8Array): Promise
 export function broadcastTxAsync(node: NodeHandle, tx: Uint8Array): BroadcastTxResult {
   // Hashed once, here (the one-shot hash), and handed to the mempool.
   const hash = txHashHex(tx);
-  if (node.mempool.seen(hash)) throw handlerError("tx already exists in cache");
+  if (node.mempool.seen(hash)) throw handlerRefusal("tx already exists in cache");
   // The outcome is not the caller's to see (async); a failure is logged by the mempool.
   node.mempool.offer(tx, hash);
   return { code: 0, data: "", log: "", codespace: "", hash };

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { AbciError } from "../../src/abci/errors.js";
-import { CodedError } from "../../src/coded-error.js";
+import { CodedError, withoutStack } from "../../src/coded-error.js";
 import { ConfigError } from "../../src/config/errors.js";
 import { EvidenceRejectedError } from "../../src/evidence/errors.js";
 import { MempoolError } from "../../src/mempool/errors.js";
@@ -68,6 +68,22 @@ test("module errors share one coded base", () => {
   assert.equal(cases[3]![0].message, "abci mempool connection: full");
   assert.equal(cases[4]![0].message, "height 4: bad");
   assert.equal(cases[9]![0].message, "tx too large (2 > 1)");
+});
+
+test("withoutStack: the error keeps class, code and message, captures no frame, and the limit is restored", () => {
+  const limit = Error.stackTraceLimit;
+  const error = withoutStack(() => new NodeError("NODE_HALTED", "halted"));
+  assert.ok(error instanceof NodeError && error instanceof CodedError);
+  assert.equal(error.code, "NODE_HALTED");
+  assert.equal(error.stack, "NodeError: halted");
+  assert.equal(Error.stackTraceLimit, limit);
+  assert.throws(() =>
+    withoutStack(() => {
+      throw new Error("make failed");
+    }),
+  );
+  assert.equal(Error.stackTraceLimit, limit, "restored after a throwing make");
+  assert.match(new NodeError("NODE_HALTED", "halted").stack ?? "", /\n\s+at /, "other errors keep their stack");
 });
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
