@@ -106,6 +106,14 @@ export class MempoolCommitLock {
         this.#held.push(() => inner.checkTx(req).then(resolve, reject)),
       );
     };
+    // A batch is held whole unless it is all rechecks (the mempool never mixes the two).
+    const batch = inner.checkTxs?.bind(inner);
+    const checkTxs =
+      batch &&
+      ((reqs: readonly RequestCheckTx[]): Promise<ResponseCheckTx[]> => {
+        if (!this.#locked || reqs.every((r) => r.type === CheckTxType.RECHECK)) return batch(reqs);
+        return new Promise((resolve, reject) => this.#held.push(() => batch(reqs).then(resolve, reject)));
+      });
     this.connection = {
       get name() {
         return inner.name;
@@ -116,6 +124,7 @@ export class MempoolCommitLock {
       echo: (message) => inner.echo(message),
       flush: () => inner.flush(),
       checkTx,
+      ...(checkTxs && { checkTxs }),
     };
   }
 

@@ -3,7 +3,8 @@
 // connection answers in call order, so answers come back as inputs in the order the txs arrived.
 // The full CheckTx response of a caller's tx is kept aside for that caller (broadcast_tx_sync
 // returns it), keyed by request id. Plain promise callbacks rather than an inner Observable per tx:
-// this path runs once per transaction.
+// this path runs once per transaction. A connection offering checkTxs (the in-process app) gets a
+// turn's txs, and each recheck window, in one call with one promise.
 import { Observable } from "rxjs";
 import type { MempoolConnection } from "../../src/abci/client/abci-client.js";
 import type { Logger } from "../../src/logger/index.js";
@@ -31,6 +32,10 @@ export function mempoolAbciHandler(deps: MempoolAbciDeps) {
       };
       const failed = (what: string, hash: string) => (error: unknown) =>
         deps.logger.error(what, { hash, err: (error as Error).message });
+      // A batch fails whole (its connection failed): its txs are dropped, as each failed call's is.
+      const batchFailed = (what: string, txs: number, error: unknown) =>
+        deps.logger.error(what, { txs, err: (error as Error).message });
+      const batch = deps.mempool.checkTxs?.bind(deps.mempool);
       const sub = effect$.subscribe((e) => {
         if (e.type === "RunCheckTx") {
           deps.mempool.checkTx({ tx: e.tx, type: CheckTxType.NEW }).then(
@@ -48,6 +53,30 @@ export function mempoolAbciHandler(deps: MempoolAbciDeps) {
               });
             },
             failed("CheckTx failed", e.hash),
+          );
+        } else if (e.type === "RunCheckTxs" && batch !== undefined) {
+          // The whole turn's txs in one call (an app in this process): no promise per tx.
+          const txs = e.txs;
+          const reqs = txs.map(({ tx }) => ({ tx, type: CheckTxType.NEW }));
+          batch(reqs).then(
+            (responses) => {
+              const results: CheckTxResult[] = new Array(txs.length);
+              for (let i = 0; i < txs.length; i++) {
+                const { requestId, hash, tx, from } = txs[i]!;
+                const response = responses[i]!;
+                deps.onCheckTxResponse(requestId, response);
+                results[i] = {
+                  requestId,
+                  hash,
+                  tx,
+                  from,
+                  code: response.code,
+                  gasWanted: response.gasWanted,
+                };
+              }
+              if (results.length > 0) emit({ type: "CheckTxsCompleted", results, time: 0 });
+            },
+            (error: unknown) => batchFailed("CheckTx failed", txs.length, error),
           );
         } else if (e.type === "RunCheckTxs") {
           // A batch's CheckTx calls are all sent at once; their answers come back as one input, in
@@ -72,6 +101,17 @@ export function mempoolAbciHandler(deps: MempoolAbciDeps) {
           // Every recheck is sent at once (pipelined); the answers come back as one input per
           // window of RECHECK_WINDOW, in the order sent.
           for (let start = 0; start < e.txs.length; start += RECHECK_WINDOW) {
+            if (batch !== undefined) {
+              const slice = e.txs.slice(start, start + RECHECK_WINDOW);
+              batch(slice.map(({ tx }) => ({ tx, type: CheckTxType.RECHECK }))).then(
+                (responses) => {
+                  const results = slice.map(({ hash }, i) => ({ hash, code: responses[i]!.code }));
+                  emit({ type: "RechecksCompleted", generation: e.generation, results, time: 0 });
+                },
+                (error: unknown) => batchFailed("recheck failed", slice.length, error),
+              );
+              continue;
+            }
             const window = e.txs.slice(start, start + RECHECK_WINDOW).map(({ hash, tx }) =>
               deps.mempool.checkTx({ tx, type: CheckTxType.RECHECK }).then(
                 (r) => ({ hash, code: r.code }),

@@ -1,13 +1,18 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { MaybePromise } from "../../src/abci/apps/application.js";
 import { NoopApplication } from "../../src/abci/apps/noop.js";
-import { responseCommit, responseDeliverTx } from "../../src/abci/apps/responses.js";
+import { responseCheckTx, responseCommit, responseDeliverTx } from "../../src/abci/apps/responses.js";
 import { parseSocketAddress } from "../../src/abci/client/address.js";
 import { createAbciClient } from "../../src/abci/client/create-client.js";
 import { InProcessAbciClient } from "../../src/abci/client/in-process-client.js";
 import { AbciError } from "../../src/abci/errors.js";
 import { haltOnAbciFailure } from "../../src/abci/halt-on-failure.js";
-import type { RequestDeliverTx } from "../../src/wire/generated/tendermint/abci/types.js";
+import type {
+  RequestCheckTx,
+  RequestDeliverTx,
+  ResponseCheckTx,
+} from "../../src/wire/generated/tendermint/abci/types.js";
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -58,7 +63,7 @@ class SlowCommitApp extends NoopApplication {
     this.log.push("commit end");
     return responseCommit({ data: Uint8Array.of(9) });
   }
-  override checkTx() {
+  override checkTx(_req: RequestCheckTx): MaybePromise<ResponseCheckTx> {
     this.log.push("check");
     return super.checkTx({ tx: new Uint8Array(), type: 0 });
   }
@@ -105,6 +110,56 @@ describe("in-process client", () => {
       halts[0]!.message,
       /ABCI mempool connection terminated: .*boom.*Did the application crash\?/,
     );
+  });
+
+  it("checkTxs answers a batch in order, in the batch's one place in the call order, whatever the app returns", async () => {
+    /** Answers code = the tx's first byte; tx 7 answers with a promise (an app that awaits). */
+    class EchoCodes extends SlowCommitApp {
+      override checkTx(req: RequestCheckTx) {
+        this.log.push(`check ${req.tx[0]}`);
+        const answer = { ...responseCheckTx(), code: req.tx[0]! };
+        return req.tx[0] === 7 ? Promise.resolve(answer) : answer;
+      }
+    }
+    const app = new EchoCodes();
+    const c = new InProcessAbciClient(app);
+    const checkTxs = c.mempool.checkTxs!;
+    const reqs = [1, 2, 7, 4].map((b) => ({ tx: Uint8Array.of(b), type: 0 }));
+    const [committed, batch, delivered] = await Promise.all([
+      c.consensus.commit(),
+      checkTxs(reqs),
+      c.consensus.deliverTx({ tx: Uint8Array.of(5) }),
+    ]);
+    assert.deepEqual(
+      batch.map((r) => r.code),
+      [1, 2, 7, 4],
+    );
+    assert.deepEqual(app.log, [
+      "commit start",
+      "commit end",
+      "check 1",
+      "check 2",
+      "check 7",
+      "check 4",
+      "deliver 5",
+    ]);
+    assert.ok(committed && delivered);
+    assert.deepEqual(await checkTxs([]), []);
+  });
+
+  it("checkTxs rejects whole and fails the client when the app throws within the batch", async () => {
+    class BreaksOnTwo extends NoopApplication {
+      override checkTx(req: RequestCheckTx) {
+        if (req.tx[0] === 2) throw new Error("boom");
+        return responseCheckTx();
+      }
+    }
+    const c = new InProcessAbciClient(new BreaksOnTwo());
+    await assert.rejects(
+      c.mempool.checkTxs!([1, 2, 3].map((b) => ({ tx: Uint8Array.of(b), type: 0 }))),
+      (e: unknown) => e instanceof AbciError && e.code === "ABCI_APP_FAILED" && /boom/.test(e.message),
+    );
+    assert.equal(c.mempool.error?.code, "ABCI_APP_FAILED");
   });
 
   it("close fails later calls without reporting a failure", async () => {

@@ -83,7 +83,11 @@ test("withoutStack: the error keeps class, code and message, captures no frame, 
     }),
   );
   assert.equal(Error.stackTraceLimit, limit, "restored after a throwing make");
-  assert.match(new NodeError("NODE_HALTED", "halted").stack ?? "", /\n\s+at /, "other errors keep their stack");
+  assert.match(
+    new NodeError("NODE_HALTED", "halted").stack ?? "",
+    /\n\s+at /,
+    "other errors keep their stack",
+  );
 });
 
 const root = fileURLToPath(new URL("../..", import.meta.url));

@@ -7,22 +7,39 @@ import { NEVER } from "rxjs";
 import type { MempoolConnection } from "../../src/abci/client/abci-client.js";
 import { createLogger } from "../../src/logger/index.js";
 import { DEFAULT_MEMPOOL_CONFIG } from "../../src/mempool/index.js";
-import type { ResponseCheckTx } from "../../src/wire/generated/tendermint/abci/types.js";
+import {
+  CheckTxType,
+  type RequestCheckTx,
+  type ResponseCheckTx,
+} from "../../src/wire/generated/tendermint/abci/types.js";
 import { createMempoolNode } from "../../streams/mempool-node.js";
 import { txHashHex } from "../../streams/projections/event-bus.js";
 
 const tx = (s: string) => new TextEncoder().encode(s);
 
-function mempoolOver(checked: string[]) {
+/** A connection recording each tx it checks; with `batches`, one offering checkTxs, recording each batch. */
+function mempoolOver(checked: string[], batches?: string[][]) {
+  const checkOne = (req: RequestCheckTx): ResponseCheckTx => {
+    checked.push(`${req.type === CheckTxType.RECHECK ? "recheck " : ""}${new TextDecoder().decode(req.tx)}`);
+    // "bad=…" txs fail CheckTx (code 1) on a recheck
+    const bad = req.type === CheckTxType.RECHECK && req.tx[0] === 0x62;
+    return { code: bad ? 1 : 0, gasWanted: 0n } as ResponseCheckTx;
+  };
   const connection: MempoolConnection = {
     name: "mempool",
     error: undefined,
     echo: async (m) => m,
     flush: async () => {},
     checkTx: async (req) => {
-      checked.push(new TextDecoder().decode(req.tx));
-      return { code: 0, gasWanted: 0n } as ResponseCheckTx;
+      if (batches !== undefined) assert.fail("a connection offering checkTxs is not called per tx");
+      return checkOne(req);
     },
+    ...(batches && {
+      checkTxs: async (reqs: readonly RequestCheckTx[]) => {
+        batches.push(reqs.map((r) => new TextDecoder().decode(r.tx)));
+        return reqs.map(checkOne);
+      },
+    }),
   };
   const mempool = createMempoolNode({
     config: DEFAULT_MEMPOOL_CONFIG,
@@ -84,5 +101,31 @@ test("an offered tx (broadcast_tx_async) folds with the turn's submissions and i
   assert.deepEqual(folded, ["TxsSubmitted(3)", "CheckTxsCompleted"]);
   assert.deepEqual(checked, ["d=4", "e=5"], "the duplicate offer is refused by the cache, not checked");
   assert.deepEqual([...mempool.state().txs.keys()], [txHashHex(tx("d=4")), txHashHex(tx("e=5"))]);
+  stop();
+});
+
+test("a connection offering checkTxs gets a turn's new txs in one call, and the rechecks after a block in another", async () => {
+  const checked: string[] = [];
+  const batches: string[][] = [];
+  const { mempool, folded, stop } = mempoolOver(checked, batches);
+  const answers = Promise.all([mempool.submit(tx("f=6")), mempool.submit(tx("bad=7"))]);
+  mempool.offer(tx("g=8"), txHashHex(tx("g=8")));
+  const [f, bad] = await answers;
+  assert.equal(f.outcome.kind, "added");
+  assert.equal(f.checkTx?.code, 0, "each caller still gets its own CheckTx answer");
+  assert.equal(bad.outcome.kind, "added");
+  assert.deepEqual(batches, [["f=6", "bad=7", "g=8"]]);
+  // A block with f=6: the rest are rechecked in one call; bad=7 now fails and leaves the pool.
+  mempool.blockCommitted({ header: { height: 2n }, data: { txs: [tx("f=6")] } } as never, [
+    { code: 0 } as never,
+  ]);
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(batches, [
+    ["f=6", "bad=7", "g=8"],
+    ["bad=7", "g=8"],
+  ]);
+  assert.deepEqual(checked, ["f=6", "bad=7", "g=8", "recheck bad=7", "recheck g=8"]);
+  assert.deepEqual(folded, ["TxsSubmitted(3)", "CheckTxsCompleted", "BlockCommitted", "RechecksCompleted"]);
+  assert.deepEqual([...mempool.state().txs.keys()], [txHashHex(tx("g=8"))]);
   stop();
 });

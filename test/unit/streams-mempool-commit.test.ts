@@ -8,7 +8,11 @@ import { firstValueFrom, Subject } from "rxjs";
 import type { ConsensusConnection, MempoolConnection } from "../../src/abci/client/abci-client.js";
 import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import { createLogger } from "../../src/logger/index.js";
-import { CheckTxType, type ResponseCheckTx } from "../../src/wire/generated/tendermint/abci/types.js";
+import {
+  CheckTxType,
+  type RequestCheckTx,
+  type ResponseCheckTx,
+} from "../../src/wire/generated/tendermint/abci/types.js";
 import { blockCommitHandler, MempoolCommitLock } from "../../streams/effects/block-commit.js";
 import { commitBlockOf, genesisChain, TestNode } from "./consensus-harness.js";
 
@@ -127,5 +131,29 @@ describe("streams: the mempool around Commit", () => {
     lock.unlock();
     await held;
     assert.deepEqual(app.order, ["checkTx before commit", "mempool flushed", "checkTx before commit"]);
+  });
+
+  it("holds a batch of new txs (checkTxs) while locked and lets a batch of rechecks through", async () => {
+    const app = fakeApp();
+    const checkTxs = async (reqs: readonly RequestCheckTx[]) => {
+      app.order.push(`batch of ${reqs.length} ${reqs[0]!.type === CheckTxType.RECHECK ? "rechecks" : "new"}`);
+      return reqs.map(() => ({ code: 0 }) as ResponseCheckTx);
+    };
+    assert.equal(
+      new MempoolCommitLock(app.mempool).connection.checkTxs,
+      undefined,
+      "only offered if the app's is",
+    );
+    const lock = new MempoolCommitLock({ ...app.mempool, checkTxs });
+    await lock.lock();
+    const held = lock.connection.checkTxs!(
+      [tx("n1"), tx("n2")].map((t) => ({ tx: t, type: CheckTxType.NEW })),
+    );
+    await lock.connection.checkTxs!([{ tx: tx("r"), type: CheckTxType.RECHECK }]);
+    await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(app.order, ["mempool flushed", "batch of 1 rechecks"], "the new batch waits");
+    lock.unlock();
+    assert.equal((await held).length, 2);
+    assert.deepEqual(app.order, ["mempool flushed", "batch of 1 rechecks", "batch of 2 new"]);
   });
 });

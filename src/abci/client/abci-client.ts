@@ -53,6 +53,14 @@ export interface ConsensusConnection extends BaseConnection {
 
 export interface MempoolConnection extends BaseConnection {
   checkTx(req: RequestCheckTx): Promise<ResponseCheckTx>;
+  /**
+   * Several CheckTx in one call, answered in the order given, with one promise for the batch
+   * rather than one per tx: for a connection whose app answers in this process (the mempool sends
+   * every tx of an event-loop turn, and every recheck, this way when offered). Rejects as a whole
+   * when the connection fails during the batch (the node halts on that failure anyway). A
+   * connection that pipelines over a socket leaves it out and is called per tx.
+   */
+  checkTxs?(reqs: readonly RequestCheckTx[]): Promise<ResponseCheckTx[]>;
 }
 
 export interface QueryConnection extends BaseConnection {

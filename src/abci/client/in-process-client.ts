@@ -16,6 +16,7 @@ import type {
   RequestOfferSnapshot,
   RequestQuery,
   RequestSetOption,
+  ResponseCheckTx,
 } from "../../wire/generated/tendermint/abci/types.js";
 import type { Application, MaybePromise } from "../apps/application.js";
 import { AbciError } from "../errors.js";
@@ -30,6 +31,29 @@ import type {
 
 function isPromise<T>(v: MaybePromise<T>): v is Promise<T> {
   return typeof (v as { then?: unknown })?.then === "function";
+}
+
+/** The app's CheckTx of each request in order, synchronously until one answers with a promise. */
+function checkEach(app: Application, rs: readonly RequestCheckTx[]): MaybePromise<ResponseCheckTx[]> {
+  const out: ResponseCheckTx[] = new Array(rs.length);
+  for (let i = 0; i < rs.length; i++) {
+    const answer = app.checkTx(rs[i]!);
+    if (isPromise(answer)) return checkRestAsync(app, rs, out, i, answer);
+    out[i] = answer;
+  }
+  return out;
+}
+
+async function checkRestAsync(
+  app: Application,
+  rs: readonly RequestCheckTx[],
+  out: ResponseCheckTx[],
+  from: number,
+  pending: Promise<ResponseCheckTx>,
+): Promise<ResponseCheckTx[]> {
+  out[from] = await pending;
+  for (let i = from + 1; i < rs.length; i++) out[i] = await app.checkTx(rs[i]!);
+  return out;
 }
 
 const COMMIT: RequestCommit = {};
@@ -71,6 +95,9 @@ export class InProcessAbciClient implements AbciClient {
     });
     this.mempool = Object.assign(base("mempool"), {
       checkTx: (r: RequestCheckTx) => this.run("mempool", "checkTx", () => app.checkTx(r)),
+      // One slot in the call order for the whole batch: no promise per tx while the app answers
+      // synchronously (kvstore's CheckTx does).
+      checkTxs: (rs: readonly RequestCheckTx[]) => this.run("mempool", "checkTx", () => checkEach(app, rs)),
     });
     this.query = Object.assign(base("query"), {
       info: (r: RequestInfo) => this.run("query", "info", () => app.info(r)),
