@@ -85,6 +85,13 @@ export interface Route<P extends readonly ParamSpec[] = readonly ParamSpec[]> {
    * read, and the response text reused while the result object is the same.
    */
   readonly polled?: boolean;
+  /**
+   * Called once per transaction under load (broadcast_tx_async, broadcast_tx_sync): one bytes
+   * parameter, and the handler reads nothing of the caller (no remote address, no WebSocket). A
+   * GET whose query is that one argument in a plain shape (plainBytesArg) takes the server's
+   * short path: no request headers or remote address read, no per-request call object.
+   */
+  readonly perTx?: boolean;
   /** Whether a successful answer may be cached for a day (reference §1.1 "cacheable"). */
   readonly cacheable?: (args: ArgsOf<P>) => boolean;
   /** Returns the result in domain form; the encoder turns it into JSON. Throws to fail. */

@@ -293,12 +293,14 @@ export const ROUTES: readonly Route[] = [
   route({
     name: "broadcast_tx_sync",
     params: [{ name: "tx", type: "bytes" }],
+    perTx: true,
     description: "submit a transaction and wait for CheckTx",
     handler: ({ tx }, { context }) => need(context, "broadcastTxSync", "broadcast_tx_sync")(tx),
   }),
   route({
     name: "broadcast_tx_async",
     params: [{ name: "tx", type: "bytes" }],
+    perTx: true,
     description: "submit a transaction without waiting",
     handler: ({ tx }, { context }) => need(context, "broadcastTxAsync", "broadcast_tx_async")(tx),
   }),

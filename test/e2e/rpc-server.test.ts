@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import WebSocket from "ws";
 import type { RpcContext, RpcEvent } from "../../src/rpc/context.js";
+import { handlerError } from "../../src/rpc/errors.js";
 import { type RpcServerHandle, startRpcServer } from "../../src/rpc/index.js";
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -413,6 +414,67 @@ describe("rpc server limits", () => {
       /invalid listening address "127.0.0.1:1" \(use fully formed addresses/,
     );
   });
+});
+
+// broadcast_tx_async and _sync are per-tx routes: a GET whose query is a plain tx takes uWS's
+// short path (no request headers or remote address read). Random queries, plain and not, valid
+// and not, give the same status, headers and bytes as node:http's backend (no short path), in
+// both result forms.
+describe("per-tx routes (broadcast_tx_async, broadcast_tx_sync)", () => {
+  const hex = (b: Uint8Array) => Buffer.from(b).toString("hex").toUpperCase();
+  // A refusal for txs starting with "r", a result depending on the tx otherwise; sync awaits.
+  const context: RpcContext = {
+    broadcastTxAsync: (tx: Uint8Array) => {
+      if (tx[0] === 0x72) throw handlerError("tx already exists in cache");
+      return { code: 0, data: "", log: "", codespace: "", hash: hex(tx) };
+    },
+    broadcastTxSync: async (tx: Uint8Array) => {
+      if (tx[0] === 0x72) throw handlerError("mempool is full: number of txs 1 (max: 1)");
+      return { code: tx.length % 3, data: tx, log: `l${tx.length}`, codespace: "", hash: hex(tx) };
+    },
+  };
+  let seed = 11;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed;
+  };
+  const alphabet = 'rkv=-_.0123456789abcdefABCDEF "%&+xyz\u00e9';
+  const randomQuery = () => {
+    let text = "";
+    const length = next() % 10;
+    for (let i = 0; i < length; i++) text += alphabet[next() % alphabet.length];
+    const shape = next() % 5;
+    if (shape === 0) return `tx=%22${text}%22`;
+    if (shape === 1) return `tx=0x${Buffer.from(text).toString("hex")}`;
+    if (shape === 2) return `tx=0x${text}`;
+    if (shape === 3) return `tx=${encodeURIComponent(`"${text}"`)}`;
+    return `tx=${text}`;
+  };
+  for (const compat of ["seed", "tendermint"] as const) {
+    it(`answers as the general path does, on random queries (compat ${compat})`, async () => {
+      const options = { laddr: "tcp://127.0.0.1:0", compat };
+      const short = await startRpcServer(options, context, { logger: quiet, backend: "uws" });
+      const plain = await startRpcServer(options, context, { logger: quiet, backend: "node" });
+      try {
+        const statuses = new Set<number>();
+        for (let n = 0; n < 300; n++) {
+          const path = `/${n % 2 === 0 ? "broadcast_tx_async" : "broadcast_tx_sync"}?${randomQuery()}`;
+          const [a, b] = await Promise.all([http(short, "GET", path), http(plain, "GET", path)]);
+          statuses.add(a.status);
+          assert.equal(a.status, b.status, path);
+          assert.equal(a.body, b.body, path);
+          for (const header of ["content-type", "cache-control", "x-server-time"]) {
+            if (header === "x-server-time") assert.match(String(a.headers[header]), /^\d+$/, path);
+            else assert.equal(a.headers[header], b.headers[header], `${header} of ${path}`);
+          }
+        }
+        assert.deepEqual([...statuses].sort(), [200, 500], "successes and errors both checked");
+      } finally {
+        await short.close();
+        await plain.close();
+      }
+    });
+  }
 });
 
 // health and status are polled routes: a plain GET takes uWS's short path (no request headers

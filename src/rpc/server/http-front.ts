@@ -89,6 +89,8 @@ export class HttpFront {
   private readonly polledBytes = new Map<Route, { text: string; bytes: Buffer }>();
   /** Routes a backend may answer by the short path (none while CORS needs the request's headers). */
   readonly polledRoutes: readonly Route[];
+  /** Per-tx routes a backend may answer by answerPerTx (none while CORS is on). */
+  readonly perTxRoutes: readonly Route[];
 
   constructor(
     private readonly dispatcher: Dispatcher,
@@ -100,12 +102,33 @@ export class HttpFront {
   ) {
     this.cors = cors.allowedOrigins.length > 0 ? new CorsPolicy(cors) : undefined;
     this.indexPage = renderIndexPage(routes.values(), nodeVersion);
-    // Polled routes depend on nothing of the caller (route-spec.ts), so one env serves them all.
+    // Polled and per-tx routes read nothing of the caller (route-spec.ts): one env serves them all.
     this.polledEnv = envFor("");
     this.polledRoutes =
       this.cors === undefined
         ? [...routes.values()].filter((r) => r.polled === true && r.params.length === 0)
         : [];
+    this.perTxRoutes =
+      this.cors === undefined
+        ? [...routes.values()].filter(
+            (r) => r.perTx === true && r.params.length === 1 && r.params[0]!.type === "bytes",
+          )
+        : [];
+  }
+
+  /**
+   * A plain GET of a per-tx route whose query is its one argument in a plain shape: the answer
+   * `answer` gives, without the request's headers or remote address (the route reads neither);
+   * undefined for any other query, which the backend then sends down the general path.
+   */
+  answerPerTx(route: Route, query: string): HttpAnswer | Promise<HttpAnswer> | undefined {
+    const name = route.params[0]!.name;
+    const plain = plainBytesArg(query, name);
+    if (plain === undefined) return undefined;
+    const reply = this.dispatcher.handleUriArgs(route, { [name]: plain }, this.polledEnv);
+    return reply instanceof Promise
+      ? reply.then((r) => this.reply(PLAIN_GET, r))
+      : this.reply(PLAIN_GET, reply);
   }
 
   /**
