@@ -71,8 +71,9 @@ function broadcastResult(r: SubmitResult): BroadcastTxResult {
   return { code: c.code, data: c.data, log: c.log, codespace: c.codespace, hash: r.hash };
 }
 
-export async function broadcastTxSync(node: NodeHandle, tx: Uint8Array): Promise<BroadcastTxResult> {
-  return broadcastResult(await node.mempool.submit(tx));
+/** A `then` on the submission rather than an async function: one promise less per tx. */
+export function broadcastTxSync(node: NodeHandle, tx: Uint8Array): Promise<BroadcastTxResult> {
+  return node.mempool.submit(tx).then(broadcastResult);
 }
 
 /** Returns at once; a tx the cache already holds is refused as v0.34's CheckTx refuses it. */
