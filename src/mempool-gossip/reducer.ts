@@ -8,7 +8,12 @@
 // ~5 % of the node under load), the first peer brings the mempool's pending txs with it, and the
 // last peer leaving drops the list.
 import { CHANNEL_MEMPOOL } from "../p2p/channels.js";
-import { encodeMempoolTxs, mempoolMessageBytes, mempoolTxEntryBytes } from "../p2p/mempool-wire.js";
+import {
+  encodeMempoolTx,
+  encodeMempoolTxs,
+  mempoolMessageBytes,
+  mempoolTxEntryBytes,
+} from "../p2p/mempool-wire.js";
 import type { MempoolGossipEffect } from "./effect.js";
 import type { MempoolGossipInput, PooledTx } from "./input.js";
 import type { MempoolGossipState, PeerCursor } from "./state.js";
@@ -34,6 +39,7 @@ function advance(
   let first = -1;
   let through = -1;
   const batch: Uint8Array[] = [];
+  let alone: Uint8Array | undefined; // the first tx's own message, for a batch of one
   let entries = 0;
   while (next < state.nextSeq && batch.length < batchTxs) {
     const tx = state.txs.get(next);
@@ -48,7 +54,10 @@ function advance(
     }
     const entry = mempoolTxEntryBytes(tx.tx.length);
     if (batch.length > 0 && mempoolMessageBytes(entries + entry) > batchMessageBytes) break;
-    if (first < 0) first = next;
+    if (first < 0) {
+      first = next;
+      alone = tx.message;
+    }
     batch.push(tx.tx);
     entries += entry;
     through = next;
@@ -61,7 +70,7 @@ function advance(
     channelId: CHANNEL_MEMPOOL,
     seq: first,
     through,
-    message: encodeMempoolTxs(batch),
+    message: batch.length === 1 && alone !== undefined ? alone : encodeMempoolTxs(batch),
   });
   return state.peers.set(peerId, { ...cursor, next: first, status: "sending" });
 }
@@ -84,6 +93,7 @@ function withPool(state: MempoolGossipState, pool: readonly PooledTx[]): Mempool
           seq,
           hash: tx.hash,
           tx: tx.tx,
+          message: encodeMempoolTx(tx.tx),
           height: tx.height,
           senders: tx.senders,
         });
@@ -122,6 +132,7 @@ export function mempoolGossipReducer(
           seq,
           hash: input.hash,
           tx: input.tx,
+          message: encodeMempoolTx(input.tx),
           height: input.height,
           senders: input.senders,
         }),

@@ -30,6 +30,11 @@ export interface GossipedTx {
   readonly seq: number;
   readonly hash: string;
   readonly tx: Uint8Array;
+  /**
+   * The tx's message alone (Txs of one tx), encoded once when it is admitted and sent as is to
+   * every peer that gets it alone (v0.34's one tx per message): one encode per tx, not per peer.
+   */
+  readonly message: Uint8Array;
   /** Height of the last committed block when it was admitted. */
   readonly height: bigint;
   /** Peers that sent it to us: it is never sent back to them. */

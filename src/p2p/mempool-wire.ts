@@ -6,14 +6,35 @@
 import { Message } from "../wire/generated/tendermint/mempool/types.js";
 import { mempoolRecvMessageCapacity, uvarintLength } from "./channels.js";
 
-/** One tx as the message v0.34's broadcastTxRoutine sends. */
-export function encodeMempoolTx(tx: Uint8Array): Uint8Array {
-  return encodeMempoolTxs([tx]);
-}
-
 /** Several txs in one message (one tx gives the same bytes as encodeMempoolTx). */
 export function encodeMempoolTxs(txs: Uint8Array[]): Uint8Array {
+  if (txs.length === 1) return encodeMempoolTx(txs[0]!);
   return Message.encode({ sum: { $case: "txs", txs: { txs } } }).finish();
+}
+
+/**
+ * One tx as the message v0.34's broadcastTxRoutine sends, Message{txs: Txs{txs: [tx]}}, written straight into one buffer (the same bytes as
+ * Message.encode, without its writer's forks and chunks): the gossip encodes every admitted tx.
+ */
+export function encodeMempoolTx(tx: Uint8Array): Uint8Array {
+  const entries = mempoolTxEntryBytes(tx.length);
+  const out = new Uint8Array(mempoolMessageBytes(entries));
+  out[0] = 0x0a; // Message.txs, field 1, length-delimited
+  let at = writeUvarint(out, 1, entries);
+  out[at++] = 0x0a; // Txs.txs, field 1, length-delimited
+  at = writeUvarint(out, at, tx.length);
+  out.set(tx, at);
+  return out;
+}
+
+function writeUvarint(out: Uint8Array, at: number, value: number): number {
+  let v = value;
+  while (v >= 0x80) {
+    out[at++] = (v & 0x7f) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  out[at++] = v;
+  return at;
 }
 
 /** Bytes a tx of `length` bytes adds to the Txs list (field tag, length, bytes). */

@@ -13,6 +13,10 @@ import { openHomeTimeline } from "../../streams/replay-console/console-sources.j
 
 type Mark =
   | "newHeight"
+  | "proposalReceived"
+  | "blockComplete"
+  | "validateAsked"
+  | "blockValidated"
   | "proposalSignAsked"
   | "proposalSigned"
   | "prevoteAsked"
@@ -25,6 +29,11 @@ type Mark =
 /** Consecutive marks: a phase is the time from the first to the second. */
 const PHASES: [Mark, Mark, string][] = [
   ["newHeight", "prevoteAsked", "NewHeight timeout → prevote asked (proposal, parts, validation)"],
+  ["newHeight", "proposalReceived", "  NewHeight timeout → proposal received"],
+  ["newHeight", "blockComplete", "  NewHeight timeout → block parts complete"],
+  ["blockComplete", "validateAsked", "  block complete → validation asked"],
+  ["validateAsked", "blockValidated", "  validation asked → validated"],
+  ["blockValidated", "prevoteAsked", "  validated → prevote asked"],
   ["prevoteAsked", "prevoteSigned", "prevote asked → signed (log sync, signer write)"],
   ["prevoteSigned", "precommitAsked", "our prevote → +2/3 prevotes (others' votes arrive)"],
   ["precommitAsked", "precommitSigned", "precommit asked → signed (log sync, signer write)"],
@@ -37,6 +46,17 @@ const PROPOSER_PHASES: [Mark, Mark, string][] = [
   ["proposalSignAsked", "proposalSigned", "proposal asked → signed (log sync, signer write)"],
 ];
 
+/** One signed message's identity across nodes: a vote by validator, type, height and round. */
+type SignedKey = string;
+const voteKey = (v: { height: bigint; round: number; type: number; validatorIndex: number }): SignedKey =>
+  `${v.height}/${v.round}/${v.type}/${v.validatorIndex}`;
+
+/** Per node: when each of our messages was signed, and when each other node's arrived here. */
+interface Hops {
+  signed: Map<SignedKey, number>;
+  received: Map<SignedKey, number>;
+}
+
 const ms = (t: ConsensusInput["time"]) => Number(t.seconds) * 1000 + t.nanos / 1e6;
 
 function quantile(xs: number[], q: number): number {
@@ -44,7 +64,7 @@ function quantile(xs: number[], q: number): number {
   return s.length === 0 ? Number.NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
 
-async function marksOf(home: string): Promise<Map<number, Partial<Record<Mark, number>>>> {
+async function marksOf(home: string, hops: Hops): Promise<Map<number, Partial<Record<Mark, number>>>> {
   const { config } = loadConfig(home);
   const { timeline: t } = await openHomeTimeline(nodePaths(home, config), config);
   const byHeight = new Map<number, Partial<Record<Mark, number>>>();
@@ -62,7 +82,25 @@ async function marksOf(home: string): Promise<Map<number, Partial<Record<Mark, n
     };
     if (input.type === "TimeoutElapsed" && step.before.step !== step.after.step && step.after.round === 0)
       first("newHeight");
-    if (input.type === "ProposalSigned") first("proposalSigned");
+    if (input.type === "ProposalSigned") {
+      first("proposalSigned");
+      hops.signed.set(`${input.proposal.height}/${input.proposal.round}/proposal`, at);
+    }
+    if (input.type === "ProposalReceived" && input.proposal.round === 0) {
+      first("proposalReceived");
+      const k = `${input.proposal.height}/${input.proposal.round}/proposal`;
+      if (!hops.received.has(k)) hops.received.set(k, at);
+    }
+    if (input.type === "VoteSigned") hops.signed.set(voteKey(input.vote), at);
+    if (input.type === "VoteReceived" && !hops.received.has(voteKey(input.vote)))
+      hops.received.set(voteKey(input.vote), at);
+    if (
+      step.before.proposalBlock === undefined &&
+      step.after.proposalBlock !== undefined &&
+      step.after.round === 0
+    )
+      first("blockComplete");
+    if (input.type === "BlockValidated") first("blockValidated");
     if (input.type === "VoteSigned")
       first(input.vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? "prevoteSigned" : "precommitSigned");
     if (input.type === "BlockExecuted") first("executed");
@@ -71,6 +109,7 @@ async function marksOf(home: string): Promise<Map<number, Partial<Record<Mark, n
       if (e.type === "SignVote")
         first(e.vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? "prevoteAsked" : "precommitAsked");
       if (e.type === "CommitBlock") first("commit");
+      if (e.type === "ValidateBlock") first("validateAsked");
     }
   }
   return byHeight;
@@ -88,8 +127,11 @@ async function main(): Promise<void> {
   if (homes.length === 0) throw new Error("usage: height-phases.ts <home>... [--from H] [--to H]");
   const others = new Map<string, number[]>();
   const proposers = new Map<string, number[]>();
+  const hopsOf: Hops[] = [];
   for (const home of homes) {
-    for (const [height, m] of await marksOf(home)) {
+    const hops: Hops = { signed: new Map(), received: new Map() };
+    hopsOf.push(hops);
+    for (const [height, m] of await marksOf(home, hops)) {
       if (height < from || height > to) continue;
       // One round only: a height that went to round 1 is a different story, counted apart.
       const proposer = m.proposalSignAsked !== undefined;
@@ -102,10 +144,32 @@ async function main(): Promise<void> {
       }
     }
   }
+  // Cross-node hops (one machine, one clock): a message signed on one node (its signed input's
+  // stamp, before it is sent) to its arrival on another (the received input's stamp, after the
+  // receive path's verification).
+  const hopTable = new Map<string, number[]>();
+  const inRange = (k: string) => {
+    const h = Number(k.split("/")[0]);
+    return h >= from && h <= to;
+  };
+  for (const [i, a] of hopsOf.entries())
+    for (const [j, b] of hopsOf.entries()) {
+      if (i === j) continue;
+      for (const [k, t] of a.signed) {
+        const r = b.received.get(k);
+        if (r === undefined || !inRange(k)) continue;
+        const kind = k.endsWith("proposal") ? "proposal" : k.split("/")[2] === "1" ? "prevote" : "precommit";
+        const name = `${kind} signed on one node → received on another`;
+        const list = hopTable.get(name) ?? [];
+        list.push(r - t);
+        hopTable.set(name, list);
+      }
+    }
   for (const [title, table] of [
+    ["hops between nodes", hopTable],
     ["validators that did not propose", others],
     ["the proposer", proposers],
-  ] as const) {
+  ] as [string, Map<string, number[]>][]) {
     console.log(
       `${title} (heights ${from}..${to === Number.MAX_SAFE_INTEGER ? "end" : to}; ms p50 / p90, n):`,
     );

@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Network } from "../e2e/network-harness.js";
 import { killAllNodes } from "../e2e/node-harness.js";
+import { setConfig } from "../e2e/p2p-harness.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const LOAD_SECONDS = Number(process.env.NETB_SECONDS ?? 15);
@@ -31,6 +32,11 @@ const BATCH = Number(process.env.NETB_BATCH ?? 50);
 const FINALITY_CLIENTS = 2;
 const FINALITY_CALLS = 30;
 const VALUE = "v".repeat(64);
+/**
+ * `[mempool] size` of every node when set (NETB_MEMPOOL_SIZE): v0.34's default of 5,000 caps a
+ * block at 5,000 txs, so ≥ 5,000 tx/s at a > 1 s interval needs it raised; the bench says which.
+ */
+const MEMPOOL_SIZE = process.env.NETB_MEMPOOL_SIZE;
 
 if (!existsSync(join(root, "dist", "streams", "node.js"))) {
   const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
@@ -212,6 +218,8 @@ async function finality(
 async function measure(validators: number): Promise<Figures> {
   const net = await Network.create({ validators, consensus: {}, prefix: `rxbft-netbench-${validators}-` });
   const all = Array.from({ length: validators }, (_, i) => i);
+  if (MEMPOOL_SIZE !== undefined)
+    for (const home of net.homes) setConfig(home, "mempool", { size: Number(MEMPOOL_SIZE) });
   net.startAll();
   try {
     await net.waitForHeight(all, 2n, 120_000);
@@ -288,7 +296,9 @@ try {
   process.exit(0);
 }
 const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "n/a");
-console.log(`load: ${four.loadTool}, ${LOAD_SECONDS} s; default consensus timings (timeout_commit 1 s)`);
+console.log(
+  `load: ${four.loadTool}, ${LOAD_SECONDS} s; default consensus timings (timeout_commit 1 s); mempool.size ${MEMPOOL_SIZE ?? "5000 (default)"}`,
+);
 console.log("figure                      4 validators   1 validator (baseline)   ratio 4/1");
 const row = (name: string, a: number, b: number, d = 0) =>
   console.log(

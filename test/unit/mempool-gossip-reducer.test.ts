@@ -117,6 +117,19 @@ describe("mempool gossip reducer", () => {
     assert.equal(mempoolGossipReducer(t.state, finished("B", 0)).state.peers.get("B")?.next, 2);
   });
 
+  test("a tx is encoded once: every peer that gets it alone is sent the very same message", () => {
+    let state = initialMempoolGossipState();
+    for (const peer of ["A", "B", "C"]) state = mempoolGossipReducer(state, added(peer)).state;
+    const sent = mempoolGossipReducer(state, admitted(7)).effects;
+    assert.equal(sent.length, 3);
+    const messages = sent.map((e) => (e.type === "SendGossipTx" ? e.message : undefined));
+    assert.deepEqual(messages[0], encodeMempoolTx(tx(7)));
+    assert.ok(
+      messages.every((m) => m === messages[0]),
+      "one Uint8Array for all peers",
+    );
+  });
+
   test("a peer below the tx height − 1 sleeps peer_gossip_sleep and is looked at again", () => {
     steps([
       [added("A", 3n), []],

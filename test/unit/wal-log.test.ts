@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pbkdf2 } from "node:crypto";
 import {
   appendFileSync,
   mkdtempSync,
@@ -341,4 +342,25 @@ test("a record with a good checksum that does not decode is reported with file a
     );
   });
   await again.close();
+});
+
+test("a sync writes the buffered records on the calling thread: only the fdatasync goes to the thread pool", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir);
+  await wal.sync();
+  const before = statSync(segmentFile(dir)).size;
+  // Every thread of libuv's pool busy (4 by default, more if UV_THREADPOOL_SIZE says so): an
+  // async write would wait behind them.
+  const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+  const busy = Array.from(
+    { length: threads },
+    () => new Promise((resolve) => pbkdf2("p", "s", 30_000, 64, "sha512", resolve)),
+  );
+  for (let i = 0; i < 5; i++) wal.appendInput(input(i));
+  const synced = wal.sync();
+  for (let i = 0; i < 10; i++) await new Promise<void>((resolve) => queueMicrotask(resolve));
+  assert.ok(statSync(segmentFile(dir)).size > before, "the records reached the file while the pool was busy");
+  await Promise.all(busy);
+  await synced;
+  await wal.close();
 });
