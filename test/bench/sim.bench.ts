@@ -5,9 +5,16 @@
 // calm network and on the faulty mixes; the baseline is the reducer alone folding the very same
 // inputs (every validator's log of that run), which is the floor any harness around it adds to.
 // Both contenders measure the same runs; medians of 5 runs after a warm-up. Bounded in runs
-// (about 10 s of CPU); never fails on time.
+// (about 30 s of CPU); never fails on time. The load average is printed at the start and the end.
+//
+// The warm-up is WARM_UP_RUNS whole runs of each size (30 heights, calm), not one short run: a
+// simulating process gets faster for its first several hundred heights (V8 tiering up the node's
+// many functions: 18-32 heights/CPU-s for the first runs, ~100 by the fifteenth, docs/simulation.md),
+// and a campaign (run-sim, thousands of runs per process) spends nearly all its time past that.
+// The warm-up's first and last runs are printed too, so the cold figure stays in view.
 // Writes bench-results/sim.json.
 import { mkdirSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_CONSENSUS_CONFIG } from "../../src/consensus/config.js";
@@ -20,6 +27,7 @@ import { runSimulation, type SimOutcome } from "../sim/simulation.js";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const RUNS = 5;
 const HEIGHTS = 30;
+const WARM_UP_RUNS = 15;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const cpuSeconds = (work: () => void) => {
@@ -89,8 +97,32 @@ function measure(validators: number, kinds: readonly ScenarioKind[], label: Figu
   };
 }
 
-// Warm-up (JIT, key caches): one run of each size, not measured.
-for (const validators of [4, 7]) refold(runSimulation(scenarioFromSeed(999, { validators, heights: 10 })));
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+const loadAtStart = load();
+console.log(`load average at start: ${loadAtStart}`);
+
+// Warm-up (JIT tiering, key caches): WARM_UP_RUNS calm runs of each size, on seeds the figures do
+// not use; each timed, so the first (cold) and last (warm) are reported beside the figures.
+const warmUp: { validators: number; firstRun: number; lastRun: number }[] = [];
+for (const validators of [4, 7]) {
+  const perRun: number[] = [];
+  for (let r = 0; r < WARM_UP_RUNS; r++) {
+    let outcome!: SimOutcome;
+    const cpu = cpuSeconds(() => {
+      outcome = runSimulation(scenarioFromSeed(500 + r, { validators, heights: HEIGHTS, kind: "calm" }));
+    });
+    refold(outcome);
+    perRun.push(HEIGHTS / cpu);
+  }
+  warmUp.push({
+    validators,
+    firstRun: Math.round(perRun[0]! * 10) / 10,
+    lastRun: Math.round(perRun.at(-1)! * 10) / 10,
+  });
+}
 
 const figures: Figure[] = [];
 for (const validators of [4, 7]) {
@@ -105,8 +137,14 @@ for (const f of figures) {
       `the simulation costs ${f.simToReducerCostRatio.toFixed(2)}× the reducer (${f.inputsPerHeight} inputs per height)`,
   );
 }
+for (const w of warmUp)
+  console.log(
+    `${w.validators} validators, warm-up of ${WARM_UP_RUNS} calm runs: first run ${w.firstRun} heights/CPU-s, last ${w.lastRun}`,
+  );
+const loadAtEnd = load();
+console.log(`load average at end: ${loadAtEnd}`);
 mkdirSync(join(root, "bench-results"), { recursive: true });
 writeFileSync(
   join(root, "bench-results", "sim.json"),
-  `${JSON.stringify({ heights: HEIGHTS, figures }, null, 2)}\n`,
+  `${JSON.stringify({ heights: HEIGHTS, warmUpRuns: WARM_UP_RUNS, warmUp, figures, loadAtStart, loadAtEnd }, null, 2)}\n`,
 );

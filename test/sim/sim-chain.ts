@@ -17,6 +17,7 @@ import type { State as ChainState } from "../../src/wire/generated/tendermint/st
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { BlockID } from "../../src/wire/generated/tendermint/types/types.js";
 import type { Prng } from "./prng.js";
+import { deepFreeze } from "./sim-wire.js";
 
 export const SIM_CHAIN_ID = "rxbft-sim";
 /** Genesis time of every simulated chain; virtual time 0 is this instant. */
@@ -59,6 +60,40 @@ export function genesisState(keys: readonly SimKey[], powers: readonly bigint[])
     appStateBytes: new Uint8Array(0),
   });
 }
+
+/**
+ * A run's block executions, shared by its validators. Every honest validator executes the same
+ * block on the same chain state, so the first to execute it computes the next state and the
+ * others get that very object: their validator sets, hashes and protobuf conversions are then
+ * remembered once per run instead of once per validator (src/wire/hashes.ts,
+ * ValidatorSet.fromProto). The result is a function of the chain state object and the BlockID
+ * (the block hash covers the header and, through its data, evidence and last-commit hashes, the
+ * body; the part-set header goes into the next state's lastBlockId), so it is the state each
+ * validator would have computed, field for field. It is handed out deep-frozen: node code that
+ * changed a chain state in place would throw and fail the run rather than reach a peer's state.
+ * One per run, so nothing is carried from one run to the next.
+ */
+export class SharedExecution {
+  private readonly after = new WeakMap<ChainState, Map<string, ChainState>>();
+
+  execute(chain: ChainState, block: Block, blockId: BlockID): ChainState {
+    let known = this.after.get(chain);
+    if (known === undefined) {
+      known = new Map();
+      this.after.set(chain, known);
+    }
+    const key = `${hex(blockId.hash)}/${blockId.partSetHeader.total}/${hex(blockId.partSetHeader.hash)}`;
+    let next = known.get(key);
+    if (next === undefined) {
+      next = deepFreeze(executeSimBlock(chain, block, blockId));
+      known.set(key, next);
+    }
+    return next;
+  }
+}
+
+const hex = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 
 /** The chain state after `block` (committed as `blockId`) ran on the simulated app. */
 export function executeSimBlock(chain: ChainState, block: Block, blockId: BlockID): ChainState {

@@ -50,7 +50,7 @@ import { EvidencePoolHolder } from "../../streams/effects/evidence.js";
 import { createLoop, type Loop } from "../../streams/loop.js";
 import { RecentBlocks } from "../../streams/projections/recent-blocks.js";
 import type { Prng } from "./prng.js";
-import { executeSimBlock, GENESIS_TIME, SIM_CHAIN_ID, type SimKey } from "./sim-chain.js";
+import { GENESIS_TIME, SharedExecution, SIM_CHAIN_ID, type SimKey } from "./sim-chain.js";
 import { SimGossip } from "./sim-gossip.js";
 import type { PeerMessage } from "./sim-network.js";
 import type { MemoVerifier } from "./sim-verify.js";
@@ -98,6 +98,8 @@ export interface SimNodeDeps {
   readonly executionMs: number;
   /** The run's wire (shared by its validators, so a message crosses the codec once); else this validator's own. */
   readonly wire?: WireCrossing;
+  /** The run's block executions (shared by its validators, so a block runs once); else this validator's own. */
+  readonly execution?: SharedExecution;
 }
 
 const UNSTAMPED: Timestamp = { seconds: 0n, nanos: 0 };
@@ -142,9 +144,11 @@ export class SimNode {
   private running: Subscription | undefined;
   private lastMarker = -1;
   private readonly wire: WireCrossing;
+  private readonly execution: SharedExecution;
 
   constructor(private readonly deps: SimNodeDeps) {
     this.wire = deps.wire ?? new WireCrossing();
+    this.execution = deps.execution ?? new SharedExecution();
     this.index = deps.index;
     this.address = deps.key.address;
     this.chain = deps.genesis;
@@ -436,7 +440,7 @@ export class SimNode {
           parts: e.parts,
           seenCommit: e.seenCommit,
         });
-        this.chain = executeSimBlock(this.chain, e.block, e.blockId);
+        this.chain = this.execution.execute(this.chain, e.block, e.blockId);
         this.recent.add(this.chain);
         this.evidence.afterBlock(this.chain, e.block);
         this.log.push({ endHeight: e.height });

@@ -11,7 +11,7 @@ import { Prng } from "./prng.js";
 import { RunRecord } from "./run-record.js";
 import { describeScenario, type Scenario } from "./scenario.js";
 import { ByzantineValidator } from "./sim-byzantine.js";
-import { genesisState, makeKeys } from "./sim-chain.js";
+import { genesisState, makeKeys, SharedExecution } from "./sim-chain.js";
 import { SimConnections } from "./sim-connections.js";
 import { SimNetwork } from "./sim-network.js";
 import { SimNode } from "./sim-node.js";
@@ -64,6 +64,7 @@ export function runSimulation(scenario: Scenario): SimOutcome {
   const config: ConsensusConfig = { ...DEFAULT_CONSENSUS_CONFIG, ...scenario.config };
   const verifier = new MemoVerifier();
   const wire = new WireCrossing();
+  const execution = new SharedExecution();
   const byzantineNodes = new Set(scenario.byzantine.map((b) => b.node));
   const record = new RunRecord(
     scenario.validators,
@@ -96,6 +97,7 @@ export function runSimulation(scenario: Scenario): SimOutcome {
         observer: record,
         executionMs: 3,
         wire,
+        execution,
       }),
     );
   }

@@ -16,7 +16,8 @@ export function hasBit(bits: Bits | undefined, index: number): boolean {
 /** A copy with bit `index` set to `value` (the same array when nothing changes or out of range). */
 export function withBit(bits: Bits, index: number, value = true): Bits {
   if (index < 0 || index >= bits.length || (bits[index] === 1) === value) return bits;
-  const copy = Uint8Array.from(bits);
+  // slice, not Uint8Array.from: from() walks the array through the iterator protocol.
+  const copy = bits.slice();
   copy[index] = value ? 1 : 0;
   return copy;
 }

@@ -203,7 +203,7 @@ export function setVoteBits(
   const slot = voteSlot(ps, height, round, type);
   const held = slot === undefined ? undefined : ps[slot];
   if (slot === undefined || held === undefined) return ps;
-  return { ...ps, [slot]: resized(bits, held.length) };
+  return withSlot(ps, slot, resized(bits, held.length));
 }
 
 export function setHasVote(
@@ -218,7 +218,26 @@ export function setHasVote(
   const held = slot === undefined ? undefined : ps[slot];
   if (slot === undefined || held === undefined) return ps;
   const bits = withBit(held, index, value);
-  return bits === held ? ps : { ...ps, [slot]: bits };
+  return bits === held ? ps : withSlot(ps, slot, bits);
+}
+
+/**
+ * `ps` with one slot's bits replaced. Literal keys, not `{ ...ps, [slot]: bits }`: a computed key
+ * after a spread takes V8's generic path, and this runs for every vote sent or announced.
+ */
+function withSlot(ps: PeerRoundState, slot: VoteSlot, bits: Bits): PeerRoundState {
+  switch (slot) {
+    case "prevotes":
+      return { ...ps, prevotes: bits };
+    case "precommits":
+      return { ...ps, precommits: bits };
+    case "catchupCommit":
+      return { ...ps, catchupCommit: bits };
+    case "proposalPol":
+      return { ...ps, proposalPol: bits };
+    case "lastCommit":
+      return { ...ps, lastCommit: bits };
+  }
 }
 
 /** Bit arrays for the votes of `height` (its validator count `size`), where the peer lacks them. */

@@ -24,7 +24,7 @@ import {
   setVoteBits,
   voteBits,
 } from "./peer-round-state.js";
-import { MAX_MAJ23_CLAIMS, type PeerGossip } from "./state.js";
+import { MAX_MAJ23_CLAIMS, type PeerGossip, peerGossip } from "./state.js";
 
 /** Up to this many votes in a bit array from a peer (v0.34's MaxVotesCount). */
 const MAX_VOTES = 10000;
@@ -52,7 +52,14 @@ const NO_EFFECTS: readonly GossipEffect[] = [];
 
 /** The peer with its round state `next` (the same object when unchanged). */
 function updated(peer: PeerGossip, next: PeerRoundState, wake: boolean): Received {
-  return { peer: next === peer.prs ? peer : { ...peer, prs: next }, effects: NO_EFFECTS, wake };
+  return {
+    peer:
+      next === peer.prs
+        ? peer
+        : peerGossip(next, peer.dataDueMs, peer.votesDueMs, peer.maj23DueMs, peer.maj23Claims),
+    effects: NO_EFFECTS,
+    wake,
+  };
 }
 
 function reported(peerId: string, peer: PeerGossip, reason: string): Received {
@@ -148,7 +155,10 @@ export function receive(
       const tally = q.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? votes?.prevotes : votes?.precommits;
       const ours = bitsForBlock(tally, q.blockId, validatorCount(our));
       return {
-        peer: claims === peer.maj23Claims ? peer : { ...peer, maj23Claims: claims },
+        peer:
+          claims === peer.maj23Claims
+            ? peer
+            : peerGossip(peer.prs, peer.dataDueMs, peer.votesDueMs, peer.maj23DueMs, claims),
         effects: [
           {
             type: "SendToPeer",

@@ -20,8 +20,10 @@ import { queryMaj23 } from "./query-maj23.js";
 import { receive } from "./receive.js";
 import {
   type GossipState,
+  gossipState,
   newPeerGossip,
   type PeerGossip,
+  peerGossip,
   STORED_BLOCKS_KEPT,
   STORED_MISSING_RETRY_MS,
   type StoredBlock,
@@ -54,7 +56,7 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       if (!state.peers.has(input.peerId)) break;
       const peers = new Map(state.peers);
       peers.delete(input.peerId);
-      next = { ...state, peers };
+      next = withPeers(state, peers);
       break;
     }
     case "GossipMessageReceived": {
@@ -72,16 +74,20 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       if (before === input.state) break;
       for (const message of announcements(before, input.state, input.nowMs))
         effects.push({ type: "BroadcastToPeers", message });
-      next = {
-        ...state,
-        our: input.state,
-        peers: wakesPeers(before, input.state) ? wakePeers(state.peers, input.nowMs) : state.peers,
-      };
+      next = gossipState(
+        state.config,
+        input.state,
+        wakesPeers(before, input.state) ? wakePeers(state.peers, input.nowMs) : state.peers,
+        state.stored,
+        state.loading,
+        state.tickAtMs,
+        state.paused,
+      );
       // A new height: the blocks kept for catch-up stay valid (committed blocks never change).
       break;
     }
     case "GossipTicked": {
-      next = runDue({ ...state, tickAtMs: undefined }, input.nowMs, effects);
+      next = runDue(withTick(state, undefined), input.nowMs, effects);
       break;
     }
     case "StoredBlockLoaded":
@@ -99,25 +105,29 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       const stored = [...state.stored.filter((s) => s.height !== input.height), entry].slice(
         -STORED_BLOCKS_KEPT,
       );
-      next = {
-        ...state,
+      next = gossipState(
+        state.config,
+        state.our,
+        input.type === "StoredBlockLoaded" ? wakePeers(state.peers, input.nowMs, input.height) : state.peers,
         stored,
-        loading: state.loading.filter((h) => h !== input.height),
-        peers:
-          input.type === "StoredBlockLoaded"
-            ? wakePeers(state.peers, input.nowMs, input.height)
-            : state.peers,
-      };
+        state.loading.filter((h) => h !== input.height),
+        state.tickAtMs,
+        state.paused,
+      );
       break;
     }
     case "GossipPauseChanged": {
       if (state.paused === input.paused) break;
       // Back from block sync: every peer's routines run now, on our state from the first fold.
-      next = {
-        ...state,
-        paused: input.paused,
-        peers: input.paused ? state.peers : wakePeers(state.peers, input.nowMs),
-      };
+      next = gossipState(
+        state.config,
+        state.our,
+        input.paused ? state.peers : wakePeers(state.peers, input.nowMs),
+        state.stored,
+        state.loading,
+        state.tickAtMs,
+        input.paused,
+      );
       break;
     }
     case "GossipSendFailed": {
@@ -125,12 +135,17 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       if (peer === undefined) break;
       const prs = unmark(peer.prs, input.message);
       const retry = input.nowMs + state.config.busyRetryMs;
-      next = withPeer(state, input.peerId, {
-        ...peer,
-        prs,
-        dataDueMs: Math.min(peer.dataDueMs, retry),
-        votesDueMs: Math.min(peer.votesDueMs, retry),
-      });
+      next = withPeer(
+        state,
+        input.peerId,
+        peerGossip(
+          prs,
+          Math.min(peer.dataDueMs, retry),
+          Math.min(peer.votesDueMs, retry),
+          peer.maj23DueMs,
+          peer.maj23Claims,
+        ),
+      );
       break;
     }
   }
@@ -166,7 +181,31 @@ function wakesPeers(before: ConsensusState | undefined, after: ConsensusState): 
 function withPeer(state: GossipState, id: string, peer: PeerGossip): GossipState {
   const peers = new Map(state.peers);
   peers.set(id, peer);
-  return { ...state, peers };
+  return withPeers(state, peers);
+}
+
+function withPeers(state: GossipState, peers: ReadonlyMap<string, PeerGossip>): GossipState {
+  return gossipState(
+    state.config,
+    state.our,
+    peers,
+    state.stored,
+    state.loading,
+    state.tickAtMs,
+    state.paused,
+  );
+}
+
+function withTick(state: GossipState, tickAtMs: number | undefined): GossipState {
+  return gossipState(
+    state.config,
+    state.our,
+    state.peers,
+    state.stored,
+    state.loading,
+    tickAtMs,
+    state.paused,
+  );
 }
 
 /** Every peer's routines woken (at `onlyHeight` only, when given); the same map when none changes. */
@@ -188,7 +227,13 @@ function wakePeers(
 
 function wake(p: PeerGossip, nowMs: number): PeerGossip {
   if (p.dataDueMs <= nowMs && p.votesDueMs <= nowMs) return p;
-  return { ...p, dataDueMs: Math.min(p.dataDueMs, nowMs), votesDueMs: Math.min(p.votesDueMs, nowMs) };
+  return peerGossip(
+    p.prs,
+    Math.min(p.dataDueMs, nowMs),
+    Math.min(p.votesDueMs, nowMs),
+    p.maj23DueMs,
+    p.maj23Claims,
+  );
 }
 
 /** A message that did not go out is not held by the peer after all. */
@@ -260,7 +305,15 @@ function runDue(state: GossipState, nowMs: number, effects: GossipEffect[]): Gos
     peers.set(peerId, ran);
   }
   if (peers === undefined && pass.loading === state.loading) return state;
-  return { ...state, peers: peers ?? state.peers, loading: pass.loading };
+  return gossipState(
+    state.config,
+    state.our,
+    peers ?? state.peers,
+    state.stored,
+    pass.loading,
+    state.tickAtMs,
+    state.paused,
+  );
 }
 
 function runPeer(peer: PeerGossip, pass: Pass): PeerGossip {
@@ -276,7 +329,7 @@ function runPeer(peer: PeerGossip, pass: Pass): PeerGossip {
     maj23DueMs === peer.maj23DueMs
   )
     return peer;
-  return { ...peer, prs, dataDueMs, votesDueMs, maj23DueMs };
+  return peerGossip(prs, dataDueMs, votesDueMs, maj23DueMs, peer.maj23Claims);
 }
 
 /**
@@ -293,5 +346,5 @@ function schedule(state: GossipState, effects: GossipEffect[]): GossipState {
   if (earliest === Number.POSITIVE_INFINITY) return state;
   if (state.tickAtMs !== undefined && state.tickAtMs <= earliest) return state;
   effects.push({ type: "ScheduleTick", atMs: earliest });
-  return { ...state, tickAtMs: earliest };
+  return withTick(state, earliest);
 }

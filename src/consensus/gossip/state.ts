@@ -64,23 +64,36 @@ export interface GossipState {
 }
 
 export function initialGossipState(config: GossipConfig = DEFAULT_GOSSIP_CONFIG): GossipState {
-  return {
-    config,
-    our: undefined,
-    peers: new Map(),
-    stored: [],
-    loading: [],
-    tickAtMs: undefined,
-    paused: false,
-  };
+  return gossipState(config, undefined, new Map(), [], [], undefined, false);
+}
+
+// The two builders below make every GossipState and PeerGossip from one literal, fields in one
+// order, instead of `{ ...state, peers }`: an object spread runs V8's generic clone, and in a
+// simulation these copies (a few per gossip fold, hundreds of folds per height) were the gossip
+// reducer's hottest lines. Same values, one hidden class.
+
+export function gossipState(
+  config: GossipConfig,
+  our: ConsensusState | undefined,
+  peers: ReadonlyMap<string, PeerGossip>,
+  stored: readonly StoredBlock[],
+  loading: readonly bigint[],
+  tickAtMs: number | undefined,
+  paused: boolean,
+): GossipState {
+  return { config, our, peers, stored, loading, tickAtMs, paused };
+}
+
+export function peerGossip(
+  prs: PeerRoundState,
+  dataDueMs: number,
+  votesDueMs: number,
+  maj23DueMs: number,
+  maj23Claims: ReadonlyMap<string, string>,
+): PeerGossip {
+  return { prs, dataDueMs, votesDueMs, maj23DueMs, maj23Claims };
 }
 
 export function newPeerGossip(nowMs: number, config: GossipConfig): PeerGossip {
-  return {
-    prs: INITIAL_PEER_ROUND_STATE,
-    dataDueMs: nowMs,
-    votesDueMs: nowMs,
-    maj23DueMs: nowMs + config.queryMaj23SleepMs,
-    maj23Claims: new Map(),
-  };
+  return peerGossip(INITIAL_PEER_ROUND_STATE, nowMs, nowMs, nowMs + config.queryMaj23SleepMs, new Map());
 }
