@@ -48,3 +48,44 @@ export async function openBinaryLevel(
   }
   return db;
 }
+
+type LevelOperation = { type: "put"; key: Uint8Array; value: Uint8Array } | { type: "del"; key: Uint8Array };
+
+/**
+ * A write batch collected in JS and handed to LevelDB whole (classic-level's array form).
+ *
+ * classic-level's chained batch (`db.batch()`) builds a native WriteBatch that is freed only
+ * when V8 collects the batch's JS object, and V8 is never told about those native bytes. A
+ * height's index batch (megabytes), built across many event-loop turns, lives long enough to
+ * reach V8's old generation, so its native copy stayed in glibc's heap until the next full
+ * GC, which a steady ~100 MB JS heap rarely needs: RSS grew with the heights written
+ * (docs/storage.md, "Memory"). The array form's native batch is deleted as soon as the write
+ * completes.
+ */
+export class LevelBatch {
+  readonly #db: BinaryLevel;
+  readonly #operations: LevelOperation[] = [];
+
+  constructor(db: BinaryLevel) {
+    this.#db = db;
+  }
+
+  get length(): number {
+    return this.#operations.length;
+  }
+
+  put(key: Uint8Array, value: Uint8Array): this {
+    this.#operations.push({ type: "put", key, value });
+    return this;
+  }
+
+  del(key: Uint8Array): this {
+    this.#operations.push({ type: "del", key });
+    return this;
+  }
+
+  /** Writes every operation in one atomic LevelDB write. */
+  write(options: { sync?: boolean } = {}): Promise<void> {
+    return this.#db.batch(this.#operations, options);
+  }
+}
