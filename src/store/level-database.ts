@@ -55,12 +55,10 @@ type LevelOperation = { type: "put"; key: Uint8Array; value: Uint8Array } | { ty
  * A write batch collected in JS and handed to LevelDB whole (classic-level's array form).
  *
  * classic-level's chained batch (`db.batch()`) builds a native WriteBatch that is freed only
- * when V8 collects the batch's JS object, and V8 is never told about those native bytes. A
- * height's index batch (megabytes), built across many event-loop turns, lives long enough to
- * reach V8's old generation, so its native copy stayed in glibc's heap until the next full
- * GC, which a steady ~100 MB JS heap rarely needs: RSS grew with the heights written
- * (docs/storage.md, "Memory"). The array form's native batch is deleted as soon as the write
- * completes.
+ * when V8 collects the batch's JS object, and V8 is never told about those native bytes; the
+ * array form's native batch is deleted as soon as the write completes, so a height's
+ * multi-megabyte index batch never waits for a full GC. (It did not stop the main arena's
+ * growth under load: docs/storage.md, "Memory".)
  */
 export class LevelBatch {
   readonly #db: BinaryLevel;
