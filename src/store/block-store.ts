@@ -22,7 +22,7 @@ import {
 } from "./block-store-keys.js";
 import { StoreError } from "./errors.js";
 import { concatBytes, decodeHeight, encodeHeight, heightKey } from "./key-bytes.js";
-import type { BinaryLevel } from "./level-database.js";
+import { type BinaryLevel, LevelBatch } from "./level-database.js";
 import { decodeStored, encodeMessage } from "./proto-codec.js";
 
 /** Everything saved for one height, in one batch. */
@@ -139,7 +139,7 @@ export class BlockStore {
         `block ${height}: seen commit is for height ${seenCommit.height}, not the block's height`,
       );
     }
-    const batch = this.#db.batch();
+    const batch = new LevelBatch(this.#db);
     let blockSize = 0;
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]!;
@@ -304,7 +304,7 @@ export class BlockStore {
       let to = from + BigInt(this.#pruneBatchHeights);
       if (to > retainHeight) to = retainHeight;
       const metas = await this.loadBlockMetas(from, to - 1n);
-      const batch = this.#db.batch();
+      const batch = new LevelBatch(this.#db);
       for (const meta of metas) {
         const h = meta.header.height;
         batch.del(metaKey(h));
@@ -339,7 +339,7 @@ export class BlockStore {
       throw new StoreError("STORE_HEIGHT_UNAVAILABLE", "the block store holds no block to remove");
     }
     const block = await this.loadBlock(height);
-    const batch = this.#db.batch();
+    const batch = new LevelBatch(this.#db);
     batch.del(metaKey(height));
     batch.del(hashKey(meta.blockId.hash));
     batch.del(seenCommitKey(height));

@@ -48,3 +48,42 @@ export async function openBinaryLevel(
   }
   return db;
 }
+
+type LevelOperation = { type: "put"; key: Uint8Array; value: Uint8Array } | { type: "del"; key: Uint8Array };
+
+/**
+ * A write batch collected in JS and handed to LevelDB whole (classic-level's array form).
+ *
+ * classic-level's chained batch (`db.batch()`) builds a native WriteBatch that is freed only
+ * when V8 collects the batch's JS object, and V8 is never told about those native bytes; the
+ * array form's native batch is deleted as soon as the write completes, so a height's
+ * multi-megabyte index batch never waits for a full GC. (It did not stop the main arena's
+ * growth under load: docs/storage.md, "Memory".)
+ */
+export class LevelBatch {
+  readonly #db: BinaryLevel;
+  readonly #operations: LevelOperation[] = [];
+
+  constructor(db: BinaryLevel) {
+    this.#db = db;
+  }
+
+  get length(): number {
+    return this.#operations.length;
+  }
+
+  put(key: Uint8Array, value: Uint8Array): this {
+    this.#operations.push({ type: "put", key, value });
+    return this;
+  }
+
+  del(key: Uint8Array): this {
+    this.#operations.push({ type: "del", key });
+    return this;
+  }
+
+  /** Writes every operation in one atomic LevelDB write. */
+  write(options: { sync?: boolean } = {}): Promise<void> {
+    return this.#db.batch(this.#operations, options);
+  }
+}

@@ -15,9 +15,10 @@ import {
 } from "../wire/generated/tendermint/state/types.js";
 import type { ConsensusParams } from "../wire/generated/tendermint/types/params.js";
 import type { ValidatorSet } from "../wire/generated/tendermint/types/validator.js";
+import { encodeAbciResponses } from "./deliver-tx-bytes.js";
 import { StoreError } from "./errors.js";
 import { heightKey, readUint64 } from "./key-bytes.js";
-import type { BinaryLevel } from "./level-database.js";
+import { type BinaryLevel, LevelBatch } from "./level-database.js";
 import { decodeStored, encodeMessage } from "./proto-codec.js";
 import {
   abciResponsesKey,
@@ -43,7 +44,7 @@ export interface StateStoreOptions {
   advanceProposerPriority?: AdvanceProposerPriority;
 }
 
-type Batch = Pick<ReturnType<BinaryLevel["batch"]>, "put">;
+type Batch = Pick<LevelBatch, "put">;
 
 const keyId = (key: Uint8Array) => Buffer.from(key).toString("latin1");
 
@@ -90,7 +91,7 @@ export class StateStore {
    * state.lastBlockHeight.
    */
   async save(state: State, abciResponses?: ABCIResponses): Promise<void> {
-    const written = this.#db.batch();
+    const written = new LevelBatch(this.#db);
     const records: [Uint8Array, Uint8Array][] = [];
     const batch: Batch = {
       put(key: Uint8Array, value: Uint8Array) {
@@ -109,7 +110,7 @@ export class StateStore {
         requireSet(state.validators, "validators", nextHeight),
       );
     } else if (abciResponses !== undefined) {
-      batch.put(abciResponsesKey(state.lastBlockHeight), encodeMessage(ABCIResponses, abciResponses));
+      batch.put(abciResponsesKey(state.lastBlockHeight), encodeAbciResponses(abciResponses));
     }
     this.#putValidators(
       batch,
@@ -145,7 +146,7 @@ export class StateStore {
    * sets are stored in full at their heights, since no earlier records exist to point to.
    */
   async bootstrap(state: State): Promise<void> {
-    const batch = this.#db.batch();
+    const batch = new LevelBatch(this.#db);
     let height = state.lastBlockHeight + 1n;
     if (height === 1n) height = state.initialHeight;
     if (height > 1n && state.lastValidators !== undefined && state.lastValidators.validators.length > 0) {
@@ -177,7 +178,7 @@ export class StateStore {
    * instead of executing the block again on an app that already has it.
    */
   async saveABCIResponses(height: bigint, abciResponses: ABCIResponses): Promise<void> {
-    await this.#db.put(abciResponsesKey(height), encodeMessage(ABCIResponses, abciResponses), {
+    await this.#db.put(abciResponsesKey(height), encodeAbciResponses(abciResponses), {
       sync: this.#sync,
     });
   }
@@ -258,7 +259,7 @@ export class StateStore {
         `cannot roll the state back to height ${state.lastBlockHeight}: the latest state is at ${latest ?? "none"}`,
       );
     }
-    const batch = this.#db.batch();
+    const batch = new LevelBatch(this.#db);
     const nextHeight = state.lastBlockHeight + 1n;
     this.#putValidators(
       batch,
@@ -300,7 +301,7 @@ export class StateStore {
       const keys = await this.#db
         .keys({ gte: heightKey(prefix, 0n), lt: heightKey(prefix, retainHeight) })
         .all();
-      const batch = this.#db.batch();
+      const batch = new LevelBatch(this.#db);
       for (const key of keys) {
         const h = readUint64(key, 1);
         if (prefix === PREFIX_VALIDATORS && keep.has(h)) continue;

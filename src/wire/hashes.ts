@@ -101,9 +101,24 @@ export function txHash(tx: Uint8Array): Uint8Array {
   return sha256(tx);
 }
 
+// A block's tx hashes, remembered per txs array (a block's data, never changed once built): the
+// data hash computes them when the block is made or checked, and the tx index of the same block
+// reads them instead of hashing every tx again.
+const blockTxHashes = new WeakMap<readonly Uint8Array[], readonly Uint8Array[]>();
+
+/** The tx hashes dataHash computed for this very array, if it did. */
+export function rememberedTxHashes(txs: readonly Uint8Array[]): readonly Uint8Array[] | undefined {
+  return blockTxHashes.get(txs);
+}
+
 /** Merkle root over the tx hashes (not the raw txs). */
 export function dataHash(txs: readonly Uint8Array[]): Uint8Array {
-  return merkleRoot(txs.map(txHash));
+  let hashes = blockTxHashes.get(txs);
+  if (hashes === undefined) {
+    hashes = txs.map(txHash);
+    blockTxHashes.set(txs, hashes);
+  }
+  return merkleRoot(hashes);
 }
 
 /**

@@ -1,9 +1,12 @@
 // Native memory of classic-level's batch writes on the main thread (issue 19, item 4): heights of
 // 3,000–7,000 txs, each tx written as the tx index writes it (a 300-byte result under its hash and
-// six ~90-byte event keys), the event loop turning every 500 txs, ~100-byte buffers kept two heights
-// as a mempool would. Prints the growth of glibc's main malloc arena ([heap] in /proc/self/smaps)
-// for one batch per height, beside two baselines of the same run: the same allocations with no
-// write, and the same writes in batches of 500 txs. Runs each mode in a child process of its own.
+// six ~90-byte event keys), the batch built 256 txs at a time with an event-loop turn between
+// slices as the indexer builds it, ~100-byte buffers kept two heights as a mempool would. Prints
+// the growth of glibc's main malloc arena ([heap] in /proc/self/smaps) for the node's way
+// (LevelBatch: classic-level's array form, whose native batch is freed when the write completes)
+// beside two baselines of the same run: the same allocations with no write, and a chained batch
+// (`db.batch()`), whose native WriteBatch lives until V8 collects its JS object. Each mode runs in
+// a child process of its own.
 //   node --import tsx test/bench/level-batch-memory.bench.ts   (LEVEL_BATCH_HEIGHTS, default 60)
 // Never fails on time; writes bench-results/level-batch-memory.json.
 import { spawnSync } from "node:child_process";
@@ -13,9 +16,10 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ClassicLevel } from "classic-level";
+import { LevelBatch } from "../../src/store/level-database.js";
 
 const HEIGHTS = Number(process.env.LEVEL_BATCH_HEIGHTS ?? 60);
-const MODES = ["none", "height", "split"] as const;
+const MODES = ["none", "array", "chained"] as const;
 type Mode = (typeof MODES)[number];
 
 function mainArenaMb(): number {
@@ -41,21 +45,17 @@ async function run(mode: Mode): Promise<{ mode: Mode; atTenth: number; atEnd: nu
   let atTenth = 0;
   for (let h = 0; h < HEIGHTS; h++) {
     const txs = 3000 + Math.floor(Math.random() * 4000);
-    let ops: { type: "put"; key: Uint8Array; value: Uint8Array }[] = [];
+    const batch = mode === "chained" ? db.batch() : new LevelBatch(db);
     const held: Buffer[] = [];
     for (let i = 0; i < txs; i++) {
-      ops.push({ type: "put", key: Uint8Array.of(1, ...randomBytes(32)), value: randomBytes(300) });
-      for (let e = 0; e < 6; e++) ops.push({ type: "put", key: randomBytes(90), value: new Uint8Array(0) });
+      // The same keys and values are allocated in every mode; "none" drops them unwritten.
+      const put = mode === "none" ? () => undefined : (k: Uint8Array, v: Uint8Array) => batch.put(k, v);
+      put(Uint8Array.of(1, ...randomBytes(32)), randomBytes(300));
+      for (let e = 0; e < 6; e++) put(randomBytes(90), new Uint8Array(0));
       held.push(Buffer.from(randomBytes(100)));
-      if (i % 500 === 499) {
-        if (mode === "split") {
-          await db.batch(ops);
-          ops = [];
-        }
-        await turn();
-      }
+      if (i % 256 === 255) await turn();
     }
-    if (mode !== "none") await db.batch(ops);
+    if (mode !== "none") await batch.write();
     kept.push(held);
     if (kept.length > 2) kept.shift();
     if (h === Math.floor(HEIGHTS / 10)) atTenth = mainArenaMb();
@@ -78,13 +78,13 @@ if (child) {
     return JSON.parse(out.stdout.trim().split("\n").at(-1)!) as Awaited<ReturnType<typeof run>>;
   });
   const growth = (r: (typeof results)[number]) => r.atEnd - r.atTenth;
-  const [none, height, split] = results as [(typeof results)[0], (typeof results)[0], (typeof results)[0]];
+  const [none, array, chained] = results as [(typeof results)[0], (typeof results)[0], (typeof results)[0]];
   for (const r of results)
     console.log(
       `${r.mode}: main arena ${r.atTenth} MB at height ${Math.floor(HEIGHTS / 10)} → ${r.atEnd} MB at ${HEIGHTS} (+${growth(r)})`,
     );
   console.log(
-    `growth, one batch per height ÷ no write: ${(growth(height) / Math.max(1, growth(none))).toFixed(1)}; batches of 500 txs ÷ no write: ${(growth(split) / Math.max(1, growth(none))).toFixed(1)} | load ${load0}→${loadavg()[0]!.toFixed(2)}`,
+    `growth, array form (the node's) ÷ no write: ${(growth(array) / Math.max(1, growth(none))).toFixed(1)}; chained batch ÷ no write: ${(growth(chained) / Math.max(1, growth(none))).toFixed(1)}; array ÷ chained: ${(growth(array) / Math.max(1, growth(chained))).toFixed(2)} | load ${load0}→${loadavg()[0]!.toFixed(2)}`,
   );
   const root = fileURLToPath(new URL("../..", import.meta.url));
   mkdirSync(join(root, "bench-results"), { recursive: true });

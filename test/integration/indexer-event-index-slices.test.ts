@@ -10,7 +10,7 @@ import { sha256 } from "../../src/crypto/hash.js";
 import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer, INDEX_SLICE_TXS } from "../../src/store/indexer/event-indexer.js";
 import type { IndexedTx } from "../../src/store/indexer/height-index-input.js";
-import { openBinaryLevel } from "../../src/store/level-database.js";
+import { LevelBatch, openBinaryLevel } from "../../src/store/level-database.js";
 import { attribute, bytes } from "../fixtures/store/chain-fixture.js";
 
 const root = mkdtempSync(join(tmpdir(), "indexer-slices-"));
@@ -27,16 +27,14 @@ test("a large height is indexed in slices, with event-loop turns between them, a
   const db = await openBinaryLevel(join(root, "db"));
   // Count the batch's puts as the event loop sees them between its turns.
   let puts = 0;
-  const realBatch = db.batch.bind(db) as () => ReturnType<typeof db.batch>;
-  (db as unknown as { batch: () => unknown }).batch = () => {
-    const batch = realBatch();
-    const put = batch.put.bind(batch);
-    batch.put = ((key: Uint8Array, value: Uint8Array) => {
-      puts++;
-      return put(key, value);
-    }) as typeof batch.put;
-    return batch;
+  const realPut = LevelBatch.prototype.put;
+  LevelBatch.prototype.put = function (this: LevelBatch, key: Uint8Array, value: Uint8Array) {
+    puts++;
+    return realPut.call(this, key, value);
   };
+  after(() => {
+    LevelBatch.prototype.put = realPut;
+  });
   const indexer = await EventIndexer.open(db);
   const count = 8 * INDEX_SLICE_TXS + 7;
   const txs = Array.from({ length: count }, (_, i) => txOf(i));

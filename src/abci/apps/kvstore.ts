@@ -235,14 +235,19 @@ export class KvstoreApplication extends NoopApplication {
     const height = this.blockHeight ?? this.state.height + 1n;
     this.blockHeight = undefined;
     const next: KvstoreState = { size: this.state.size, height, appHash };
-    const batch = this.db.batch();
+    // The array form, not a chained batch: classic-level frees a chained batch's native copy
+    // only when V8 collects it (src/store/level-database.ts, LevelBatch).
+    const operations: (
+      | { type: "put"; key: Uint8Array; value: Uint8Array }
+      | { type: "del"; key: Uint8Array }
+    )[] = new Array(this.pendingKeys.length + 1);
     for (let i = 0; i < this.pendingKeys.length; i++) {
+      const key = this.pendingKeys[i]!;
       const value = this.pendingValues[i];
-      if (value === undefined) batch.del(this.pendingKeys[i]!);
-      else batch.put(this.pendingKeys[i]!, value);
+      operations[i] = value === undefined ? { type: "del", key } : { type: "put", key, value };
     }
-    batch.put(STATE_KEY, serializeState(next));
-    await batch.write();
+    operations[this.pendingKeys.length] = { type: "put", key: STATE_KEY, value: serializeState(next) };
+    await this.db.batch(operations);
     this.pendingKeys = [];
     this.pendingValues = [];
     this.state = next;

@@ -3,11 +3,12 @@
 // indexHeight resolves, so the node publishes a height's Tx events only after awaiting it.
 import { sha256 } from "../../crypto/hash.js";
 import type { Event } from "../../wire/generated/tendermint/abci/types.js";
-import { TxResult } from "../../wire/generated/tendermint/abci/types.js";
+import { ResponseDeliverTx, TxResult } from "../../wire/generated/tendermint/abci/types.js";
 import { ABCIResponses } from "../../wire/generated/tendermint/state/types.js";
+import { encodeTxResult } from "../deliver-tx-bytes.js";
 import { StoreError } from "../errors.js";
 import { encodeHeight, readUint32, readUint64 } from "../key-bytes.js";
-import type { BinaryLevel } from "../level-database.js";
+import { type BinaryLevel, LevelBatch } from "../level-database.js";
 import { decodeStored, encodeMessage } from "../proto-codec.js";
 import { BLOCK_DOCUMENT, type IndexedDocument, TX_DOCUMENT } from "./event-match.js";
 import type { HeightIndexInput } from "./height-index-input.js";
@@ -83,7 +84,7 @@ export interface EventIndexerOptions {
   sync?: boolean;
 }
 
-type Batch = ReturnType<BinaryLevel["batch"]>;
+type Batch = LevelBatch;
 
 /** Composite keys as bytes: `type ‖ "." ‖ attribute key`, the type encoded once per height. */
 class CompositeKeys {
@@ -219,7 +220,7 @@ export class EventIndexer implements HeightIndexer {
    */
   async indexHeight(input: HeightIndexInput): Promise<void> {
     const { height } = input;
-    const batch = this.#db.batch();
+    const batch = new LevelBatch(this.#db);
     const keys = new CompositeKeys();
     const heightBytes = encodeHeight(height);
     const txs = input.txs;
@@ -248,8 +249,8 @@ export class EventIndexer implements HeightIndexer {
           this.#deleteTxEntries(batch, keys, height, earlierHere, txs[earlierHere]!.result.events);
         }
         homes.set(id, index);
-        const result: TxResult = { height, index, tx: indexed.tx, result: indexed.result };
-        batch.put(txResultKey(hash), encodeMessage(TxResult, result));
+        const resultBytes = indexed.resultBytes ?? ResponseDeliverTx.encode(indexed.result).finish();
+        batch.put(txResultKey(hash), encodeTxResult(height, index, indexed.tx, resultBytes));
         batch.put(txPositionKey(height, index), hash);
         putEventEntries(batch, keys, PREFIX_TX_EVENT, indexed.result.events, heightBytes, index, 0);
       }
@@ -286,7 +287,7 @@ export class EventIndexer implements HeightIndexer {
    * indexed again at another height since is left alone. Removing twice is harmless.
    */
   async removeHeight(height: bigint, txHashes: readonly Uint8Array[]): Promise<void> {
-    const batch = this.#db.batch();
+    const batch = new LevelBatch(this.#db);
     const keys = new CompositeKeys();
     const stored = await this.#db.getMany(txHashes.map(txResultKey));
     stored.forEach((raw, i) => {

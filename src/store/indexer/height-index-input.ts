@@ -3,6 +3,8 @@
 import type { Event, ResponseDeliverTx } from "../../wire/generated/tendermint/abci/types.js";
 import type { ABCIResponses } from "../../wire/generated/tendermint/state/types.js";
 import type { Block } from "../../wire/generated/tendermint/types/block.js";
+import { rememberedTxHashes } from "../../wire/hashes.js";
+import { deliverTxBytes } from "../deliver-tx-bytes.js";
 import { StoreError } from "../errors.js";
 
 export interface IndexedTx {
@@ -10,6 +12,8 @@ export interface IndexedTx {
   /** sha256(tx); computed when absent. */
   hash?: Uint8Array;
   result: ResponseDeliverTx;
+  /** ResponseDeliverTx.encode(result); encoded when absent. */
+  resultBytes?: Uint8Array;
 }
 
 export interface HeightIndexInput {
@@ -29,10 +33,20 @@ export function heightIndexInputFrom(block: Block, responses: ABCIResponses): He
       `height ${height}: block has ${txs.length} txs but ABCI responses hold ${responses.deliverTxs.length} results`,
     );
   }
+  // The results' bytes as the ABCI responses record was saved from (encoded once per height).
+  const resultBytes = deliverTxBytes(responses.deliverTxs);
+  // The hashes the block's data hash was computed from, when this block object was made or
+  // checked here; otherwise (start-up repair) none: the indexer computes them a slice at a time,
+  // off one long synchronous run.
+  const hashes = rememberedTxHashes(txs);
   return {
     height,
-    // No hashes here: the indexer computes them a slice at a time, off one long synchronous run.
-    txs: txs.map((tx, i) => ({ tx, result: responses.deliverTxs[i]! })),
+    txs: txs.map((tx, i) => ({
+      tx,
+      hash: hashes?.[i],
+      result: responses.deliverTxs[i]!,
+      resultBytes: resultBytes[i]!,
+    })),
     beginBlockEvents: responses.beginBlock?.events ?? [],
     endBlockEvents: responses.endBlock?.events ?? [],
   };
