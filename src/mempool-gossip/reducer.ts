@@ -16,7 +16,7 @@ import {
 } from "../p2p/mempool-wire.js";
 import type { MempoolGossipEffect } from "./effect.js";
 import type { MempoolGossipInput, PooledTx } from "./input.js";
-import type { MempoolGossipState, PeerCursor } from "./state.js";
+import type { GossipedTx, MempoolGossipState, PeerCursor } from "./state.js";
 
 export interface MempoolGossipTransition {
   state: MempoolGossipState;
@@ -89,19 +89,27 @@ function withPool(state: MempoolGossipState, pool: readonly PooledTx[]): Mempool
       for (const tx of pool) {
         if (seqs.has(tx.hash)) continue;
         const seq = nextSeq++;
-        list.set(seq, {
-          seq,
-          hash: tx.hash,
-          tx: tx.tx,
-          message: encodeMempoolTx(tx.tx),
-          height: tx.height,
-          senders: tx.senders,
-        });
+        list.set(seq, gossipedTx(seq, tx.hash, tx.tx, tx.height, tx.senders));
         seqs.set(tx.hash, seq);
       }
     });
   });
   return { ...state, nextSeq, txs, seqOf };
+}
+
+/**
+ * A tx as gossip keeps it: its one-tx message, and the tx as a view of the message's tail, so
+ * the pool's bytes are held once, not twice (the message ends with the tx's bytes).
+ */
+function gossipedTx(
+  seq: number,
+  hash: string,
+  tx: Uint8Array,
+  height: bigint,
+  senders: GossipedTx["senders"],
+): GossipedTx {
+  const message = encodeMempoolTx(tx);
+  return { seq, hash, tx: message.subarray(message.length - tx.length), message, height, senders };
 }
 
 export function mempoolGossipReducer(
@@ -128,14 +136,7 @@ export function mempoolGossipReducer(
       const added: MempoolGossipState = {
         ...state,
         nextSeq: seq + 1,
-        txs: state.txs.set(seq, {
-          seq,
-          hash: input.hash,
-          tx: input.tx,
-          message: encodeMempoolTx(input.tx),
-          height: input.height,
-          senders: input.senders,
-        }),
+        txs: state.txs.set(seq, gossipedTx(seq, input.hash, input.tx, input.height, input.senders)),
         seqOf: state.seqOf.set(input.hash, seq),
       };
       // Wake the peers that were waiting at the end of the list.

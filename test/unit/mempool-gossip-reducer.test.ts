@@ -128,6 +128,9 @@ describe("mempool gossip reducer", () => {
       messages.every((m) => m === messages[0]),
       "one Uint8Array for all peers",
     );
+    const kept = mempoolGossipReducer(state, admitted(7)).state.txs.first();
+    assert.deepEqual(kept?.tx, tx(7));
+    assert.equal(kept?.tx.buffer, kept?.message.buffer, "the tx's bytes are held once, inside its message");
   });
 
   test("a peer below the tx height − 1 sleeps peer_gossip_sleep and is looked at again", () => {
