@@ -68,10 +68,6 @@ export class LevelBatch {
     this.#db = db;
   }
 
-  get length(): number {
-    return this.#operations.length;
-  }
-
   put(key: Uint8Array, value: Uint8Array): this {
     this.#operations.push({ type: "put", key, value });
     return this;

@@ -350,7 +350,9 @@ export class Wal<T = unknown> {
     // ~1 ms for a MiB of block parts), while an async write is a thread-pool round trip that then
     // waits for the main thread's turn, 10 ms p50 on a validator of four at load 4 and in series
     // before the fdatasync of every signature (docs/network.md, "fourth pass"). The fdatasync,
-    // which waits for the disk, stays async.
+    // which waits for the disk, stays async. The cost accepted: when the kernel throttles dirty
+    // pages or the file system's journal stalls, write() blocks, and that stall is now the main
+    // thread's (as it is the writing goroutine's in v0.34, which writes its log synchronously).
     let written = 0;
     while (written < buf.length) written += writeSync(this.handle.fd, buf, written, buf.length - written);
     const current = this.segments.at(-1)!;
