@@ -56,14 +56,19 @@ test("the writer thread writes the same text and mode as the blocking writer, an
   assert.deepEqual(readdirSync(dirname(threadPath)), ["priv_validator_state.json"]);
 });
 
-test("with the log's sync held, the state is staged aside; the file is replaced and the signature released only after", async () => {
+/** A fresh signer asked to sign a vote at `height` while the log's sync is held open. */
+async function signingHeldByLogSync(height: bigint) {
   const path = freshStateFile();
   const before = readFileSync(path, "utf8");
   const signer = signerAt(path);
   const logSync = gate();
-  const logSynced = logSync.enter();
-  const signing = watch(signer.signVote(CHAIN, vote(11n), logSynced));
+  const signing = watch(signer.signVote(CHAIN, vote(height), logSync.enter()));
   await settle();
+  return { path, before, signer, logSync, signing };
+}
+
+test("with the log's sync held, the state is staged aside; the file is replaced and the signature released only after", async () => {
+  const { path, before, logSync, signing } = await signingHeldByLogSync(11n);
   assert.equal(signing.settled, false, "no signature while the log's sync is pending");
   assert.equal(readFileSync(path, "utf8"), before, "the state file is not ahead of the log");
   const staged = temporaries(path);
@@ -79,13 +84,7 @@ test("with the log's sync held, the state is staged aside; the file is replaced 
 });
 
 test("a failed log sync leaves the old file, removes the staged one, and the signer signs on", async () => {
-  const path = freshStateFile();
-  const before = readFileSync(path, "utf8");
-  const signer = signerAt(path);
-  const logSync = gate();
-  const logSynced = logSync.enter();
-  const signing = watch(signer.signVote(CHAIN, vote(12n), logSynced));
-  await settle();
+  const { path, before, signer, logSync, signing } = await signingHeldByLogSync(12n);
   const failure = Object.assign(new Error("EIO: log fsync"), { code: "EIO" });
   logSync.fail(failure);
   await assert.rejects(signing.promise, (e) => e === failure, "the log's own error, not the store's");
