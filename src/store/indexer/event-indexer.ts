@@ -32,7 +32,13 @@ import {
   type SearchRequest,
 } from "./search-executor.js";
 
-const EMPTY = new Uint8Array(0);
+// The value under every event entry key. Readers use the keys alone (iterators over keys,
+// hasMany), so any value would do; it is one byte, not empty, because classic-level 3.0 leaks
+// the native copy of a zero-length key or value on every write (binding.cc's
+// DisposeSliceBuffer skips an empty slice after ToSlice allocated it): ~32 bytes of malloc'd
+// memory per entry, which was issue 19's linear growth of the main arena under load
+// (docs/storage.md, "Memory"). Entries written empty by older versions read the same.
+export const EVENT_ENTRY_VALUE = Uint8Array.of(1);
 const utf8 = new TextEncoder();
 
 /** Txs of a height indexed between two turns of the event loop (a few milliseconds of work). */
@@ -120,7 +126,7 @@ function putEventEntries(
       if (composite.length > MAX_INDEXED_KEY_BYTES) continue;
       const key = entryKey(prefix, composite, attribute.value, height, txIndex, firstSeq + i);
       if (del) batch.del(key);
-      else batch.put(key, EMPTY);
+      else batch.put(key, EVENT_ENTRY_VALUE);
     }
   }
 }
