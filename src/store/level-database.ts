@@ -57,8 +57,9 @@ type LevelOperation = { type: "put"; key: Uint8Array; value: Uint8Array } | { ty
  * classic-level's chained batch (`db.batch()`) builds a native WriteBatch that is freed only
  * when V8 collects the batch's JS object, and V8 is never told about those native bytes; the
  * array form's native batch is deleted as soon as the write completes, so a height's
- * multi-megabyte index batch never waits for a full GC. (It did not stop the main arena's
- * growth under load: docs/storage.md, "Memory".)
+ * multi-megabyte index batch never waits for a full GC. Never put a zero-length key or value:
+ * classic-level 3.0 leaks the native copy of each one (32 bytes of malloc; the main arena's
+ * growth under load was the index's empty event values, docs/storage.md "Memory").
  */
 export class LevelBatch {
   readonly #db: BinaryLevel;
