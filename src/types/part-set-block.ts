@@ -12,8 +12,8 @@
 // first; a few heights' rounds are all that are ever asked about again.
 import type { Block } from "../wire/generated/tendermint/types/block.js";
 import { blockHash, decodeBlock } from "./block.js";
-import { type PartSetState, partSetBytes } from "./part-set.js";
 import { TypesError } from "./errors.js";
+import { type PartSetState, partSetBytes } from "./part-set.js";
 
 /** Part sets remembered at once: every round of a few heights, with room for a few forks. */
 export const PART_SET_BLOCKS_KEPT = 32;

@@ -30,7 +30,10 @@ export type ConsensusHandler = ((
  */
 function only(
   kinds: readonly ConsensusEffect["type"][],
-  handler: (effect$: Observable<ConsensusEffect>, state$: Observable<ConsensusState>) => Observable<ConsensusInput>,
+  handler: (
+    effect$: Observable<ConsensusEffect>,
+    state$: Observable<ConsensusState>,
+  ) => Observable<ConsensusInput>,
 ): ConsensusHandler {
   return Object.assign(handler, { kinds });
 }

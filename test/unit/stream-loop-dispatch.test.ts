@@ -20,7 +20,11 @@ const reducer: Reducer<number, Input, Effect> = (state, input) => ({
 });
 
 // A handler with no filter of its own: what it records is exactly what the loop handed it.
-function recorder(name: string, heard: string[], kinds?: readonly string[]): LoopHandler<number, Input, Effect> {
+function recorder(
+  name: string,
+  heard: string[],
+  kinds?: readonly string[],
+): LoopHandler<number, Input, Effect> {
   const handler = (effect$: Observable<Effect>): Observable<Input> =>
     effect$.pipe(
       tap((e) => heard.push(`${name}:${e.type}${e.n}`)),
@@ -45,7 +49,11 @@ function loopWith(handlers: LoopHandler<number, Input, Effect>[]) {
 
 test("a handler naming its kinds is handed only effects of those kinds; one without kinds, every effect", () => {
   const heard: string[] = [];
-  const loop = loopWith([recorder("a", heard, ["A"]), recorder("all", heard), recorder("ab", heard, ["A", "B"])]);
+  const loop = loopWith([
+    recorder("a", heard, ["A"]),
+    recorder("all", heard),
+    recorder("ab", heard, ["A", "B"]),
+  ]);
   const running = loop.start();
   loop.dispatch({ type: "Go", n: 1 });
   running.unsubscribe();

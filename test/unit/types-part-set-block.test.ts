@@ -11,9 +11,13 @@ import * as fx from "./types-fixtures.js";
 
 const LIMIT = 104857600;
 
-/** A receiver's own assembly of the block's parts (its own part-set state, parts in `order`). */
-function assembled(tx: Uint8Array, reverse = false): { set: PartSetState; hash: Uint8Array; bytes: Uint8Array } {
-  const block = fx.block(fx.commit(), [tx, Uint8Array.of(1)]);
+/** A receiver's own assembly of the block's parts (its own part-set state, parts in reverse when asked). */
+function assembled(
+  txSize: number,
+  fill: number,
+  reverse = false,
+): { set: PartSetState; hash: Uint8Array; bytes: Uint8Array } {
+  const block = fx.block(fx.commit(), [new Uint8Array(txSize).fill(fill), Uint8Array.of(1)]);
   const { blockId, parts } = blockPartsAndId(block);
   let set = emptyPartSet(blockId.partSetHeader);
   for (const p of reverse ? [...parts].reverse() : parts) set = addPart(set, p);
@@ -22,8 +26,8 @@ function assembled(tx: Uint8Array, reverse = false): { set: PartSetState; hash: 
 
 describe("partSetBlock", () => {
   it("decodes the block and its hash, and hands two receivers of the same parts one decoded block", () => {
-    const a = assembled(new Uint8Array(150_000).fill(7));
-    const b = assembled(new Uint8Array(150_000).fill(7), true);
+    const a = assembled(150_000, 7);
+    const b = assembled(150_000, 7, true);
     assert.notEqual(a.set, b.set);
     const first = partSetBlock(a.set, LIMIT);
     assert.deepEqual(first.hash, a.hash);
@@ -35,15 +39,15 @@ describe("partSetBlock", () => {
   });
 
   it("a different part set is decoded on its own", () => {
-    const a = partSetBlock(assembled(new Uint8Array(2000).fill(8)).set, LIMIT);
-    const other = assembled(new Uint8Array(2000).fill(9));
+    const a = partSetBlock(assembled(2000, 8).set, LIMIT);
+    const other = assembled(2000, 9);
     const b = partSetBlock(other.set, LIMIT);
     assert.notEqual(b.block, a.block);
     assert.deepEqual(encodeBlock(b.block), other.bytes);
   });
 
   it("applies each asker's size limit, remembered or not", () => {
-    const { set } = assembled(new Uint8Array(3000).fill(10));
+    const { set } = assembled(3000, 10);
     const tooLarge = (e: unknown) => e instanceof TypesError && e.code === "TYPES_BLOCK_TOO_LARGE";
     assert.throws(() => partSetBlock(set, set.byteSize - 1), tooLarge);
     partSetBlock(set, LIMIT);
@@ -51,10 +55,9 @@ describe("partSetBlock", () => {
   });
 
   it("refuses an incomplete part set even when the complete one is remembered", () => {
-    const tx = new Uint8Array(150_000).fill(11);
-    const complete = assembled(tx);
+    const complete = assembled(150_000, 11);
     partSetBlock(complete.set, LIMIT);
-    const block = fx.block(fx.commit(), [tx, Uint8Array.of(1)]);
+    const block = fx.block(fx.commit(), [new Uint8Array(150_000).fill(11), Uint8Array.of(1)]);
     const { blockId, parts } = blockPartsAndId(block);
     const partial = addPart(emptyPartSet(blockId.partSetHeader), parts[0]!);
     assert.throws(
