@@ -8,7 +8,7 @@
 // outside data) is a fault: the loop stops folding at once (later inputs are neither logged nor
 // folded, so nothing more is signed) and reports one message naming the input or effect it was
 // on, through `onFault`. The owner halts the node with that message (DESIGN §9).
-import { BehaviorSubject, merge, type Observable, Subject, type Subscription } from "rxjs";
+import { BehaviorSubject, merge, Observable, Subject, type Subscription } from "rxjs";
 import { share } from "rxjs/operators";
 
 /** A pure reducer's answer to one input. */
@@ -39,8 +39,11 @@ export interface LoopOptions<S, I, E, R> {
   toInput: (record: R) => I;
   /** Appends a record to the log before it is folded (synchronous buffering; durability is the log's). */
   append?: (record: R) => void;
-  /** Effect handlers: each takes the effect stream and returns the inputs it learns. */
-  handlers: ((effect$: Observable<E>, state$: Observable<S>) => Observable<I>)[];
+  /**
+   * Effect handlers: each takes the effect stream and returns the inputs it learns. A handler that
+   * names its `kinds` is handed only effects of those kinds (see LoopHandler).
+   */
+  handlers: LoopHandler<S, I, E>[];
   /**
    * Effects handed to the handlers right after start, before any input is folded: the requests a
    * restart found unanswered in the log (restart-fold.ts outstandingEffects).
@@ -49,6 +52,17 @@ export interface LoopOptions<S, I, E, R> {
   /** Called once when a reducer or a handler throws; the loop has stopped folding by then. */
   onFault: (fault: LoopFault) => void;
 }
+
+/**
+ * An effect handler. With `kinds` (the `type`s of the effects it carries out) the loop hands it only
+ * those effects, through a table from kind to handlers built once per kind: an effect of a kind no
+ * handler names costs one lookup, not a pass through every handler's filter. Without `kinds` it is
+ * handed every effect. A handler keeps its own filter all the same, so it can be subscribed to a
+ * stream of every effect outside the loop (tests) and do the same.
+ */
+export type LoopHandler<S, I, E> = ((effect$: Observable<E>, state$: Observable<S>) => Observable<I>) & {
+  readonly kinds?: readonly string[];
+};
 
 /** A reducer or an effect handler threw: what it was doing, and the error. */
 export interface LoopFault {
@@ -76,6 +90,11 @@ export interface Loop<S, I, E> {
   transition$: Observable<Step<S, I, E>>;
   /** Every effect, in order. */
   effect$: Observable<E>;
+  /**
+   * The effects of the given kinds (their `type`), in order, through the same table as the handlers:
+   * for an observer of a few kinds, which `effect$` would hand every effect.
+   */
+  effectsOf(kinds: readonly string[]): Observable<E>;
   /** Pushes an input from outside the declared sources (commands, tests). */
   dispatch(input: I): void;
   /** Starts the loop; returns a subscription whose unsubscribe stops it. */
@@ -106,6 +125,18 @@ function trampoline(work: () => void): void {
   }
 }
 
+/** Where one effect goes: a handler's own stream, or an `effectsOf` observer. */
+interface Sink<E> {
+  /** Undefined: every kind. */
+  readonly kinds: ReadonlySet<string> | undefined;
+  readonly next: (effect: E) => void;
+}
+
+const kindOf = (effect: unknown): string | undefined => {
+  const type = (effect as { type?: unknown } | null)?.type;
+  return typeof type === "string" ? type : undefined;
+};
+
 export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S, I, E> {
   // The latest state, replayed to late subscribers (a BehaviorSubject: ReplaySubject(1) did the
   // same with a buffer trimmed at every fold).
@@ -134,6 +165,38 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S
   const folded = new Subject<Step<S, I, E>>();
   const transition$ = folded.pipe(share());
   const effect$ = new Subject<E>();
+  // The sinks in the order they were registered (handlers at start, in the handlers' order), and per
+  // kind the ones it goes to, worked out the first time the kind is seen and again only after a sink
+  // comes or goes. Each list is a fresh array, so a sink leaving during an emission leaves the list
+  // being walked whole (as a Subject hands a value to the observers it had when next was called).
+  let sinks: Sink<E>[] = [];
+  let byKind = new Map<string | undefined, Sink<E>[]>();
+  const sinksFor = (kind: string | undefined): Sink<E>[] => {
+    let list = byKind.get(kind);
+    if (list === undefined) {
+      list = sinks.filter((s) => s.kinds === undefined || (kind !== undefined && s.kinds.has(kind)));
+      byKind.set(kind, list);
+    }
+    return list;
+  };
+  const addSink = (sink: Sink<E>): (() => void) => {
+    sinks = [...sinks, sink];
+    byKind = new Map();
+    return () => {
+      sinks = sinks.filter((s) => s !== sink);
+      byKind = new Map();
+    };
+  };
+  /**
+   * One effect out: first to `effect$`'s observers (the node's and the simulation's subscribe before
+   * start, so they heard it first when every handler was an observer of `effect$` too), then to the
+   * sinks of its kind in registration order.
+   */
+  const emit = (effect: E): void => {
+    if (effect$.observed) effect$.next(effect);
+    const targets = sinksFor(kindOf(effect));
+    for (let i = 0; i < targets.length; i++) targets[i]!.next(effect);
+  };
 
   /** One input: stamp, log, fold, publish the step (its effects go out through `folded`'s first subscriber). */
   const fold = (input: I): void => {
@@ -173,6 +236,8 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S
     state$: state$.asObservable(),
     transition$,
     effect$: effect$.asObservable(),
+    effectsOf: (kinds) =>
+      new Observable<E>((observer) => addSink({ kinds: new Set(kinds), next: (e) => observer.next(e) })),
     dispatch: take,
     start() {
       // Effects are re-emitted in fold order; handlers subscribe before the loop connects.
@@ -180,13 +245,15 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S
         for (const effect of step.effects) {
           if (faulted) return;
           emitting = { effect, seq: step.seq };
-          effect$.next(effect);
+          emit(effect);
         }
         emitting = undefined;
       });
       options.handlers.forEach((handler, index) => {
+        const own = new Subject<E>();
+        running.add(addSink({ kinds: handler.kinds && new Set(handler.kinds), next: (e) => own.next(e) }));
         running.add(
-          handler(effect$.asObservable(), state$.asObservable()).subscribe({
+          handler(own.asObservable(), state$.asObservable()).subscribe({
             next: take,
             error: (error: unknown) => {
               const on = emitting
@@ -216,7 +283,7 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S
       for (const effect of options.resumeEffects ?? []) {
         if (faulted) break;
         emitting = { effect, seq: -1 };
-        effect$.next(effect);
+        emit(effect);
       }
       emitting = undefined;
       return running;

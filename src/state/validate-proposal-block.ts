@@ -50,8 +50,29 @@ const hex = (b: Uint8Array | undefined) =>
     .toString("hex")
     .toUpperCase();
 
+// proposalHeaderProblem's answers per (chain state, block) object pair. Both are immutable data (the
+// reducers' purity rests on it), so the answer for a pair never changes: the memo of a pure
+// function, holding nothing alive. It answers when the same block object is checked against the
+// same chain state again: in a simulation the validators share both (one decoded block per part
+// set, types/part-set-block.ts; one chain state per executed block), so one check serves them all.
+const headerProblems = new WeakMap<ChainState, WeakMap<Block, { readonly problem: string | undefined }>>();
+
 /** The checks that need nothing but the chain state and the block (everything but signatures and evidence). */
 export function proposalHeaderProblem(chain: ChainState, block: Block): string | undefined {
+  let perBlock = headerProblems.get(chain);
+  if (perBlock === undefined) {
+    perBlock = new WeakMap();
+    headerProblems.set(chain, perBlock);
+  }
+  let answer = perBlock.get(block);
+  if (answer === undefined) {
+    answer = { problem: headerProblemOf(chain, block) };
+    perBlock.set(block, answer);
+  }
+  return answer.problem;
+}
+
+function headerProblemOf(chain: ChainState, block: Block): string | undefined {
   try {
     validateBlock(block);
   } catch (error) {

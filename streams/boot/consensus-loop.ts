@@ -10,6 +10,7 @@
 import {
   asapScheduler,
   asyncScheduler,
+  filter,
   ReplaySubject,
   type SchedulerLike,
   Subject,
@@ -276,6 +277,7 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     state$: state$.asObservable(),
     transition$: transition$.asObservable(),
     effect$: effect$.asObservable(),
+    effectsOf: (kinds) => effect$.pipe(filter((e) => kinds.includes(e.type))),
     dispatch: (input) => run?.loop.dispatch(input),
     start: () => {
       consensusLoop.start();

@@ -17,10 +17,26 @@ import { type ReapingDeps, reapingHandler } from "./reaping.js";
 import { type SigningDeps, signingHandler } from "./signing.js";
 import { timeoutHandler } from "./timeouts.js";
 
-export type ConsensusHandler = (
+/** A handler of the loop (streams/loop.ts LoopHandler), with the effect kinds it carries out. */
+export type ConsensusHandler = ((
   effect$: Observable<ConsensusEffect>,
   state$: Observable<ConsensusState>,
-) => Observable<ConsensusInput>;
+) => Observable<ConsensusInput>) & { readonly kinds?: readonly ConsensusEffect["type"][] };
+
+/**
+ * Names the kinds `handler` carries out, so the loop hands it only those (its own filter stays, for
+ * a caller that subscribes it to every effect). The handler function is a fresh one per factory
+ * call, so naming its kinds on it changes no other table.
+ */
+function only(
+  kinds: readonly ConsensusEffect["type"][],
+  handler: (
+    effect$: Observable<ConsensusEffect>,
+    state$: Observable<ConsensusState>,
+  ) => Observable<ConsensusInput>,
+): ConsensusHandler {
+  return Object.assign(handler, { kinds });
+}
 
 export interface ConsensusHandlerDeps {
   /** Timers of consensus: asyncScheduler in the node, the virtual-time scheduler in a simulation. */
@@ -42,14 +58,21 @@ export interface ConsensusHandlerDeps {
 }
 
 export function consensusHandlers(deps: ConsensusHandlerDeps): ConsensusHandler[] {
+  // Each handler's kinds are the ones its filter takes. PublishEvent goes to the events handler only
+  // where someone is told of events through it (`events.publish`): the node reads its events off
+  // the loop's effects (projections), the simulation observes none, so there an event costs the
+  // loop one lookup and nothing more.
   return [
-    timeoutHandler(deps.scheduler, deps.dueScheduler),
-    ...(deps.signing ? [signingHandler(deps.signing)] : []),
-    reapingHandler(deps.reaping),
-    blockValidationHandler(deps.validation),
-    blockExecutionHandler(deps.execution),
-    broadcastHandler(deps.peers),
-    consensusEventsHandler(deps.events),
-    ...(deps.evidence ? [evidenceReportHandler(deps.evidence)] : []),
+    only(["ScheduleTimeout"], timeoutHandler(deps.scheduler, deps.dueScheduler)),
+    ...(deps.signing ? [only(["SignVote", "SignProposal"], signingHandler(deps.signing))] : []),
+    only(["ReapProposalBlock"], reapingHandler(deps.reaping)),
+    only(["ValidateBlock"], blockValidationHandler(deps.validation)),
+    only(["CommitBlock"], blockExecutionHandler(deps.execution)),
+    only(["BroadcastVote", "BroadcastProposal", "BroadcastBlockPart"], broadcastHandler(deps.peers)),
+    only(
+      deps.events.publish ? ["PublishEvent", "Halt", "PeerMisbehaved"] : ["Halt", "PeerMisbehaved"],
+      consensusEventsHandler(deps.events),
+    ),
+    ...(deps.evidence ? [only(["ReportConflictingVotes"], evidenceReportHandler(deps.evidence))] : []),
   ];
 }

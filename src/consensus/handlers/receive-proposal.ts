@@ -2,16 +2,15 @@
 // block. Peer data that cannot be right is dropped with a PeerMisbehaved effect; data that is
 // merely late or early is dropped silently.
 
-import { blockHash, decodeBlock } from "../../types/block.js";
 import { TypesError } from "../../types/errors.js";
 import {
   addPart,
   BLOCK_PART_SIZE_BYTES,
   emptyPartSet,
   MAX_BLOCK_PARTS,
-  partSetBytes,
   partSetIsComplete,
 } from "../../types/part-set.js";
+import { partSetBlock } from "../../types/part-set-block.js";
 import type { Part, Proposal } from "../../wire/generated/tendermint/types/types.js";
 import { SignedMsgType } from "../../wire/generated/tendermint/types/types.js";
 import type { PeerId } from "../input.js";
@@ -116,8 +115,9 @@ export function onBlockPartReceived(ctx: Ctx, height: bigint, part: Part, from: 
 
   let held: HeldBlock;
   try {
-    const block = decodeBlock(partSetBytes(parts), maxBlockBytes(ctx));
-    held = { block, blockId: { hash: blockHash(block), partSetHeader: parts.header }, parts };
+    // Decoded and hashed once per part set in the process (every receiver assembles the same parts).
+    const { block, hash } = partSetBlock(parts, maxBlockBytes(ctx));
+    held = { block, blockId: { hash, partSetHeader: parts.header }, parts };
   } catch {
     // Parts proven against the signed header that do not decode: the proposer sent garbage.
     ctx.s = { ...ctx.s, proposalBlockValid: false };
