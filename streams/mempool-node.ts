@@ -14,10 +14,11 @@ import {
   type ResponseDeliverTx,
 } from "../src/wire/generated/tendermint/abci/types.js";
 import type { Block } from "../src/wire/generated/tendermint/types/block.js";
+import { rememberedTxHashes } from "../src/wire/hashes.js";
 import { mempoolAbciHandler } from "./effects/mempool-abci.js";
 import { createLoop, type LoopFault } from "./loop.js";
 import type { NodeEvent, NodeMempool, SubmitResult } from "./node-handle.js";
-import { txHashHex } from "./projections/event-bus.js";
+import { txHashHex, upperHex } from "./projections/event-bus.js";
 import { TxCommitWaiter } from "./projections/tx-commit-waiter.js";
 
 export interface MempoolNodeOptions {
@@ -59,7 +60,15 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   // The hash of every tx this node admitted, by the tx's bytes object: our own proposals carry
   // the very arrays the pool holds, so a committed block's hashes are looked up, not recomputed.
   const hashOf = new WeakMap<Uint8Array, string>();
-  const txHash = (tx: Uint8Array) => hashOf.get(tx) ?? txHashHex(tx);
+  // A committed block's tx hashes, none computed twice: our own proposal's txs are the pool's
+  // arrays (hashOf has them); another node's block was checked here before it was committed, and
+  // its data hash remembers each tx's sha256 for that very txs array (only the hex is made).
+  const committedTxHashes = (txs: readonly Uint8Array[]): string[] => {
+    const remembered = rememberedTxHashes(txs);
+    return txs.map(
+      (tx, i) => hashOf.get(tx) ?? (remembered !== undefined ? upperHex(remembered[i]!) : txHashHex(tx)),
+    );
+  };
   // Submissions wait here until the end of the event loop's turn and are folded as one
   // TxsSubmitted (one fold, one CheckTx round, one answer fold for all the requests that one turn
   // read), in arrival order. Hashes queued with a cache on, for broadcast_tx_async's refusal of a
@@ -170,7 +179,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
       dispatch({
         type: "BlockCommitted",
         height: block.header.height,
-        txHashes: block.data.txs.map(txHash),
+        txHashes: committedTxHashes(block.data.txs),
         deliverTxCodes: deliverTxs.map((r) => r.code),
         time: 0,
       });

@@ -23,6 +23,21 @@ export interface MempoolAbciDeps {
   logger: Logger;
 }
 
+type CheckedTx = Pick<CheckTxResult, "requestId" | "hash" | "tx" | "from">;
+
+/** A tx's CheckTx answer as the reducer folds it; the caller's full answer is handed aside first. */
+function checkTxResult(deps: MempoolAbciDeps, checked: CheckedTx, response: ResponseCheckTx): CheckTxResult {
+  deps.onCheckTxResponse(checked.requestId, response);
+  return {
+    requestId: checked.requestId,
+    hash: checked.hash,
+    tx: checked.tx,
+    from: checked.from,
+    code: response.code,
+    gasWanted: response.gasWanted,
+  };
+}
+
 export function mempoolAbciHandler(deps: MempoolAbciDeps) {
   return (effect$: Observable<MempoolEffect>): Observable<MempoolInput> =>
     new Observable<MempoolInput>((out) => {
@@ -38,22 +53,12 @@ export function mempoolAbciHandler(deps: MempoolAbciDeps) {
       const batch = deps.mempool.checkTxs?.bind(deps.mempool);
       const sub = effect$.subscribe((e) => {
         if (e.type === "RunCheckTx") {
-          deps.mempool.checkTx({ tx: e.tx, type: CheckTxType.NEW }).then(
-            (response) => {
-              deps.onCheckTxResponse(e.requestId, response);
-              emit({
-                type: "CheckTxCompleted",
-                requestId: e.requestId,
-                hash: e.hash,
-                tx: e.tx,
-                from: e.from,
-                code: response.code,
-                gasWanted: response.gasWanted,
-                time: 0,
-              });
-            },
-            failed("CheckTx failed", e.hash),
-          );
+          deps.mempool
+            .checkTx({ tx: e.tx, type: CheckTxType.NEW })
+            .then(
+              (response) => emit({ type: "CheckTxCompleted", ...checkTxResult(deps, e, response), time: 0 }),
+              failed("CheckTx failed", e.hash),
+            );
         } else if (e.type === "RunCheckTxs" && batch !== undefined) {
           // The whole turn's txs in one call (an app in this process): no promise per tx.
           const txs = e.txs;
@@ -61,19 +66,7 @@ export function mempoolAbciHandler(deps: MempoolAbciDeps) {
           batch(reqs).then(
             (responses) => {
               const results: CheckTxResult[] = new Array(txs.length);
-              for (let i = 0; i < txs.length; i++) {
-                const { requestId, hash, tx, from } = txs[i]!;
-                const response = responses[i]!;
-                deps.onCheckTxResponse(requestId, response);
-                results[i] = {
-                  requestId,
-                  hash,
-                  tx,
-                  from,
-                  code: response.code,
-                  gasWanted: response.gasWanted,
-                };
-              }
+              for (let i = 0; i < txs.length; i++) results[i] = checkTxResult(deps, txs[i]!, responses[i]!);
               if (results.length > 0) emit({ type: "CheckTxsCompleted", results, time: 0 });
             },
             (error: unknown) => batchFailed("CheckTx failed", txs.length, error),
@@ -81,14 +74,11 @@ export function mempoolAbciHandler(deps: MempoolAbciDeps) {
         } else if (e.type === "RunCheckTxs") {
           // A batch's CheckTx calls are all sent at once; their answers come back as one input, in
           // the order sent, once the last has answered (a failed call leaves its tx out).
-          const answers = e.txs.map(({ requestId, hash, tx, from }) =>
-            deps.mempool.checkTx({ tx, type: CheckTxType.NEW }).then(
-              (response): CheckTxResult => {
-                deps.onCheckTxResponse(requestId, response);
-                return { requestId, hash, tx, from, code: response.code, gasWanted: response.gasWanted };
-              },
+          const answers = e.txs.map((checked) =>
+            deps.mempool.checkTx({ tx: checked.tx, type: CheckTxType.NEW }).then(
+              (response) => checkTxResult(deps, checked, response),
               (error: unknown) => {
-                failed("CheckTx failed", hash)(error);
+                failed("CheckTx failed", checked.hash)(error);
                 return undefined;
               },
             ),

@@ -13,6 +13,7 @@ import type {
 } from "../../src/wire/generated/tendermint/abci/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";
+import { rememberedTxHashes } from "../../src/wire/hashes.js";
 import type { NodeEvent } from "../node-handle.js";
 
 const textDecoder = new TextDecoder();
@@ -87,11 +88,15 @@ export class EventBus {
       data: { header: block.header, numTxs: BigInt(block.data.txs.length), resultBeginBlock, resultEndBlock },
       events: blockKeys("NewBlockHeader"),
     });
+    // The block's data hash (made or checked here before the block was committed) remembered
+    // each tx's sha256: only the hex is made, no tx is hashed again for its event.
+    const hashes = rememberedTxHashes(block.data.txs);
     for (const txResult of events.txs) {
       const keys: Record<string, string[]> = {};
       addAbciEventKeys(keys, txResult.result?.events ?? []);
       keys["tm.event"] = ["Tx"];
-      keys["tx.hash"] = [txHashHex(txResult.tx)];
+      const hash = hashes?.[txResult.index];
+      keys["tx.hash"] = [hash !== undefined ? upperHex(hash) : txHashHex(txResult.tx)];
       keys["tx.height"] = [txResult.height.toString()];
       this.publish({ type: "Tx", data: { txResult }, events: keys });
     }

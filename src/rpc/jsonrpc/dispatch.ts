@@ -49,6 +49,8 @@ export interface DispatchLogger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+const same = <T>(value: T): T => value;
+
 function isPromise(value: unknown): value is Promise<unknown> {
   return typeof (value as Promise<unknown> | null)?.then === "function";
 }
@@ -69,12 +71,6 @@ export class Dispatcher {
   }
 
   /** The result's JSON text, or a thrown/rejected error. */
-  invoke(route: Route, args: Record<string, unknown>, env: RouteEnv): string | Promise<string> {
-    const result = route.handler(args as never, env);
-    if (isPromise(result)) return result.then((value) => this.encode(route, value));
-    return this.encode(route, result);
-  }
-
   private encode(route: Route, value: unknown): string {
     try {
       return this.encoder.encodeResult(route.name, value);
@@ -87,40 +83,50 @@ export class Dispatcher {
     }
   }
 
-  /** Runs a call, turning any failure into an error response with the request's id. */
-  private answer(
+  /**
+   * Runs a call, turning any failure into an error response with the request's id, and hands the
+   * answer to `done`. A handler's promise is followed by one callback that encodes, wraps, tells
+   * the observer and calls `done` (a per-tx broadcast_tx_sync went through five promise hops here
+   * and in the HTTP front, one per layer); a synchronous handler is answered without a promise.
+   */
+  private answer<T>(
     id: JsonRpcId | undefined,
     route: Route,
     args: Record<string, unknown>,
     env: RouteEnv,
-  ): Answered | Promise<Answered> {
-    const observer = this.observer;
-    if (observer === undefined) return this.answerUnobserved(id, route, args, env);
-    const started = performance.now();
-    const seen = (a: Answered): Answered => {
-      observer.callAnswered(route.name, (performance.now() - started) / 1000, a.ok);
-      return a;
-    };
-    const answered = this.answerUnobserved(id, route, args, env);
-    return isPromise(answered) ? answered.then(seen) : seen(answered);
+    done: (answered: Answered) => T,
+  ): T | Promise<T> {
+    const started = this.observer === undefined ? 0 : performance.now();
+    let result: unknown;
+    try {
+      result = route.handler(args as never, env);
+    } catch (error) {
+      return this.settle(route, started, this.failure(id, error), done);
+    }
+    if (!isPromise(result)) return this.settle(route, started, this.encoded(id, route, result), done);
+    return result.then(
+      (value) => this.settle(route, started, this.encoded(id, route, value), done),
+      (error: unknown) => this.settle(route, started, this.failure(id, error), done),
+    );
   }
 
-  private answerUnobserved(
-    id: JsonRpcId | undefined,
-    route: Route,
-    args: Record<string, unknown>,
-    env: RouteEnv,
-  ): Answered | Promise<Answered> {
+  /** A handler's result as the success envelope, or as an error when it cannot be encoded. */
+  private encoded(id: JsonRpcId | undefined, route: Route, value: unknown): Answered {
     try {
-      const result = this.invoke(route, args, env);
-      if (typeof result === "string") return { text: this.success(route, id, result), ok: true };
-      return result.then(
-        (json): Answered => ({ text: this.success(route, id, json), ok: true }),
-        (error: unknown): Answered => ({ text: errorResponse(id, toJsonRpcError(error)), ok: false }),
-      );
+      return { text: this.success(route, id, this.encode(route, value)), ok: true };
     } catch (error) {
-      return { text: errorResponse(id, toJsonRpcError(error)), ok: false };
+      return this.failure(id, error);
     }
+  }
+
+  private failure(id: JsonRpcId | undefined, error: unknown): Answered {
+    return { text: errorResponse(id, toJsonRpcError(error)), ok: false };
+  }
+
+  /** The observer sees the call's time and outcome; the answer goes on to `done`. */
+  private settle<T>(route: Route, started: number, answered: Answered, done: (a: Answered) => T): T {
+    this.observer?.callAnswered(route.name, (performance.now() - started) / 1000, answered.ok);
+    return done(answered);
   }
 
   /**
@@ -153,9 +159,7 @@ export class Dispatcher {
       return { text: errorResponse(id, toJsonRpcError(error)), ok: false };
     }
     const cacheable = route.cacheable?.(args as never) ?? false;
-    const answered = this.answer(id, route, args, env);
-    if (isPromise(answered)) return answered.then((a) => ({ ...a, cacheable: a.ok && cacheable }));
-    return { ...answered, cacheable: answered.ok && cacheable };
+    return this.answer(id, route, args, env, (a): Answered => ({ ...a, cacheable: a.ok && cacheable }));
   }
 
   /**
@@ -243,20 +247,30 @@ export class Dispatcher {
    * handleUri answers it from there on.
    */
   handleUriArgs(route: Route, args: Record<string, unknown>, env: RouteEnv): RpcReply | Promise<RpcReply> {
+    return this.handleUriArgsThen(route, args, env, same);
+  }
+
+  /** handleUriArgs with the reply handed to `done` in the same callback (no promise hop of its own). */
+  handleUriArgsThen<T>(
+    route: Route,
+    args: Record<string, unknown>,
+    env: RouteEnv,
+    done: (reply: RpcReply) => T,
+  ): T | Promise<T> {
     if (route.webSocketOnly) {
-      return {
+      return done({
         status: 404,
         body: errorResponse(URI_ID, { code: JSONRPC_CODE.methodNotFound, message: "Method not found" }),
         cacheable: false,
-      };
+      });
     }
-    const answered = this.answer(URI_ID, route, args, env);
-    const reply = ({ text, ok }: Answered): RpcReply => ({
-      status: ok ? 200 : 500,
-      body: text,
-      cacheable: ok && (route.cacheable?.(args as never) ?? false),
-    });
-    return isPromise(answered) ? answered.then(reply) : reply(answered);
+    return this.answer(URI_ID, route, args, env, ({ text, ok }) =>
+      done({
+        status: ok ? 200 : 500,
+        body: text,
+        cacheable: ok && (route.cacheable?.(args as never) ?? false),
+      }),
+    );
   }
 
   /**
@@ -282,7 +296,7 @@ export class Dispatcher {
       const { data } = toJsonRpcError(error);
       return errorResponse(request.id, { code: JSONRPC_CODE.internalError, message: "Internal error", data });
     }
-    const answered = this.answer(request.id, route, args, env(request.id));
+    const answered = this.answer(request.id, route, args, env(request.id), same);
     return (isPromise(answered) ? await answered : answered).text;
   }
 }

@@ -125,11 +125,10 @@ export class HttpFront {
     const name = route.params[0]!.name;
     const plain = plainBytesArg(query, name);
     if (plain === undefined) return undefined;
-    const reply = this.dispatcher.handleUriArgs(route, { [name]: plain }, this.polledEnv);
-    return reply instanceof Promise
-      ? reply.then((r) => this.reply(PLAIN_GET, r))
-      : this.reply(PLAIN_GET, reply);
+    return this.dispatcher.handleUriArgsThen(route, { [name]: plain }, this.polledEnv, this.perTxReply);
   }
+
+  private readonly perTxReply = (reply: RpcReply): HttpAnswer => this.reply(PLAIN_GET, reply);
 
   /**
    * A plain GET of a polled route (no body, CORS off): the same answer `answer` gives, without

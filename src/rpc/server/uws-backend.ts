@@ -65,14 +65,21 @@ const OUTBOX_FLUSH_BYTES = 64 * 1024;
 const EMPTY = "";
 
 function writeAnswer(res: Uws.HttpResponse, answer: HttpAnswer, closeConnection = false, head = false): void {
-  res.cork(() => {
-    res.writeStatus(statusLine(answer.status));
-    if (answer.contentType !== EMPTY) res.writeHeader("Content-Type", answer.contentType);
-    for (const [name, value] of answer.headers) res.writeHeader(name, value);
-    // A HEAD answer announces the body's length and sends none (node:http does this itself).
-    if (head) res.endWithoutBody(Buffer.byteLength(answer.body), closeConnection);
-    else res.end(answer.bodyBytes ?? answer.body, closeConnection);
-  });
+  res.cork(() => writeCorked(res, answer, closeConnection, head));
+}
+
+/**
+ * The answer, on a socket already corked: by cork(), or by uWS itself during a handler's own
+ * synchronous part. uWS writes "200 OK" when no status was written, so that one is not (each
+ * call here crosses into native code, and the short paths answer once per tx).
+ */
+function writeCorked(res: Uws.HttpResponse, answer: HttpAnswer, closeConnection = false, head = false): void {
+  if (answer.status !== 200) res.writeStatus(statusLine(answer.status));
+  if (answer.contentType !== EMPTY) res.writeHeader("Content-Type", answer.contentType);
+  for (const [name, value] of answer.headers) res.writeHeader(name, value);
+  // A HEAD answer announces the body's length and sends none (node:http does this itself).
+  if (head) res.endWithoutBody(Buffer.byteLength(answer.body), closeConnection);
+  else res.end(answer.bodyBytes ?? answer.body, closeConnection);
 }
 
 function text(buffer: ArrayBuffer): string {
@@ -299,7 +306,8 @@ export function startUwsBackend(
   /** A short path's answer, written now or once its promise settles (counted as open till then). */
   const writeShort = (res: Uws.HttpResponse, answer: HttpAnswer | Promise<HttpAnswer>, path: string) => {
     if (!(answer instanceof Promise)) {
-      writeAnswer(res, answer);
+      // Still inside the handler: uWS has corked the socket.
+      writeCorked(res, answer);
       return;
     }
     let done = false;
