@@ -21,9 +21,9 @@ import { FlowMonitor, RateLimiter } from "./flow-monitor.js";
 import {
   decodePacket,
   maxPacketBodySize,
-  packetMsgDelimitedLength,
   PING_DELIMITED,
   PONG_DELIMITED,
+  packetMsgDelimitedLength,
   writePacketMsgDelimited,
 } from "./packet.js";
 
