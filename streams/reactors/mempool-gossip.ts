@@ -4,7 +4,7 @@
 // connections and their outcome comes back as input. Peers' txs are decoded against our
 // max_tx_bytes and the channel capacity, then submitted to the mempool with their sender (CheckTx
 // refusals never stop a peer); garbage is reported to the peer layer with the reason.
-import { asyncScheduler, EMPTY, from, map, mergeMap, type Observable, type SchedulerLike, timer } from "rxjs";
+import { asyncScheduler, map, mergeMap, type Observable, type SchedulerLike, timer } from "rxjs";
 import type { NodeConfig } from "../../src/config/config-schema.js";
 import type { Logger } from "../../src/logger/index.js";
 import type { MempoolEffect } from "../../src/mempool/effect.js";
@@ -158,41 +158,38 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
   });
   running.add(loop.start());
 
-  // Receiving: decode within our limits, then the mempool's admission with the sender.
+  // Receiving: decode within our limits, then the mempool's admission with the sender. A plain
+  // subscriber: no inner observable per message or per tx.
   let inFlight = 0;
+  const submit = (peerId: string, tx: Uint8Array) => {
+    if (inFlight >= MAX_PEER_TXS_IN_FLIGHT) {
+      log.debug("dropped a peer tx: too many peer txs awaiting CheckTx", { peer: peerId });
+      return;
+    }
+    inFlight++;
+    deps.mempool.submit(tx, peerId).then(
+      (r) => {
+        inFlight--;
+        if (r.outcome.kind !== "added" && log.isEnabled("debug"))
+          log.debug("peer tx not added", { peer: peerId, hash: r.hash, outcome: r.outcome.kind });
+      },
+      (error: Error) => {
+        inFlight--;
+        log.error("submitting a peer tx failed", { peer: peerId, err: error.message });
+      },
+    );
+  };
   running.add(
-    hub
-      .channel$(CHANNEL_MEMPOOL)
-      .pipe(
-        mergeMap((m) => {
-          const decoded = decodeMempoolMessage(m.bytes, deps.config.maxTxBytes);
-          if (decoded.kind === "invalid") {
-            log.info("peer sent a bad mempool message", { peer: m.peerId, reason: decoded.reason });
-            layer.reportPeer(m.peerId, `mempool channel 0x30: ${decoded.reason}`);
-            return EMPTY;
-          }
-          if (decoded.txs.length === 0) log.debug("peer sent an empty txs message", { peer: m.peerId });
-          return from(decoded.txs.map((tx) => ({ peerId: m.peerId, tx })));
-        }),
-      )
-      .subscribe(({ peerId, tx }) => {
-        if (inFlight >= MAX_PEER_TXS_IN_FLIGHT) {
-          log.debug("dropped a peer tx: too many peer txs awaiting CheckTx", { peer: peerId });
-          return;
-        }
-        inFlight++;
-        deps.mempool.submit(tx, peerId).then(
-          (r) => {
-            inFlight--;
-            if (r.outcome.kind !== "added" && log.isEnabled("debug"))
-              log.debug("peer tx not added", { peer: peerId, hash: r.hash, outcome: r.outcome.kind });
-          },
-          (error: Error) => {
-            inFlight--;
-            log.error("submitting a peer tx failed", { peer: peerId, err: error.message });
-          },
-        );
-      }),
+    hub.channel$(CHANNEL_MEMPOOL).subscribe((m) => {
+      const decoded = decodeMempoolMessage(m.bytes, deps.config.maxTxBytes);
+      if (decoded.kind === "invalid") {
+        log.info("peer sent a bad mempool message", { peer: m.peerId, reason: decoded.reason });
+        layer.reportPeer(m.peerId, `mempool channel 0x30: ${decoded.reason}`);
+        return;
+      }
+      if (decoded.txs.length === 0) log.debug("peer sent an empty txs message", { peer: m.peerId });
+      for (const tx of decoded.txs) submit(m.peerId, tx);
+    }),
   );
 
   return { state: () => latest, stop: () => running.unsubscribe() };

@@ -5,7 +5,7 @@
 // Sending is here too: only on a channel the peer advertised (v0.34 drops the rest, and a Go
 // node closes the connection on an unknown channel).
 import { createServer, type Server, type Socket } from "node:net";
-import { EMPTY, filter, map, mergeMap, Observable, of, Subject } from "rxjs";
+import { EMPTY, filter, map, merge, mergeMap, Observable, of, Subject } from "rxjs";
 import type { ConsensusRules } from "../../src/consensus/rules.js";
 import type { ConsensusState } from "../../src/consensus/state.js";
 import type { BatchVerifier } from "../../src/crypto/verify-item.js";
@@ -49,9 +49,12 @@ export class PeerHub {
   private readonly announced = new Set<string>();
   /** Deliveries waiting for startDelivery() (undefined once delivering). */
   private held: (() => void)[] | undefined;
-  private readonly incoming = new Subject<PeerMessage>();
-  /** every message of every peer, in arrival order */
-  readonly messages$: Observable<PeerMessage> = this.incoming.asObservable();
+  /**
+   * One subject per channel: a message goes only to its channel's subscribers, not through a
+   * filter of every reactor's channel (nine of them on a validator, per message per peer).
+   */
+  private readonly byChannel = new Map<number, Subject<PeerMessage>>();
+  private completed = false;
   private readonly lifecycle = new Subject<PeerLifecycleEvent>();
   /** peers added and removed, in order (a reactor that starts late reads ids() first) */
   readonly peers$: Observable<PeerLifecycleEvent> = this.lifecycle.asObservable();
@@ -87,7 +90,17 @@ export class PeerHub {
 
   /** The messages of one channel. */
   channel$(channelId: number): Observable<PeerMessage> {
-    return this.messages$.pipe(filter((m) => m.channelId === channelId));
+    let subject = this.byChannel.get(channelId);
+    if (subject === undefined) {
+      subject = new Subject<PeerMessage>();
+      this.byChannel.set(channelId, subject);
+      if (this.completed) subject.complete();
+    }
+    return subject.asObservable();
+  }
+
+  private publish(message: PeerMessage): void {
+    this.byChannel.get(message.channelId)?.next(message);
   }
 
   add(peerId: string, connection: PeerConnection): void {
@@ -107,7 +120,7 @@ export class PeerHub {
       this.countReceived(peerId, channelId, bytes);
       if (this.log.isEnabled("debug"))
         this.log.debug("received", { peer: peerId, channel: hexChannel(channelId), bytes: bytes.length });
-      this.deliver(() => this.incoming.next({ peerId, channelId, bytes }));
+      this.deliver(() => this.publish({ peerId, channelId, bytes }));
     });
   }
 
@@ -195,7 +208,8 @@ export class PeerHub {
   }
 
   complete(): void {
-    this.incoming.complete();
+    this.completed = true;
+    for (const subject of this.byChannel.values()) subject.complete();
     this.lifecycle.complete();
   }
 }
@@ -244,8 +258,8 @@ export interface PeerConsensusHandOff {
  * loop. Garbage disconnects its sender; other consensus variants wait for the consensus reactor.
  */
 export function peerConsensusInputs(hub: PeerHub, deps: PeerConsensusHandOff, log: Logger) {
-  const decoded$ = hub.messages$.pipe(
-    filter((m) => m.channelId === CHANNEL_DATA || m.channelId === CHANNEL_VOTE),
+  // merge of two hot streams forwards each message as it comes: arrival order is kept.
+  const decoded$ = merge(hub.channel$(CHANNEL_DATA), hub.channel$(CHANNEL_VOTE)).pipe(
     mergeMap((m): Observable<PeerConsensusInput> => {
       const d = decodeConsensusMessage(m.bytes, m.peerId, deps.clock());
       if (d.kind === "invalid") {

@@ -57,7 +57,7 @@ const vote = Uint8Array.from([0x32, 0x93, 0x01, ...new Array(147).fill(0x01)]);
 
 function setUp(metrics: PeerMetricsSink): { hub: PeerHub; connections: MemoryConnection[] } {
   const hub = new PeerHub(createLogger({ level: "none" }), metrics);
-  hub.messages$.subscribe(() => {});
+  hub.channel$(0x22).subscribe(() => {});
   const connections = Array.from(
     { length: PEERS },
     (_, i) => new MemoryConnection(i.toString(16).padStart(40, "0")),

@@ -172,9 +172,26 @@ test("a held hub keeps joins and messages, in order, until startDelivery (reacto
   assert.equal(hub.send(a.remoteId, 0x20, Uint8Array.of(7)), true, "sending works at once");
   const seen: string[] = [];
   hub.peers$.subscribe((e) => seen.push(`${e.type}`));
-  hub.messages$.subscribe((m) => seen.push(`message ${m.bytes[0]}`));
+  hub.channel$(0x20).subscribe((m) => seen.push(`message ${m.bytes[0]}`));
   hub.startDelivery();
   a.deliver(0x20, Uint8Array.of(2));
   assert.deepEqual(seen, ["added", "message 1", "message 2"]);
   assert.deepEqual(hub.ids(), [a.remoteId]);
+});
+
+test("a message reaches only its own channel's subscribers; after complete() every channel stream ends", () => {
+  const hub = new PeerHub(log);
+  const a = new MemoryConnection("a".repeat(40), [0x20, 0x30]);
+  hub.add(a.remoteId, a);
+  const seen: string[] = [];
+  hub.channel$(0x30).subscribe((m) => seen.push(`mempool ${m.bytes[0]}`));
+  hub.channel$(0x20).subscribe((m) => seen.push(`state ${m.bytes[0]}`));
+  a.deliver(0x30, Uint8Array.of(1));
+  a.deliver(0x20, Uint8Array.of(2));
+  a.deliver(0x21, Uint8Array.of(3)); // nobody subscribed to 0x21
+  assert.deepEqual(seen, ["mempool 1", "state 2"]);
+  hub.complete();
+  let ended = false;
+  hub.channel$(0x38).subscribe({ complete: () => (ended = true) });
+  assert.equal(ended, true, "a channel first asked for after complete() ends at once");
 });

@@ -20,10 +20,11 @@ import type {
 import { FlowMonitor, RateLimiter } from "./flow-monitor.js";
 import {
   decodePacket,
-  encodePacketMsgDelimited,
   maxPacketBodySize,
   PING_DELIMITED,
   PONG_DELIMITED,
+  packetMsgDelimitedLength,
+  writePacketMsgDelimited,
 } from "./packet.js";
 
 /** The byte stream an MConnection runs on (a SecretConnection, or a plain pipe in tests). */
@@ -85,7 +86,12 @@ export class MConnection {
   private readonly recvLimiter: RateLimiter;
   private readonly startedAt: number;
   private readonly now: () => number;
-  private batch: Uint8Array[] = [];
+  /**
+   * The write batch: packets are written straight into it (room for one more packet past
+   * WRITE_BATCH_BYTES), and a flush copies out what it holds, so a packet costs no buffer of its
+   * own and no copy into a list.
+   */
+  private readonly batch: Uint8Array;
   private batchBytes = 0;
   /** The batch holds a packet of a flushPromptly channel: it goes out when this turn's sending ends. */
   private batchUrgent = false;
@@ -125,6 +131,10 @@ export class MConnection {
       this.channelList.push(channel);
     }
     this.maxPacketBody = maxPacketBodySize(config.maxPacketMsgPayloadSize);
+    // Channel ids are one byte; 0xff has the longest varint.
+    this.batch = new Uint8Array(
+      WRITE_BATCH_BYTES + packetMsgDelimitedLength(0xff, true, config.maxPacketMsgPayloadSize),
+    );
     this.startedAt = this.now();
     this.sendMonitor = new FlowMonitor(this.now);
     this.recvMonitor = new FlowMonitor(this.now);
@@ -369,20 +379,16 @@ export class MConnection {
     const message = channel.queue[0];
     const end = Math.min(message.length, channel.sendOffset + this.config.maxPacketMsgPayloadSize);
     const eof = end === message.length;
-    const packet = encodePacketMsgDelimited(
-      channel.descriptor.id,
-      eof,
-      message.subarray(channel.sendOffset, end),
-    );
+    const data = message.subarray(channel.sendOffset, end);
+    const length = packetMsgDelimitedLength(channel.descriptor.id, eof, data.length);
+    this.batchBytes = writePacketMsgDelimited(this.batch, this.batchBytes, channel.descriptor.id, eof, data);
     if (eof) {
       channel.queue.shift();
       channel.sendOffset = 0;
     } else channel.sendOffset = end;
-    channel.recentlySent += packet.length;
+    channel.recentlySent += length;
     if (channel.descriptor.flushPromptly) this.batchUrgent = true;
-    this.batch.push(packet);
-    this.batchBytes += packet.length;
-    return packet.length;
+    return length;
   }
 
   /** The channel with pending data and the lowest recentlySent / priority. */
@@ -407,8 +413,8 @@ export class MConnection {
     }
     this.batchUrgent = false;
     if (this.batchBytes === 0) return;
-    const data = concat(this.batch, this.batchBytes);
-    this.batch = [];
+    // A copy: the transport may keep what it is given (a socket's queue), and the batch is reused.
+    const data = this.batch.slice(0, this.batchBytes);
     this.batchBytes = 0;
     this.writeRaw(data);
   }

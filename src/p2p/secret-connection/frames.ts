@@ -2,8 +2,12 @@
 // bytes) ‖ padding to 1028 bytes, sealed with ChaCha20-Poly1305 under a 12-byte nonce whose
 // bytes 4..11 are a little-endian 64-bit counter (bytes 0..3 stay zero). One counter per
 // direction, incremented after each frame, fatal at 2^64 − 1.
+// node:crypto cannot reuse a cipher object: after final() it refuses more input and it takes no
+// new nonce, so each frame still needs its own. What is per direction is the key, imported once
+// as a KeyObject (a raw key is imported again by every createCipheriv; ~16 % of a frame's seal in
+// a micro-benchmark, docs/network.md).
 
-import { createCipheriv, createDecipheriv } from "node:crypto";
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from "node:crypto";
 import { P2pError } from "../errors.js";
 
 export const DATA_MAX_SIZE = 1024;
@@ -41,12 +45,12 @@ class NonceCounter {
 }
 
 export class FrameSealer {
-  private readonly key: Buffer;
+  private readonly key: KeyObject;
   readonly counter = new NonceCounter();
   private readonly plain = Buffer.alloc(TOTAL_FRAME_SIZE);
 
   constructor(key: Uint8Array) {
-    this.key = Buffer.from(key);
+    this.key = createSecretKey(key);
   }
 
   /** Seals `data` into ⌈n/1024⌉ frames (nothing for n = 0), returned as one buffer. */
@@ -74,11 +78,11 @@ export class FrameSealer {
 }
 
 export class FrameOpener {
-  private readonly key: Buffer;
+  private readonly key: KeyObject;
   readonly counter = new NonceCounter();
 
   constructor(key: Uint8Array) {
-    this.key = Buffer.from(key);
+    this.key = createSecretKey(key);
   }
 
   /** Opens one 1044-byte sealed frame and returns its chunk (a fresh buffer). */
