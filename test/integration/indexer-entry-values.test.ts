@@ -26,7 +26,16 @@ const ev = (type: string, attrs: [string, string][]): Event => ({
 function tx(label: string, events: Event[]): IndexedTx {
   return {
     tx: bytes(label),
-    result: { code: 0, data: new Uint8Array(0), log: "", info: "", gasWanted: 0n, gasUsed: 0n, events, codespace: "" },
+    result: {
+      code: 0,
+      data: new Uint8Array(0),
+      log: "",
+      info: "",
+      gasWanted: 0n,
+      gasUsed: 0n,
+      events,
+      codespace: "",
+    },
   };
 }
 
@@ -66,12 +75,26 @@ const BLOCK_QUERIES = ["reward.validator = 'odd'", "end.round > 2 AND reward.val
 async function answers(indexer: EventIndexer) {
   const txs = [];
   for (const q of TX_QUERIES) {
-    const r = await indexer.txs.search({ conditions: parseQuery(q).conditions, page: 1, perPage: 100, order: "asc" });
-    txs.push({ q, total: r.total, txs: r.txs.map((t) => [t.height, t.index, new TextDecoder().decode(t.tx)]) });
+    const r = await indexer.txs.search({
+      conditions: parseQuery(q).conditions,
+      page: 1,
+      perPage: 100,
+      order: "asc",
+    });
+    txs.push({
+      q,
+      total: r.total,
+      txs: r.txs.map((t) => [t.height, t.index, new TextDecoder().decode(t.tx)]),
+    });
   }
   const blocks = [];
   for (const q of BLOCK_QUERIES) {
-    const r = await indexer.blocks.search({ conditions: parseQuery(q).conditions, page: 1, perPage: 100, order: "asc" });
+    const r = await indexer.blocks.search({
+      conditions: parseQuery(q).conditions,
+      page: 1,
+      perPage: 100,
+      order: "asc",
+    });
     blocks.push({ q, total: r.total, heights: r.heights });
   }
   return { txs, blocks };
@@ -93,7 +116,10 @@ describe("kv indexer entry values", () => {
   it("answers tx_search and block_search the same over event entries written empty (older versions)", async () => {
     const { db, indexer } = await indexed();
     const before = await answers(indexer);
-    assert.ok(before.txs.every((a) => a.total > 0) && before.blocks.every((a) => a.total > 0), "queries hit nothing");
+    assert.ok(
+      before.txs.every((a) => a.total > 0) && before.blocks.every((a) => a.total > 0),
+      "queries hit nothing",
+    );
     // Rewrite every one-byte value (the event entries) empty, as versions before this one wrote them.
     const rewrites: { type: "put"; key: Uint8Array; value: Uint8Array }[] = [];
     for await (const [key, value] of db.iterator()) {
