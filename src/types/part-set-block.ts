@@ -8,15 +8,19 @@
 // set is complete only after every part's proof was checked against that root (addPart), so the
 // key fixes the bytes, and the answer is the one decoding them would give. The memo of a pure
 // function: it changes the cost, never an answer. The decoded block is shared by whoever asks, so
-// it is read-only data, as every block in a reducer's state is. Bounded: the oldest part set goes
-// first; a few heights' rounds are all that are ever asked about again.
+// it is read-only data, as every block in a reducer's state is. Bounded by count and by bytes, the
+// oldest part set first: a node gains only when a part set comes back in a later round, so a long
+// memory would just keep old heights' blocks (and every tx in them) alive; the simulation's
+// validators ask within the same height. The newest block is always kept, whatever its size.
 import type { Block } from "../wire/generated/tendermint/types/block.js";
 import { blockHash, decodeBlock } from "./block.js";
 import { TypesError } from "./errors.js";
 import { type PartSetState, partSetBytes } from "./part-set.js";
 
-/** Part sets remembered at once: every round of a few heights, with room for a few forks. */
-export const PART_SET_BLOCKS_KEPT = 32;
+/** Part sets remembered at once: the rounds of the current height, with room for a fork. */
+export const PART_SET_BLOCKS_KEPT = 4;
+/** Their parts' bytes at most (the decoded blocks hold views into those bytes). */
+export const PART_SET_BYTES_KEPT = 16 * 1024 * 1024;
 
 export interface PartSetBlock {
   readonly block: Block;
@@ -24,7 +28,12 @@ export interface PartSetBlock {
   readonly hash: Uint8Array;
 }
 
-const decoded = new Map<string, PartSetBlock>();
+interface Remembered extends PartSetBlock {
+  readonly byteSize: number;
+}
+
+const decoded = new Map<string, Remembered>();
+let bytesKept = 0;
 
 /**
  * The block of a complete part set and its hash; throws as decodeBlock does (over `maxBytes`, or
@@ -40,11 +49,26 @@ export function partSetBlock(parts: PartSetState, maxBytes: number): PartSetBloc
         "TYPES_BLOCK_TOO_LARGE",
         `block is ${parts.byteSize} bytes, over the limit of ${maxBytes}`,
       );
-    return known;
+    return { block: known.block, hash: known.hash };
   }
   const block = decodeBlock(partSetBytes(parts), maxBytes);
-  const answer: PartSetBlock = { block, hash: blockHash(block) };
-  if (decoded.size >= PART_SET_BLOCKS_KEPT) decoded.delete(decoded.keys().next().value as string);
+  const answer: Remembered = { block, hash: blockHash(block), byteSize: parts.byteSize };
+  remember(key, answer);
+  return { block: answer.block, hash: answer.hash };
+}
+
+function remember(key: string, answer: Remembered): void {
   decoded.set(key, answer);
-  return answer;
+  bytesKept += answer.byteSize;
+  for (const [oldKey, old] of decoded) {
+    if (decoded.size <= 1) break;
+    if (decoded.size <= PART_SET_BLOCKS_KEPT && bytesKept <= PART_SET_BYTES_KEPT) break;
+    decoded.delete(oldKey);
+    bytesKept -= old.byteSize;
+  }
+}
+
+/** How many part sets and bytes are remembered now (for tests of the bounds). */
+export function partSetBlocksKept(): { count: number; bytes: number } {
+  return { count: decoded.size, bytes: bytesKept };
 }

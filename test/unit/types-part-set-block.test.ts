@@ -6,7 +6,12 @@ import { describe, it } from "node:test";
 import { blockHash, blockPartsAndId, encodeBlock } from "../../src/types/block.js";
 import { TypesError } from "../../src/types/errors.js";
 import { addPart, emptyPartSet, type PartSetState } from "../../src/types/part-set.js";
-import { partSetBlock } from "../../src/types/part-set-block.js";
+import {
+  PART_SET_BLOCKS_KEPT,
+  PART_SET_BYTES_KEPT,
+  partSetBlock,
+  partSetBlocksKept,
+} from "../../src/types/part-set-block.js";
 import * as fx from "./types-fixtures.js";
 
 const LIMIT = 104857600;
@@ -64,5 +69,35 @@ describe("partSetBlock", () => {
       () => partSetBlock(partial, LIMIT),
       (e: unknown) => e instanceof TypesError && e.code === "TYPES_PART_SET_INCOMPLETE",
     );
+  });
+
+  it("forgets the oldest part set beyond its count", () => {
+    const first = assembled(1000, 20);
+    const firstBlock = partSetBlock(first.set, LIMIT).block;
+    for (let i = 1; i < PART_SET_BLOCKS_KEPT; i++) partSetBlock(assembled(1000, 20 + i).set, LIMIT);
+    // Still within the count: the first is remembered.
+    assert.equal(partSetBlock(first.set, LIMIT).block, firstBlock);
+    partSetBlock(assembled(1000, 20 + PART_SET_BLOCKS_KEPT).set, LIMIT);
+    assert.equal(partSetBlocksKept().count, PART_SET_BLOCKS_KEPT);
+    // One more than the count: the first was forgotten, so it is decoded again (an equal block,
+    // not the same object).
+    const again = partSetBlock(first.set, LIMIT).block;
+    assert.notEqual(again, firstBlock);
+    assert.deepEqual(encodeBlock(again), first.bytes);
+  });
+
+  it("forgets old part sets beyond its bytes, but always keeps the newest", () => {
+    const big = Math.floor(PART_SET_BYTES_KEPT / 2) + 1000;
+    const a = assembled(big, 40);
+    const aBlock = partSetBlock(a.set, LIMIT).block;
+    partSetBlock(assembled(big, 41).set, LIMIT);
+    // Two halves and a bit are over the byte bound: only the newest is kept.
+    assert.equal(partSetBlocksKept().count, 1);
+    assert.ok(partSetBlocksKept().bytes > PART_SET_BYTES_KEPT / 2);
+    assert.notEqual(partSetBlock(a.set, LIMIT).block, aBlock);
+    const huge = assembled(PART_SET_BYTES_KEPT + 1000, 42);
+    const hugeBlock = partSetBlock(huge.set, LIMIT).block;
+    assert.equal(partSetBlocksKept().count, 1);
+    assert.equal(partSetBlock(huge.set, LIMIT).block, hugeBlock);
   });
 });
