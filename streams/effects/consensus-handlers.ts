@@ -58,10 +58,9 @@ export interface ConsensusHandlerDeps {
 }
 
 export function consensusHandlers(deps: ConsensusHandlerDeps): ConsensusHandler[] {
-  // Each handler's kinds are the ones its filter takes. PublishEvent goes to the events handler only
-  // where someone is told of events through it (`events.publish`): the node reads its events off
-  // the loop's effects (projections), the simulation observes none, so there an event costs the
-  // loop one lookup and nothing more.
+  // Each handler's kinds are the ones its filter takes. PublishEvent goes to no handler: the node
+  // publishes its events from the loop's folds (projections/node-events.ts), the simulation observes
+  // none, so an event costs the loop one lookup and nothing more.
   return [
     only(["ScheduleTimeout"], timeoutHandler(deps.scheduler, deps.dueScheduler)),
     ...(deps.signing ? [only(["SignVote", "SignProposal"], signingHandler(deps.signing))] : []),
@@ -69,10 +68,7 @@ export function consensusHandlers(deps: ConsensusHandlerDeps): ConsensusHandler[
     only(["ValidateBlock"], blockValidationHandler(deps.validation)),
     only(["CommitBlock"], blockExecutionHandler(deps.execution)),
     only(["BroadcastVote", "BroadcastProposal", "BroadcastBlockPart"], broadcastHandler(deps.peers)),
-    only(
-      deps.events.publish ? ["PublishEvent", "Halt", "PeerMisbehaved"] : ["Halt", "PeerMisbehaved"],
-      consensusEventsHandler(deps.events),
-    ),
+    only(["Halt", "PeerMisbehaved"], consensusEventsHandler(deps.events)),
     ...(deps.evidence ? [only(["ReportConflictingVotes"], evidenceReportHandler(deps.evidence))] : []),
   ];
 }

@@ -228,7 +228,6 @@ export class SimNode {
         halt: (reason) => this.deps.observer.halted(this.index, reason),
       },
       peers: { broadcast: (e) => this.send(e) },
-      // No event is observed in a simulation: without `publish`, an event costs the loop one lookup.
       events: {
         halt: (reason) => this.deps.observer.halted(this.index, reason),
         peerMisbehaved: () => {},
