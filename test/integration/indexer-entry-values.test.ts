@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
-import type { HeightIndexInput, IndexedTx } from "../../src/store/indexer/height-index-input.js";
+import type { HeightIndexInput } from "../../src/store/indexer/height-index-input.js";
 import { type BinaryLevel, openBinaryLevel } from "../../src/store/level-database.js";
 import type { Event } from "../../src/wire/generated/tendermint/abci/types.js";
-import { attribute, bytes } from "../fixtures/store/chain-fixture.js";
+import { attribute, indexedTx } from "../fixtures/store/chain-fixture.js";
 
 const root = mkdtempSync(join(tmpdir(), "indexer-entry-values-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -23,21 +23,7 @@ const ev = (type: string, attrs: [string, string][]): Event => ({
   attributes: attrs.map(([k, v]) => attribute(k, v, true)),
 });
 
-function tx(label: string, events: Event[]): IndexedTx {
-  return {
-    tx: bytes(label),
-    result: {
-      code: 0,
-      data: new Uint8Array(0),
-      log: "",
-      info: "",
-      gasWanted: 0n,
-      gasUsed: 0n,
-      events,
-      codespace: "",
-    },
-  };
-}
+const tx = indexedTx;
 
 function height(h: bigint): HeightIndexInput {
   return {

@@ -6,31 +6,16 @@ import { after, before, describe, it } from "node:test";
 import { sha256 } from "../../src/crypto/hash.js";
 import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
-import type { IndexedTx } from "../../src/store/indexer/height-index-input.js";
 import { NULL_BLOCK_INDEX, NULL_TX_INDEX } from "../../src/store/indexer/null-indexer.js";
 import { type BinaryLevel, openBinaryLevel } from "../../src/store/level-database.js";
 import type { Event } from "../../src/wire/generated/tendermint/abci/types.js";
-import { attribute, bytes } from "../fixtures/store/chain-fixture.js";
+import { attribute, bytes, indexedTx } from "../fixtures/store/chain-fixture.js";
 
 const root = mkdtempSync(join(tmpdir(), "indexer-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 let dbCount = 0;
 
-function tx(label: string, events: Event[]): IndexedTx {
-  return {
-    tx: bytes(label),
-    result: {
-      code: 0,
-      data: new Uint8Array(0),
-      log: "",
-      info: "",
-      gasWanted: 0n,
-      gasUsed: 0n,
-      events,
-      codespace: "",
-    },
-  };
-}
+const tx = indexedTx;
 const ev = (type: string, attrs: [string, string, boolean?][]): Event => ({
   type,
   attributes: attrs.map(([k, v, index]) => attribute(k, v, index ?? true)),

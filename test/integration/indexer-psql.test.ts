@@ -12,7 +12,7 @@ import { parseQuery } from "../../src/query/parser.js";
 import type { HeightIndexInput } from "../../src/store/indexer/height-index-input.js";
 import { PsqlIndexer, type PsqlIndexerOptions } from "../../src/store/indexer/psql/psql-indexer.js";
 import { TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
-import { attribute, bytes } from "../fixtures/store/chain-fixture.js";
+import { attribute, bytes, indexedTx } from "../fixtures/store/chain-fixture.js";
 import { type PostgresCluster, startPostgresCluster } from "../system/postgres-cluster.js";
 
 let cluster: PostgresCluster;
@@ -39,24 +39,14 @@ function heightInput(height: bigint, txCount: number, tag = "t"): HeightIndexInp
     height,
     beginBlockEvents: [{ type: "begin", attributes: [attribute("k", `b${height}`)] }],
     endBlockEvents: [{ type: "", attributes: [attribute("lost", "1")] }],
-    txs: Array.from({ length: txCount }, (_, index) => ({
-      tx: bytes(`${tag}-${height}-${index}`),
-      result: {
-        code: 0,
-        data: new Uint8Array(0),
-        log: "",
-        info: "",
-        gasWanted: 0n,
-        gasUsed: 0n,
-        events: [
-          {
-            type: "transfer",
-            attributes: [attribute("to", `acct${index}`), attribute("memo", "secret", false)],
-          },
-        ],
-        codespace: "",
-      },
-    })),
+    txs: Array.from({ length: txCount }, (_, index) =>
+      indexedTx(`${tag}-${height}-${index}`, [
+        {
+          type: "transfer",
+          attributes: [attribute("to", `acct${index}`), attribute("memo", "secret", false)],
+        },
+      ]),
+    ),
   };
 }
 

@@ -13,7 +13,7 @@ import type { IndexedTx } from "../../src/store/indexer/height-index-input.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
 import type { Event } from "../../src/wire/generated/tendermint/abci/types.js";
 import { queryArbitrary } from "../fixtures/query-arbitrary.js";
-import { attribute, bytes } from "../fixtures/store/chain-fixture.js";
+import { attribute, indexedTx } from "../fixtures/store/chain-fixture.js";
 
 const root = mkdtempSync(join(tmpdir(), "indexer-oracle-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -62,19 +62,7 @@ it("agrees with the pure matcher over every tx and block, for totals, order and 
             blocks.push({ height, events: [...begin, ...end] });
             const txs: IndexedTx[] = txEvents.map((events, index) => {
               all.push({ height, index, events });
-              return {
-                tx: bytes(`${height}/${index}`),
-                result: {
-                  code: 0,
-                  data: new Uint8Array(0),
-                  log: "",
-                  info: "",
-                  gasWanted: 0n,
-                  gasUsed: 0n,
-                  events,
-                  codespace: "",
-                },
-              };
+              return indexedTx(`${height}/${index}`, events);
             });
             await indexer.indexHeight({ height, txs, beginBlockEvents: begin, endBlockEvents: end });
           }

@@ -17,7 +17,7 @@ import { PsqlIndexer } from "../../src/store/indexer/psql/psql-indexer.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
 import type { Event } from "../../src/wire/generated/tendermint/abci/types.js";
 import { queryArbitrary } from "../fixtures/query-arbitrary.js";
-import { attribute, bytes } from "../fixtures/store/chain-fixture.js";
+import { attribute, bytes, indexedTx } from "../fixtures/store/chain-fixture.js";
 import { type PostgresCluster, startPostgresCluster } from "../system/postgres-cluster.js";
 
 const root = mkdtempSync(join(tmpdir(), "indexer-psql-vs-kv-"));
@@ -105,19 +105,7 @@ it("answers every query, page, order and hash exactly as the kv indexer", async 
               const text =
                 reuse === 0 && labels.length > 0 ? labels[labels.length - 1]! : `${height}/${index}`;
               labels.push(text);
-              return {
-                tx: bytes(text),
-                result: {
-                  code: 0,
-                  data: new Uint8Array(0),
-                  log: "",
-                  info: "",
-                  gasWanted: 0n,
-                  gasUsed: 0n,
-                  events,
-                  codespace: "",
-                },
-              };
+              return indexedTx(text, events);
             }),
           });
         });
