@@ -11,11 +11,10 @@ import { fileURLToPath } from "node:url";
 import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
 import { compileDocumentMatcher, TX_DOCUMENT } from "../../src/store/indexer/event-match.js";
-import type { IndexedTx } from "../../src/store/indexer/height-index-input.js";
 import { PREFIX_TX_RESULT } from "../../src/store/indexer/index-keys.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
 import { TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
-import { attribute } from "../fixtures/store/chain-fixture.js";
+import { transferHeight } from "../fixtures/store/chain-fixture.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "indexer-bench-"));
@@ -27,35 +26,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const db = await openBinaryLevel(join(dir, "tx_index.db"));
 const indexer = await EventIndexer.open(db);
 let built = performance.now();
-for (let h = 1; h <= HEIGHTS; h++) {
-  const txs: IndexedTx[] = [];
-  for (let i = 0; i < PER_HEIGHT; i++) {
-    const n = (h - 1) * PER_HEIGHT + i;
-    txs.push({
-      tx: new TextEncoder().encode(`tx-${n}`),
-      result: {
-        code: 0,
-        data: new Uint8Array(0),
-        log: "",
-        info: "",
-        gasWanted: 0n,
-        gasUsed: 0n,
-        codespace: "",
-        events: [
-          {
-            type: "transfer",
-            attributes: [
-              attribute("sender", `acct${n % 1000}`),
-              attribute("amount", `${n % 7}`),
-              attribute("id", `${n}`),
-            ],
-          },
-        ],
-      },
-    });
-  }
-  await indexer.indexHeight({ height: BigInt(h), txs, beginBlockEvents: [], endBlockEvents: [] });
-}
+for (let h = 1; h <= HEIGHTS; h++) await indexer.indexHeight(transferHeight(h, PER_HEIGHT));
 built = performance.now() - built;
 
 const queries = {

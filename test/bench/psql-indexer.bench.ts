@@ -14,12 +14,12 @@ import pg from "pg";
 import { createLogger } from "../../src/logger/index.js";
 import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
-import type { HeightIndexInput, IndexedTx } from "../../src/store/indexer/height-index-input.js";
+import type { HeightIndexInput } from "../../src/store/indexer/height-index-input.js";
 import { type HeightRows, heightRows } from "../../src/store/indexer/psql/psql-height-writer.js";
 import { PsqlIndexer } from "../../src/store/indexer/psql/psql-indexer.js";
 import { SCHEMA_STATEMENTS } from "../../src/store/indexer/psql/psql-schema.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
-import { attribute } from "../fixtures/store/chain-fixture.js";
+import { transferHeight } from "../fixtures/store/chain-fixture.js";
 import { startPostgresCluster } from "../system/postgres-cluster.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -29,33 +29,7 @@ const RUNS = 7;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function height(h: number): HeightIndexInput {
-  const txs: IndexedTx[] = [];
-  for (let i = 0; i < PER_HEIGHT; i++) {
-    const n = (h - 1) * PER_HEIGHT + i;
-    txs.push({
-      tx: new TextEncoder().encode(`tx-${n}`),
-      result: {
-        code: 0,
-        data: new Uint8Array(0),
-        log: "",
-        info: "",
-        gasWanted: 0n,
-        gasUsed: 0n,
-        codespace: "",
-        events: [
-          {
-            type: "transfer",
-            attributes: [
-              attribute("sender", `acct${n % 1000}`),
-              attribute("amount", `${n % 7}`),
-              attribute("id", `${n}`),
-            ],
-          },
-        ],
-      },
-    });
-  }
-  return { height: BigInt(h), txs, beginBlockEvents: [], endBlockEvents: [] };
+  return transferHeight(h, PER_HEIGHT);
 }
 
 const rowCount = (rows: HeightRows) =>

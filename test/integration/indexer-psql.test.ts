@@ -174,19 +174,9 @@ describe("long values", () => {
       beginBlockEvents: [],
       endBlockEvents: [],
       txs: [
-        {
-          tx: bytes("long"),
-          result: {
-            code: 0,
-            data: new Uint8Array(0),
-            log: "",
-            info: "",
-            gasWanted: 0n,
-            gasUsed: 0n,
-            events: [{ type: "big", attributes: [attribute("v", long), attribute("k".repeat(2_000), "x")] }],
-            codespace: "",
-          },
-        },
+        indexedTx("long", [
+          { type: "big", attributes: [attribute("v", long), attribute("k".repeat(2_000), "x")] },
+        ]),
       ],
     };
     const indexer = await open("long", new Map([[1n, input]]));

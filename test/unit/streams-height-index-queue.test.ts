@@ -18,6 +18,7 @@ import type { TxResult } from "../../src/wire/generated/tendermint/abci/types.js
 import { blockCommitHandler } from "../../streams/effects/block-commit.js";
 import { HeightIndexQueue } from "../../streams/effects/height-index-queue.js";
 import { ExecutedBlocks } from "../../streams/projections/node-events.js";
+import { okDeliverTx } from "../fixtures/store/chain-fixture.js";
 import { commitBlockOf, genesisChain, TestNode } from "./consensus-harness.js";
 
 const silent = createLogger({ level: "none" });
@@ -28,16 +29,7 @@ const consensus = {
   name: "consensus",
   error: undefined,
   beginBlock: async () => ({ events: [] }),
-  deliverTx: async () => ({
-    code: 0,
-    data: new Uint8Array(0),
-    log: "",
-    info: "",
-    gasWanted: 0n,
-    gasUsed: 0n,
-    events: [],
-    codespace: "",
-  }),
+  deliverTx: async () => okDeliverTx(),
   endBlock: async () => ({ validatorUpdates: [], consensusParamUpdates: undefined, events: [] }),
   commit: async () => ({ data: new Uint8Array(8), retainHeight: 0n }),
 } as unknown as ConsensusConnection;

@@ -14,6 +14,7 @@ import {
   type ResponseCheckTx,
 } from "../../src/wire/generated/tendermint/abci/types.js";
 import { blockCommitHandler, MempoolCommitLock } from "../../streams/effects/block-commit.js";
+import { okDeliverTx } from "../fixtures/store/chain-fixture.js";
 import { commitBlockOf, genesisChain, TestNode } from "./consensus-harness.js";
 
 const silent = createLogger({ level: "none" });
@@ -35,16 +36,7 @@ function fakeApp() {
     name: "consensus",
     error: undefined,
     beginBlock: async () => ({ events: [] }),
-    deliverTx: async () => ({
-      code: 0,
-      data: new Uint8Array(0),
-      log: "",
-      info: "",
-      gasWanted: 0n,
-      gasUsed: 0n,
-      events: [],
-      codespace: "",
-    }),
+    deliverTx: async () => okDeliverTx(),
     endBlock: async () => ({ validatorUpdates: [], consensusParamUpdates: undefined, events: [] }),
     commit: async () => {
       order.push("commit started");
