@@ -18,7 +18,7 @@ import { rememberedTxHashes } from "../src/wire/hashes.js";
 import { mempoolAbciHandler } from "./effects/mempool-abci.js";
 import { createLoop, type LoopFault } from "./loop.js";
 import type { NodeEvent, NodeMempool, SubmitResult } from "./node-handle.js";
-import { txHashHex, upperHex } from "./projections/event-bus.js";
+import { blockTxHashHex, txHashHex } from "./projections/event-bus.js";
 import { TxCommitWaiter } from "./projections/tx-commit-waiter.js";
 
 export interface MempoolNodeOptions {
@@ -65,9 +65,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   // its data hash remembers each tx's sha256 for that very txs array (only the hex is made).
   const committedTxHashes = (txs: readonly Uint8Array[]): string[] => {
     const remembered = rememberedTxHashes(txs);
-    return txs.map(
-      (tx, i) => hashOf.get(tx) ?? (remembered !== undefined ? upperHex(remembered[i]!) : txHashHex(tx)),
-    );
+    return txs.map((tx, i) => hashOf.get(tx) ?? blockTxHashHex(tx, remembered, i));
   };
   // Submissions wait here until the end of the event loop's turn and are folded as one
   // TxsSubmitted (one fold, one CheckTx round, one answer fold for all the requests that one turn

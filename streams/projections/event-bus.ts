@@ -32,6 +32,19 @@ export function txHashHex(tx: Uint8Array): string {
   return oneShot ? oneShot("sha256", tx, "hex").toUpperCase() : upperHex(sha256(tx));
 }
 
+/**
+ * The hash hex of a block's `index`th tx: from the sha256 its data hash remembered when the block
+ * was made or checked here (`rememberedTxHashes`), else hashed now (a block never checked here).
+ */
+export function blockTxHashHex(
+  tx: Uint8Array,
+  remembered: readonly Uint8Array[] | undefined,
+  index: number,
+): string {
+  const hash = remembered?.[index];
+  return hash !== undefined ? upperHex(hash) : txHashHex(tx);
+}
+
 /** Appends "type.key" → value for every ABCI event attribute (empty types and keys skipped). */
 export function addAbciEventKeys(into: Record<string, string[]>, events: readonly Event[]): void {
   for (const event of events) {
@@ -95,8 +108,7 @@ export class EventBus {
       const keys: Record<string, string[]> = {};
       addAbciEventKeys(keys, txResult.result?.events ?? []);
       keys["tm.event"] = ["Tx"];
-      const hash = hashes?.[txResult.index];
-      keys["tx.hash"] = [hash !== undefined ? upperHex(hash) : txHashHex(txResult.tx)];
+      keys["tx.hash"] = [blockTxHashHex(txResult.tx, hashes, txResult.index)];
       keys["tx.height"] = [txResult.height.toString()];
       this.publish({ type: "Tx", data: { txResult }, events: keys });
     }
