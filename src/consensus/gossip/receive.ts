@@ -25,6 +25,14 @@ import {
   voteBits,
 } from "./peer-round-state.js";
 import { MAX_MAJ23_CLAIMS, type PeerGossip, peerGossip } from "./state.js";
+import {
+  bitsClearedWakes,
+  newRoundStepWakes,
+  newValidBlockWakes,
+  proposalWakes,
+  WAKE_NONE,
+  type Wake,
+} from "./wake.js";
 
 /** Up to this many votes in a bit array from a peer (v0.34's MaxVotesCount). */
 const MAX_VOTES = 10000;
@@ -41,8 +49,8 @@ function withOurBits(prs: PeerRoundState, our: ConsensusState | undefined): Peer
 export interface Received {
   readonly peer: PeerGossip;
   readonly effects: readonly GossipEffect[];
-  /** What the peer needs may have changed: run its routines now. */
-  readonly wake: boolean;
+  /** The routines (wake.ts) that may now have something for the peer: run them now. */
+  readonly wake: Wake;
 }
 
 const NO_EFFECTS: readonly GossipEffect[] = [];
@@ -51,7 +59,7 @@ const NO_EFFECTS: readonly GossipEffect[] = [];
 // peer, and the closures were a measurable share of the simulation.)
 
 /** The peer with its round state `next` (the same object when unchanged). */
-function updated(peer: PeerGossip, next: PeerRoundState, wake: boolean): Received {
+function updated(peer: PeerGossip, next: PeerRoundState, wake: Wake): Received {
   return {
     peer:
       next === peer.prs
@@ -63,7 +71,7 @@ function updated(peer: PeerGossip, next: PeerRoundState, wake: boolean): Receive
 }
 
 function reported(peerId: string, peer: PeerGossip, reason: string): Received {
-  return { peer, effects: [{ type: "ReportPeer", peerId, reason }], wake: false };
+  return { peer, effects: [{ type: "ReportPeer", peerId, reason }], wake: WAKE_NONE };
 }
 
 export function receive(
@@ -96,7 +104,7 @@ export function receive(
           );
       }
       const next = applyNewRoundStep(prs, s, nowMs);
-      return updated(peer, next, next !== prs);
+      return updated(peer, next, newRoundStepWakes(prs, next));
     }
     case "newValidBlock": {
       const b = m.newValidBlock;
@@ -104,38 +112,42 @@ export function receive(
       if (typeof bits === "string")
         return reported(peerId, peer, `consensus channel 0x20: NewValidBlock block_parts ${bits}`);
       const next = applyNewValidBlock(prs, b.height, b.round, b.blockPartSetHeader, bits, b.isCommit);
-      return updated(peer, next, next !== prs);
+      return updated(peer, next, newValidBlockWakes(prs, next));
     }
     case "proposalPol": {
       const p = m.proposalPol;
       const bits = bitsFromWire(p.proposalPol, MAX_VOTES);
       if (typeof bits === "string")
         return reported(peerId, peer, `consensus channel 0x21: ProposalPOL ${bits}`);
-      return updated(peer, applyProposalPol(prs, p.height, p.proposalPolRound, bits), false);
+      return updated(peer, applyProposalPol(prs, p.height, p.proposalPolRound, bits), WAKE_NONE);
     }
     case "hasVote": {
       const v = m.hasVote;
-      if (prs.height !== v.height) return updated(peer, prs, false);
-      return updated(peer, setHasVote(withOurBits(prs, our), v.height, v.round, v.type, v.index), false);
+      if (prs.height !== v.height) return updated(peer, prs, WAKE_NONE);
+      return updated(peer, setHasVote(withOurBits(prs, our), v.height, v.round, v.type, v.index), WAKE_NONE);
     }
     case "proposal": {
       const p = m.proposal.proposal;
       const next = setHasProposal(prs, p.height, p.round, p.blockId.partSetHeader, p.polRound);
-      return updated(peer, next, next !== prs);
+      return updated(peer, next, proposalWakes(prs, next));
     }
     case "blockPart": {
       const b = m.blockPart;
-      return updated(peer, setHasPart(prs, b.height, b.round, b.part.index), false);
+      return updated(peer, setHasPart(prs, b.height, b.round, b.part.index), WAKE_NONE);
     }
     case "vote": {
       const vote = m.vote.vote;
-      if (vote === undefined) return updated(peer, prs, false);
+      if (vote === undefined) return updated(peer, prs, WAKE_NONE);
       const next = withOurBits(prs, our);
-      return updated(peer, setHasVote(next, vote.height, vote.round, vote.type, vote.validatorIndex), false);
+      return updated(
+        peer,
+        setHasVote(next, vote.height, vote.round, vote.type, vote.validatorIndex),
+        WAKE_NONE,
+      );
     }
     case "voteSetMaj23": {
       const q = m.voteSetMaj23;
-      if (our === undefined || !our.started || our.height !== q.height) return updated(peer, prs, false);
+      if (our === undefined || !our.started || our.height !== q.height) return updated(peer, prs, WAKE_NONE);
       const key = `${q.height}/${q.round}/${q.type}`;
       const claimed = blockKeyOf(q.blockId);
       const earlier = peer.maj23Claims.get(key);
@@ -175,7 +187,7 @@ export function receive(
             },
           },
         ],
-        wake: false,
+        wake: WAKE_NONE,
       };
     }
     case "voteSetBits": {
@@ -184,7 +196,7 @@ export function receive(
       if (typeof theirs === "string")
         return reported(peerId, peer, `consensus channel 0x23: VoteSetBits ${theirs}`);
       const held = voteBits(prs, b.height, b.round, b.type);
-      if (held === undefined) return updated(peer, prs, false);
+      if (held === undefined) return updated(peer, prs, WAKE_NONE);
       // At our height: what it holds for that BlockID is exactly what it says; other bits stay.
       let update: Uint8Array = Uint8Array.from(theirs);
       if (our?.started && our.height === b.height) {
@@ -196,7 +208,7 @@ export function receive(
           update[i] = (held[i] === 1 && ours[i] !== 1) || theirs[i] === 1 ? 1 : 0;
       }
       const next = setVoteBits(prs, b.height, b.round, b.type, update);
-      return updated(peer, next, next !== prs);
+      return updated(peer, next, bitsClearedWakes(held, voteBits(next, b.height, b.round, b.type)));
     }
   }
 }

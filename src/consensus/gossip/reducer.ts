@@ -3,7 +3,8 @@
 // messages for each peer. v0.34's three per-peer routines (data, votes, maj23 queries) are due
 // times per peer: a routine that has nothing to send sleeps peer_gossip_sleep_duration (or
 // peer_query_maj23_sleep_duration), one that sent its budget comes back after busyRetryMs, and
-// any change of ours or of the peer's round wakes it at once: a routine woken by an input runs in
+// a change of ours or of the peer's that can give a routine something to send wakes that routine
+// at once (wake.ts says which change feeds which): a routine woken by an input runs in
 // that input's fold (v0.34's routines run as soon as they are woken, not a timer later). A single
 // tick (ScheduleTick, the earliest due time) drives the sleeping ones; the tick's time comes in
 // the input.
@@ -28,6 +29,7 @@ import {
   STORED_MISSING_RETRY_MS,
   type StoredBlock,
 } from "./state.js";
+import { ourChangeWakes, WAKE_BOTH, WAKE_NONE, type Wake, wakePeer } from "./wake.js";
 
 export interface GossipTransition {
   readonly state: GossipState;
@@ -65,7 +67,7 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       const got = receive(input.peerId, peer, input.message, state.our, input.nowMs);
       effects.push(...got.effects);
       let updated = got.peer;
-      if (got.wake) updated = wake(updated, input.nowMs);
+      if (got.wake !== WAKE_NONE) updated = wakePeer(updated, input.nowMs, got.wake);
       if (updated !== peer) next = withPeer(state, input.peerId, updated);
       break;
     }
@@ -77,7 +79,7 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       next = gossipState(
         state.config,
         input.state,
-        wakesPeers(before, input.state) ? wakePeers(state.peers, input.nowMs) : state.peers,
+        wakePeers(state.peers, input.nowMs, ourChangeWakes(before, input.state)),
         state.stored,
         state.loading,
         state.tickAtMs,
@@ -108,7 +110,9 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       next = gossipState(
         state.config,
         state.our,
-        input.type === "StoredBlockLoaded" ? wakePeers(state.peers, input.nowMs, input.height) : state.peers,
+        input.type === "StoredBlockLoaded"
+          ? wakePeers(state.peers, input.nowMs, WAKE_BOTH, input.height)
+          : state.peers,
         stored,
         state.loading.filter((h) => h !== input.height),
         state.tickAtMs,
@@ -122,7 +126,7 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       next = gossipState(
         state.config,
         state.our,
-        input.paused ? state.peers : wakePeers(state.peers, input.nowMs),
+        input.paused ? state.peers : wakePeers(state.peers, input.nowMs, WAKE_BOTH),
         state.stored,
         state.loading,
         state.tickAtMs,
@@ -155,29 +159,6 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
   return { state: schedule(next, effects), effects };
 }
 
-/**
- * Whether a transition of ours calls for the peers' routines at once: a new height, round or step,
- * a proposal or part we did not have, or a vote of our own. Others' votes are passed on at the
- * routines' next pass (peer_gossip_sleep_duration, as v0.34 polls), by when the HasVotes of the
- * peers that already got them from elsewhere have mostly arrived: far fewer duplicates.
- */
-function wakesPeers(before: ConsensusState | undefined, after: ConsensusState): boolean {
-  if (before === undefined || !before.started) return true;
-  if (before.height !== after.height || before.round !== after.round || before.step !== after.step)
-    return true;
-  if (before.proposal !== after.proposal) return true;
-  if ((before.proposalParts?.count ?? 0) !== (after.proposalParts?.count ?? 0)) return true;
-  if (before.proposalParts?.header !== after.proposalParts?.header) return true;
-  const own = after.ownIndex;
-  if (own < 0 || before.votes === after.votes) return false;
-  const a = before.votes.rounds[after.round];
-  const b = after.votes.rounds[after.round];
-  if (a === b || b === undefined) return false;
-  return (
-    a?.prevotes.votes[own] !== b.prevotes.votes[own] || a?.precommits.votes[own] !== b.precommits.votes[own]
-  );
-}
-
 function withPeer(state: GossipState, id: string, peer: PeerGossip): GossipState {
   const peers = new Map(state.peers);
   peers.set(id, peer);
@@ -208,32 +189,28 @@ function withTick(state: GossipState, tickAtMs: number | undefined): GossipState
   );
 }
 
-/** Every peer's routines woken (at `onlyHeight` only, when given); the same map when none changes. */
+/**
+ * The routines in `which` woken for every peer (at `onlyHeight` only, when given); the same map when
+ * none changes. Others' votes wake no routine: they go out at the votes routine's next poll
+ * (peer_gossip_sleep_duration, as v0.34 polls), by when the HasVotes of the peers that already got
+ * them from elsewhere have mostly arrived: far fewer duplicates.
+ */
 function wakePeers(
   peers: ReadonlyMap<string, PeerGossip>,
   nowMs: number,
+  which: Wake,
   onlyHeight?: bigint,
 ): ReadonlyMap<string, PeerGossip> {
+  if (which === WAKE_NONE) return peers;
   let out: Map<string, PeerGossip> | undefined;
   for (const [id, p] of peers) {
     if (onlyHeight !== undefined && p.prs.height !== onlyHeight) continue;
-    const q = wake(p, nowMs);
+    const q = wakePeer(p, nowMs, which);
     if (q === p) continue;
     out ??= new Map(peers);
     out.set(id, q);
   }
   return out ?? peers;
-}
-
-function wake(p: PeerGossip, nowMs: number): PeerGossip {
-  if (p.dataDueMs <= nowMs && p.votesDueMs <= nowMs) return p;
-  return peerGossip(
-    p.prs,
-    Math.min(p.dataDueMs, nowMs),
-    Math.min(p.votesDueMs, nowMs),
-    p.maj23DueMs,
-    p.maj23Claims,
-  );
 }
 
 /** A message that did not go out is not held by the peer after all. */
