@@ -6,7 +6,15 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { asapScheduler, asyncScheduler, firstValueFrom, Subject, toArray, VirtualTimeScheduler } from "rxjs";
+import {
+  asapScheduler,
+  asyncScheduler,
+  firstValueFrom,
+  queueScheduler,
+  Subject,
+  toArray,
+  VirtualTimeScheduler,
+} from "rxjs";
 import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { RoundStep } from "../../src/consensus/round-step.js";
@@ -81,6 +89,27 @@ describe("streams: timeouts", () => {
     assert.deepEqual(fired, ["TimeoutElapsed"]);
     await new Promise((r) => setTimeout(r, 40));
     assert.deepEqual(fired, ["TimeoutElapsed", "TimeoutElapsed"]);
+  });
+
+  it("completes when the effects end, only once the pending timeout has fired; a timer that fires at once leaves none pending", () => {
+    const scheduler = new VirtualTimeScheduler();
+    const effect$ = new Subject<ConsensusEffect>();
+    const heard: string[] = [];
+    timeoutHandler(
+      scheduler,
+      queueScheduler,
+    )(effect$).subscribe({
+      next: (i) => heard.push(i.type === "TimeoutElapsed" ? `step ${i.step}` : i.type),
+      complete: () => heard.push("complete"),
+    });
+    // Due at once on a queue scheduler outside any queue: it fires inside the schedule call.
+    effect$.next({ type: "ScheduleTimeout", height: 5n, round: 0, step: RoundStep.NewHeight, durationMs: 0 });
+    assert.deepEqual(heard, [`step ${RoundStep.NewHeight}`]);
+    effect$.next({ type: "ScheduleTimeout", height: 5n, round: 0, step: RoundStep.Propose, durationMs: 50 });
+    effect$.complete();
+    assert.deepEqual(heard, [`step ${RoundStep.NewHeight}`], "not complete while a timeout is pending");
+    scheduler.flush();
+    assert.deepEqual(heard, [`step ${RoundStep.NewHeight}`, `step ${RoundStep.Propose}`, "complete"]);
   });
 });
 
