@@ -90,15 +90,19 @@ export interface Loop<S, I, E> {
   transition$: Observable<Step<S, I, E>>;
   /** Every effect, in order. */
   effect$: Observable<E>;
-  /**
-   * The effects of the given kinds (their `type`), in order, through the same table as the handlers:
-   * for an observer of a few kinds, which `effect$` would hand every effect.
-   */
-  effectsOf(kinds: readonly string[]): Observable<E>;
   /** Pushes an input from outside the declared sources (commands, tests). */
   dispatch(input: I): void;
   /** Starts the loop; returns a subscription whose unsubscribe stops it. */
   start(): Subscription;
+}
+
+/** The loop createLoop makes: a Loop, and observers by kind served from its handlers' table. */
+export interface KindedLoop<S, I, E> extends Loop<S, I, E> {
+  /**
+   * The effects of the given kinds (their `type`), in order, through the same table as the handlers:
+   * for an observer of a few kinds, which `effect$` would hand every effect (the simulation's checker).
+   */
+  effectsOf(kinds: readonly string[]): Observable<E>;
 }
 
 // Inputs that arrive while a fold or its effects are running wait here, first in first out, and
@@ -137,7 +141,7 @@ const kindOf = (effect: unknown): string | undefined => {
   return typeof type === "string" ? type : undefined;
 };
 
-export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Loop<S, I, E> {
+export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): KindedLoop<S, I, E> {
   // The latest state, replayed to late subscribers (a BehaviorSubject: ReplaySubject(1) did the
   // same with a buffer trimmed at every fold).
   const state$ = new BehaviorSubject<S>(options.initialState);

@@ -10,7 +10,6 @@
 import {
   asapScheduler,
   asyncScheduler,
-  filter,
   ReplaySubject,
   type SchedulerLike,
   Subject,
@@ -277,7 +276,6 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     state$: state$.asObservable(),
     transition$: transition$.asObservable(),
     effect$: effect$.asObservable(),
-    effectsOf: (kinds) => effect$.pipe(filter((e) => kinds.includes(e.type))),
     dispatch: (input) => run?.loop.dispatch(input),
     start: () => {
       consensusLoop.start();
