@@ -3,8 +3,8 @@
 // gives (the node: the shared verify pool and the stores; the simulation: a memoised verifier and
 // history in memory). One at a time (concatMap); the answer is logged, so replay does not
 // validate again.
-import { catchError, concatMap, filter, type Observable, of } from "rxjs";
-import type { ConsensusEffect, ValidateBlock } from "../../src/consensus/effect.js";
+import { catchError, concatMap, type Observable, of } from "rxjs";
+import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import type { EvidenceHistory } from "../../src/evidence/index.js";
 import { type ProposalBlockPorts, proposalBlockProblem } from "../../src/state/validate-proposal-block.js";
@@ -15,6 +15,7 @@ import type { SignedHeader } from "../../src/wire/generated/tendermint/types/typ
 import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";
 import { UNSTAMPED } from "../sources/stamp-time.js";
 import { answerOf } from "./answer.js";
+import { ofKinds } from "./effect-kinds.js";
 
 export interface BlockValidationDeps {
   /** The chain state the next block must follow (the chain-state projection). */
@@ -80,10 +81,13 @@ export function nodeEvidenceHistory(stores: {
     );
 }
 
+/** The effect kinds this handler carries out (the factory routes these to it). */
+export const BLOCK_VALIDATION_KINDS = ["ValidateBlock"] as const;
+
 export function blockValidationHandler(deps: BlockValidationDeps) {
   return function blockValidation(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
     return effect$.pipe(
-      filter((e): e is ValidateBlock => e.type === "ValidateBlock"),
+      ofKinds(BLOCK_VALIDATION_KINDS),
       concatMap((e) =>
         answerOf(() =>
           andThen(

@@ -11,6 +11,9 @@ export interface ConsensusEventsDeps {
   peerMisbehaved(peer: string, reason: string): void;
 }
 
+/** The effect kinds this handler carries out (the factory routes these to it; the tap branches on them). */
+export const CONSENSUS_EVENT_KINDS = ["Halt", "PeerMisbehaved"] as const;
+
 export function consensusEventsHandler(deps: ConsensusEventsDeps) {
   return function consensusEvents(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
     return effect$.pipe(

@@ -8,14 +8,22 @@ import type { Observable, SchedulerLike } from "rxjs";
 import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import type { ConsensusState } from "../../src/consensus/state.js";
-import { type BlockExecutionDeps, blockExecutionHandler } from "./block-execution.js";
-import { type BlockValidationDeps, blockValidationHandler } from "./block-validation.js";
-import { broadcastHandler, type PeerBroadcaster } from "./broadcasts.js";
-import { type ConsensusEventsDeps, consensusEventsHandler } from "./consensus-events.js";
-import { type EvidenceReportDeps, evidenceReportHandler } from "./evidence.js";
-import { type ReapingDeps, reapingHandler } from "./reaping.js";
-import { type SigningDeps, signingHandler } from "./signing.js";
-import { timeoutHandler } from "./timeouts.js";
+import { BLOCK_EXECUTION_KINDS, type BlockExecutionDeps, blockExecutionHandler } from "./block-execution.js";
+import {
+  BLOCK_VALIDATION_KINDS,
+  type BlockValidationDeps,
+  blockValidationHandler,
+} from "./block-validation.js";
+import { BROADCAST_KINDS, broadcastHandler, type PeerBroadcaster } from "./broadcasts.js";
+import {
+  CONSENSUS_EVENT_KINDS,
+  type ConsensusEventsDeps,
+  consensusEventsHandler,
+} from "./consensus-events.js";
+import { EVIDENCE_REPORT_KINDS, type EvidenceReportDeps, evidenceReportHandler } from "./evidence.js";
+import { REAPING_KINDS, type ReapingDeps, reapingHandler } from "./reaping.js";
+import { SIGNING_KINDS, type SigningDeps, signingHandler } from "./signing.js";
+import { TIMEOUT_KINDS, timeoutHandler } from "./timeouts.js";
 
 /** A handler of the loop (streams/loop.ts LoopHandler), with the effect kinds it carries out. */
 export type ConsensusHandler = ((
@@ -24,9 +32,9 @@ export type ConsensusHandler = ((
 ) => Observable<ConsensusInput>) & { readonly kinds?: readonly ConsensusEffect["type"][] };
 
 /**
- * Names the kinds `handler` carries out, so the loop hands it only those (its own filter stays, for
- * a caller that subscribes it to every effect). The handler function is a fresh one per factory
- * call, so naming its kinds on it changes no other table.
+ * Names the kinds `handler` carries out, so the loop hands it only those (its own filter, made from
+ * the same exported constant, stays, for a caller that subscribes it to every effect). The handler
+ * function is a fresh one per factory call, so naming its kinds on it changes no other table.
  */
 function only(
   kinds: readonly ConsensusEffect["type"][],
@@ -58,17 +66,17 @@ export interface ConsensusHandlerDeps {
 }
 
 export function consensusHandlers(deps: ConsensusHandlerDeps): ConsensusHandler[] {
-  // Each handler's kinds are the ones its filter takes. PublishEvent goes to no handler: the node
+  // Each handler's kinds are the constant its module filters with (effect-kinds.ts). PublishEvent goes to no handler: the node
   // publishes its events from the loop's folds (projections/node-events.ts), the simulation observes
   // none, so an event costs the loop one lookup and nothing more.
   return [
-    only(["ScheduleTimeout"], timeoutHandler(deps.scheduler, deps.dueScheduler)),
-    ...(deps.signing ? [only(["SignVote", "SignProposal"], signingHandler(deps.signing))] : []),
-    only(["ReapProposalBlock"], reapingHandler(deps.reaping)),
-    only(["ValidateBlock"], blockValidationHandler(deps.validation)),
-    only(["CommitBlock"], blockExecutionHandler(deps.execution)),
-    only(["BroadcastVote", "BroadcastProposal", "BroadcastBlockPart"], broadcastHandler(deps.peers)),
-    only(["Halt", "PeerMisbehaved"], consensusEventsHandler(deps.events)),
-    ...(deps.evidence ? [only(["ReportConflictingVotes"], evidenceReportHandler(deps.evidence))] : []),
+    only(TIMEOUT_KINDS, timeoutHandler(deps.scheduler, deps.dueScheduler)),
+    ...(deps.signing ? [only(SIGNING_KINDS, signingHandler(deps.signing))] : []),
+    only(REAPING_KINDS, reapingHandler(deps.reaping)),
+    only(BLOCK_VALIDATION_KINDS, blockValidationHandler(deps.validation)),
+    only(BLOCK_EXECUTION_KINDS, blockExecutionHandler(deps.execution)),
+    only(BROADCAST_KINDS, broadcastHandler(deps.peers)),
+    only(CONSENSUS_EVENT_KINDS, consensusEventsHandler(deps.events)),
+    ...(deps.evidence ? [only(EVIDENCE_REPORT_KINDS, evidenceReportHandler(deps.evidence))] : []),
   ];
 }

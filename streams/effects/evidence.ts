@@ -1,7 +1,7 @@
 // ReportConflictingVotes → the evidence pool. The pool's state is held by EvidencePoolHolder (the
 // rules are pure functions of src/evidence); after each block the pool turns
 // buffered conflicts into evidence and drops what the block committed or what expired.
-import { EMPTY, filter, mergeMap, type Observable } from "rxjs";
+import { EMPTY, mergeMap, type Observable } from "rxjs";
 import type { ConsensusEffect, ReportConflictingVotes } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import {
@@ -26,16 +26,20 @@ import type { MaybePromise } from "../../src/types/maybe-async.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
+import { ofKinds } from "./effect-kinds.js";
 
 /** Where conflicting votes go (the node's and the simulation's EvidencePoolHolder). */
 export interface EvidenceReportDeps {
   report(e: ReportConflictingVotes): void;
 }
 
+/** The effect kinds this handler carries out (the factory routes these to it). */
+export const EVIDENCE_REPORT_KINDS = ["ReportConflictingVotes"] as const;
+
 export function evidenceReportHandler(deps: EvidenceReportDeps) {
   return function evidenceReports(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
     return effect$.pipe(
-      filter((e): e is ReportConflictingVotes => e.type === "ReportConflictingVotes"),
+      ofKinds(EVIDENCE_REPORT_KINDS),
       mergeMap((e) => {
         deps.report(e);
         return EMPTY;

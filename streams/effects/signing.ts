@@ -10,7 +10,7 @@
 // never retries silently. The reason starts with the signer's code (a PrivvalError) or SIGNER_IO,
 // so the restart rule (restart-fold.ts) tells a transient failure from a refusal by the logged
 // record alone.
-import { catchError, concatMap, filter, type Observable, of } from "rxjs";
+import { catchError, concatMap, type Observable, of } from "rxjs";
 import type { ConsensusEffect, SignProposal, SignVote } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import type { Logger } from "../../src/logger/index.js";
@@ -20,6 +20,7 @@ import { SignedMsgType } from "../../src/wire/generated/tendermint/types/types.j
 import { codedSignError } from "../restart-fold.js";
 import { UNSTAMPED } from "../sources/stamp-time.js";
 import { answerOf } from "./answer.js";
+import { ofKinds } from "./effect-kinds.js";
 
 /**
  * The signer port (src/privval FileSigner satisfies it; so may a remote signer). An answer may
@@ -71,10 +72,13 @@ function signedAfterLog(deps: SigningDeps, e: SignEffect): MaybePromise<Consensu
   return Promise.all([synced, signed]).then(([, input]) => input);
 }
 
+/** The effect kinds this handler carries out (the factory routes these to it). */
+export const SIGNING_KINDS = ["SignVote", "SignProposal"] as const;
+
 export function signingHandler(deps: SigningDeps) {
   return function signing(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
     return effect$.pipe(
-      filter((e): e is SignEffect => e.type === "SignVote" || e.type === "SignProposal"),
+      ofKinds(SIGNING_KINDS),
       concatMap((e) =>
         answerOf(() => signedAfterLog(deps, e)).pipe(
           catchError((error: unknown) => {

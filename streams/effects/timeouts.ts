@@ -12,6 +12,11 @@ import { Observable, type SchedulerLike, type Subscription } from "rxjs";
 import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { UNSTAMPED } from "../sources/stamp-time.js";
+import { isOfKinds } from "./effect-kinds.js";
+
+/** The effect kinds this handler carries out (the factory routes these to it). */
+export const TIMEOUT_KINDS = ["ScheduleTimeout"] as const;
+const isTimeout = isOfKinds(TIMEOUT_KINDS);
 
 export function timeoutHandler(scheduler: SchedulerLike, due: SchedulerLike = scheduler) {
   return function timeouts(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
@@ -24,7 +29,7 @@ export function timeoutHandler(scheduler: SchedulerLike, due: SchedulerLike = sc
       let fired = 0;
       const source = effect$.subscribe({
         next(e) {
-          if (e.type !== "ScheduleTimeout") return;
+          if (!isTimeout(e)) return;
           pending?.unsubscribe();
           pending = undefined;
           const elapsed: ConsensusInput = {
