@@ -64,7 +64,15 @@ function updated(peer: PeerGossip, next: PeerRoundState, wake: Wake): Received {
     peer:
       next === peer.prs
         ? peer
-        : peerGossip(next, peer.dataDueMs, peer.votesDueMs, peer.maj23DueMs, peer.maj23Claims),
+        : peerGossip(
+            next,
+            peer.dataDueMs,
+            peer.votesDueMs,
+            peer.maj23DueMs,
+            peer.maj23Claims,
+            peer.dataIdle,
+            peer.votesIdle,
+          ),
     effects: NO_EFFECTS,
     wake,
   };
@@ -170,7 +178,15 @@ export function receive(
         peer:
           claims === peer.maj23Claims
             ? peer
-            : peerGossip(peer.prs, peer.dataDueMs, peer.votesDueMs, peer.maj23DueMs, claims),
+            : peerGossip(
+                peer.prs,
+                peer.dataDueMs,
+                peer.votesDueMs,
+                peer.maj23DueMs,
+                claims,
+                peer.dataIdle,
+                peer.votesIdle,
+              ),
         effects: [
           {
             type: "SendToPeer",

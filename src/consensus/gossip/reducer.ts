@@ -13,6 +13,7 @@ import { announcements, newRoundStepOf } from "./announce.js";
 import type { GossipEffect } from "./effect.js";
 import { gossipData } from "./gossip-data.js";
 import { gossipVotes } from "./gossip-votes.js";
+import { dataIdleAgain, dataReadsStore, votesIdleAgain, votesReadStore } from "./idle-memo.js";
 import type { GossipInput } from "./input.js";
 import type { ConsensusMessage } from "./message.js";
 import type { Pass, StoredView } from "./pass.js";
@@ -262,7 +263,11 @@ class DuePass implements Pass {
     return undefined;
   }
 
+  /** Messages sent by this tick's passes so far: a routine that added none was idle. */
+  sent = 0;
+
   send(message: ConsensusMessage): void {
+    this.sent++;
     this.effects.push({ type: "SendToPeer", peerId: this.peerId, message });
   }
 }
@@ -293,20 +298,37 @@ function runDue(state: GossipState, nowMs: number, effects: GossipEffect[]): Gos
   );
 }
 
-function runPeer(peer: PeerGossip, pass: Pass): PeerGossip {
+function runPeer(peer: PeerGossip, pass: DuePass): PeerGossip {
   const nowMs = pass.nowMs;
-  let { prs, dataDueMs, votesDueMs, maj23DueMs } = peer;
-  if (dataDueMs <= nowMs) ({ prs, dueMs: dataDueMs } = gossipData(prs, pass));
-  if (votesDueMs <= nowMs) ({ prs, dueMs: votesDueMs } = gossipVotes(prs, pass));
+  const our = pass.our;
+  let { prs, dataDueMs, votesDueMs, maj23DueMs, dataIdle, votesIdle } = peer;
+  if (dataDueMs <= nowMs) {
+    if (dataIdleAgain(dataIdle, our, prs)) dataDueMs = nowMs + pass.config.gossipSleepMs;
+    else {
+      const before = pass.sent;
+      ({ prs, dueMs: dataDueMs } = gossipData(prs, pass));
+      dataIdle = pass.sent === before && !dataReadsStore(our, prs) ? { our, prs } : undefined;
+    }
+  }
+  if (votesDueMs <= nowMs) {
+    if (votesIdleAgain(votesIdle, our, prs)) votesDueMs = nowMs + pass.config.gossipSleepMs;
+    else {
+      const before = pass.sent;
+      ({ prs, dueMs: votesDueMs } = gossipVotes(prs, pass));
+      votesIdle = pass.sent === before && !votesReadStore(our, prs) ? { our, prs } : undefined;
+    }
+  }
   if (maj23DueMs <= nowMs) maj23DueMs = queryMaj23(prs, pass);
   if (
     prs === peer.prs &&
     dataDueMs === peer.dataDueMs &&
     votesDueMs === peer.votesDueMs &&
-    maj23DueMs === peer.maj23DueMs
+    maj23DueMs === peer.maj23DueMs &&
+    dataIdle === peer.dataIdle &&
+    votesIdle === peer.votesIdle
   )
     return peer;
-  return peerGossip(prs, dataDueMs, votesDueMs, maj23DueMs, peer.maj23Claims);
+  return peerGossip(prs, dataDueMs, votesDueMs, maj23DueMs, peer.maj23Claims, dataIdle, votesIdle);
 }
 
 /**

@@ -3,6 +3,7 @@
 // the few committed blocks loaded from the store for catching lagging peers up.
 import type { Commit, Part, PartSetHeader } from "../../wire/generated/tendermint/types/types.js";
 import type { ConsensusState } from "../state.js";
+import type { IdlePass } from "./idle-memo.js";
 import { INITIAL_PEER_ROUND_STATE, type PeerRoundState } from "./peer-round-state.js";
 
 export interface GossipConfig {
@@ -47,6 +48,9 @@ export interface PeerGossip {
   readonly maj23DueMs: number;
   /** `height/round/type` → the BlockID key the peer claimed +2/3 for (our height only). */
   readonly maj23Claims: ReadonlyMap<string, string>;
+  /** The data and votes routines' last idle pass, when it read no store (idle-memo.ts). */
+  readonly dataIdle: IdlePass | undefined;
+  readonly votesIdle: IdlePass | undefined;
 }
 
 export interface GossipState {
@@ -90,8 +94,10 @@ export function peerGossip(
   votesDueMs: number,
   maj23DueMs: number,
   maj23Claims: ReadonlyMap<string, string>,
+  dataIdle: IdlePass | undefined = undefined,
+  votesIdle: IdlePass | undefined = undefined,
 ): PeerGossip {
-  return { prs, dataDueMs, votesDueMs, maj23DueMs, maj23Claims };
+  return { prs, dataDueMs, votesDueMs, maj23DueMs, maj23Claims, dataIdle, votesIdle };
 }
 
 export function newPeerGossip(nowMs: number, config: GossipConfig): PeerGossip {

@@ -101,5 +101,5 @@ export function wakePeer(p: PeerGossip, nowMs: number, which: Wake): PeerGossip 
   const data = which & WAKE_DATA && p.dataDueMs > nowMs ? nowMs : p.dataDueMs;
   const votes = which & WAKE_VOTES && p.votesDueMs > nowMs ? nowMs : p.votesDueMs;
   if (data === p.dataDueMs && votes === p.votesDueMs) return p;
-  return peerGossip(p.prs, data, votes, p.maj23DueMs, p.maj23Claims);
+  return peerGossip(p.prs, data, votes, p.maj23DueMs, p.maj23Claims, p.dataIdle, p.votesIdle);
 }
