@@ -15,6 +15,7 @@ import { andThen, isPromise, type MaybePromise } from "../types/maybe-async.js";
 import type { Proposal, Vote } from "../wire/generated/tendermint/types/types.js";
 import { decideSign, type SignRequest, signedMessage } from "./decide-sign.js";
 import { PrivvalError } from "./errors.js";
+import type { LogSync } from "./log-sync.js";
 import {
   type FileSignStateStoreOptions,
   fileSignStateStore,
@@ -82,12 +83,12 @@ export class FileSigner {
    * Always a promise (the node's callers await it); `sign` answers synchronously when it can.
    * `after`: see `sign`.
    */
-  async signVote(chainId: string, vote: Vote, after?: PromiseLike<void>): Promise<Vote> {
+  async signVote(chainId: string, vote: Vote, after?: LogSync): Promise<Vote> {
     return this.sign({ kind: "vote", chainId, vote }, after) as MaybePromise<Vote>;
   }
 
   /** Signs a proposal, with the same rules as votes at step 1 (propose). */
-  async signProposal(chainId: string, proposal: Proposal, after?: PromiseLike<void>): Promise<Proposal> {
+  async signProposal(chainId: string, proposal: Proposal, after?: LogSync): Promise<Proposal> {
     return this.sign({ kind: "proposal", chainId, proposal }, after) as MaybePromise<Proposal>;
   }
 
@@ -95,12 +96,14 @@ export class FileSigner {
    * Signs a request: now when the store saves synchronously (and nothing is queued), else once the
    * new state is stored. A refusal throws (or rejects with) a PrivvalError.
    *
-   * `after` (the node's consensus log sync): the new state is prepared beside it but replaces the
-   * stored one only once it resolves, so the state file never records a signature whose reasons
-   * the log could still lose. If it rejects, nothing is stored, the signer is not stopped (its file
-   * holds the old state for sure) and the request rejects with that error.
+   * `after` (the node's consensus log): the new state is prepared at once but replaces the stored
+   * one only once the log is synced, a sync the store runs itself (on the state file's thread,
+   * right before the rename), so the state file never records a signature whose reasons the log
+   * could still lose. If that sync fails, nothing is stored, the signer is not stopped (its file
+   * holds the old state for sure) and the request rejects with the log's error. A request that
+   * is refused, or answered from the stored signature, does not sync the log: the caller does.
    */
-  sign(request: SignRequest, after?: PromiseLike<void>): MaybePromise<Vote | Proposal> {
+  sign(request: SignRequest, after?: LogSync): MaybePromise<Vote | Proposal> {
     const result = this.queue
       ? this.queue.then(() => this.decideAndSign(request, after))
       : this.decideAndSign(request, after);
@@ -118,10 +121,7 @@ export class FileSigner {
     if (this.queue === done) this.queue = undefined;
   }
 
-  private decideAndSign(
-    request: SignRequest,
-    after: PromiseLike<void> | undefined,
-  ): MaybePromise<Vote | Proposal> {
+  private decideAndSign(request: SignRequest, after: LogSync | undefined): MaybePromise<Vote | Proposal> {
     if (this.halted) throw this.halted;
     const decision = decideSign(this.state, request);
     if (decision.kind === "reuse") return signedMessage(request, decision.signature, decision.timestamp);
@@ -138,13 +138,19 @@ export class FileSigner {
     };
     // A failure of `after` is its own (the log's), not the store's: the store kept the old state.
     let afterFailure: { error: unknown } | undefined;
-    after?.then(undefined, (error: unknown) => {
-      afterFailure = { error };
-    });
+    const watched: LogSync | undefined = after && {
+      syncVia: (datasync) => {
+        const synced = after.syncVia(datasync);
+        synced.then(undefined, (error: unknown) => {
+          afterFailure = { error };
+        });
+        return synced;
+      },
+    };
     let saved: MaybePromise<void>;
     try {
       // The signature stays here until the save has returned: the state is durable first.
-      saved = this.store.save(next, after);
+      saved = this.store.save(next, watched);
     } catch (error) {
       return latch(error);
     }

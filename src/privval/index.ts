@@ -11,6 +11,7 @@ export {
 export { PrivvalError, type PrivvalErrorCode } from "./errors.js";
 export { FileSigner } from "./file-signer.js";
 export { checkHrs, type HrsVerdict } from "./hrs-check.js";
+export { type LogSync, logSyncedBy, syncedOnPool } from "./log-sync.js";
 export {
   type FileSignStateStoreOptions,
   fileSignStateStore,

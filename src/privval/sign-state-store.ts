@@ -13,16 +13,17 @@ import {
   readPrivValidatorState,
   writePrivValidatorStateAsync,
 } from "../types/key-file-priv-validator-state.js";
+import { type LogSync, syncedOnPool } from "./log-sync.js";
 import { StateFileWriter } from "./state-file-writer.js";
 
 export interface SignStateStore {
   /**
    * Replaces the stored state; returns (or resolves) only once the state would survive a crash.
-   * With `after`, the new state may be prepared at once but replaces the stored one only once
-   * `after` has resolved; if `after` rejects, the stored state stays as it was and `save` rejects
-   * with that error.
+   * With `after` (the caller's log), the new state may be prepared at once but replaces the
+   * stored one only once the log is synced, a sync the store runs (`after.syncVia`, exactly once);
+   * if that sync rejects, the stored state stays as it was and `save` rejects with its error.
    */
-  save(state: PrivValidatorState, after?: PromiseLike<void>): void | Promise<void>;
+  save(state: PrivValidatorState, after?: LogSync): void | Promise<void>;
   /** Readies what saves need (the file store's writer thread) so the first save does not wait. */
   warmUp?(): Promise<void>;
   /** Releases what the store holds open (the file store's writer thread); saves still out reject. */
@@ -56,7 +57,8 @@ export function fileSignStateStore(
   if (fs !== undefined)
     return {
       state,
-      save: (next, after) => writePrivValidatorStateAsync(path, next, fs, after),
+      save: (next, after) =>
+        writePrivValidatorStateAsync(path, next, fs, after === undefined ? undefined : syncedOnPool(after)),
     };
   const writer = options.writer ?? new StateFileWriter();
   return {
@@ -84,7 +86,7 @@ export function memorySignStateStore(
         saved.push({ ...next });
         return;
       }
-      return Promise.resolve(after).then(() => {
+      return syncedOnPool(after).then(() => {
         saved.push({ ...next });
       });
     },

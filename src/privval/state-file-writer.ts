@@ -7,10 +7,13 @@
 // is the same as writeFileAtomicAsync's: the new state is written and fsynced under a temporary
 // name beside the log's sync, renamed over the file only after it, and the directory fsynced
 // before the answer, so the file is never ahead of the log and nothing is released before both.
+// When the log lends its descriptor (LogSync), its fdatasync too runs on the thread, right before
+// the rename: one message out and one answer back per signature, the log's sync included.
 import { basename, dirname, join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import { startWorkerBeside } from "../crypto/worker-start.js";
 import { PrivvalError } from "./errors.js";
+import type { LogSync } from "./log-sync.js";
 import type { StateFileAnswer, StateFileRequest } from "./state-file-worker.js";
 
 interface Pending {
@@ -32,35 +35,63 @@ function writeFailed(message: string, fsCode?: string): PrivvalError {
 export class StateFileWriter {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
+  /** Lent log syncs waiting for the thread's answer, by the id of the write they commit. */
+  private readonly syncs = new Map<number, Pending>();
+  /** Threads that died: a log sync lent now would never be answered. */
+  private readonly dead = new WeakSet<Worker>();
   private nextId = 1;
 
   /**
    * Replaces the file at `path` with `content` (created with `mode`); resolves once the new file
-   * and its name are durable. With `after`, the rename waits for it; if it rejects, the file is
-   * left as it was and the write rejects with that same error. A failure of any step, or the
-   * thread dying with the write out, rejects (the file then holds the old content or the new).
+   * and its name are durable. With `after`, the rename waits for the log's sync, which the thread
+   * runs itself right before it when the log lends its descriptor; if that sync fails (or the log
+   * had failed already), the file is left as it was and the write rejects with the log's error.
+   * A failure of any step, or the thread dying with the write out, rejects (the file then holds
+   * the old content or the new); a thread dying while it holds the log's sync fails that sync too.
    */
-  write(path: string, content: string, mode: number, after?: PromiseLike<void>): Promise<void> {
+  write(path: string, content: string, mode: number, after?: LogSync): Promise<void> {
     const worker = this.workerNow();
     const id = this.nextId++;
     const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.w${id}.tmp`);
     const done = new Promise<void>((resolve, reject) => {
       this.pending.set(id, { worker, resolve, reject });
     });
-    if (this.pending.size === 1) worker.ref(); // keep the process alive while a write is out
+    this.refWhileOut(worker);
     this.post(worker, { kind: "stage", id, path, temporary, content, mode });
-    if (after === undefined) this.post(worker, { kind: "commit", id });
-    else
-      after.then(
-        () => {
-          if (this.pending.has(id)) this.post(worker, { kind: "commit", id });
-        },
-        (error: unknown) => {
-          if (!this.pending.has(id)) return;
-          this.post(worker, { kind: "abort", id });
-          this.settle(id, (p) => p.reject(error as Error));
-        },
-      );
+    if (after === undefined) {
+      this.post(worker, { kind: "commit", id });
+      return done;
+    }
+    let lent = false;
+    let lentFailure: { error: unknown } | undefined;
+    const datasync = (fd: number): Promise<void> => {
+      lent = true;
+      if (this.dead.has(worker)) return Promise.reject(writeFailed("state file writer thread is gone"));
+      const synced = new Promise<void>((resolve, reject) => {
+        this.syncs.set(id, { worker, resolve, reject });
+      });
+      synced.catch((error: unknown) => {
+        lentFailure = { error };
+      });
+      this.refWhileOut(worker);
+      this.post(worker, { kind: "datasync-then-commit", id, fd });
+      return synced;
+    };
+    after.syncVia(datasync).then(
+      () => {
+        // Lent: the thread's one answer settles the write (a log that went on after its lent
+        // sync failed does not leave the write waiting). Not lent: the log is durable by other
+        // means, so the plain commit goes now.
+        if (lent && lentFailure !== undefined)
+          this.settle(this.pending, id, (p) => p.reject(lentFailure!.error as Error));
+        else if (!lent && this.pending.has(id)) this.post(worker, { kind: "commit", id });
+      },
+      (error: unknown) => {
+        if (!this.pending.has(id)) return;
+        if (!lent) this.post(worker, { kind: "abort", id }); // lent: the thread removed it
+        this.settle(this.pending, id, (p) => p.reject(error as Error));
+      },
+    );
     return done;
   }
 
@@ -74,7 +105,7 @@ export class StateFileWriter {
     const done = new Promise<void>((resolve, reject) => {
       this.pending.set(id, { worker, resolve, reject });
     });
-    if (this.pending.size === 1) worker.ref();
+    this.refWhileOut(worker);
     this.post(worker, { kind: "ping", id });
     return done;
   }
@@ -90,29 +121,51 @@ export class StateFileWriter {
     worker.postMessage(request);
   }
 
-  private settle(id: number, how: (p: Pending) => void): void {
-    const p = this.pending.get(id);
+  /** Keeps the process alive while a write or a lent sync is out. */
+  private refWhileOut(worker: Worker): void {
+    if (this.pending.size + this.syncs.size === 1) worker.ref();
+  }
+
+  private settle(from: Map<number, Pending>, id: number, how: (p: Pending) => void): void {
+    const p = from.get(id);
     if (p === undefined) return;
-    this.pending.delete(id);
-    if (this.pending.size === 0) this.worker?.unref();
+    from.delete(id);
+    if (this.pending.size + this.syncs.size === 0) this.worker?.unref();
     how(p);
+  }
+
+  private answered(answer: StateFileAnswer): void {
+    if (answer.synced !== undefined) {
+      this.settle(this.syncs, answer.id, (p) =>
+        answer.synced
+          ? p.resolve()
+          : p.reject(
+              writeFailed(answer.ok ? "" : answer.message, answer.ok ? undefined : (answer.code ?? "EIO")),
+            ),
+      );
+      // A failed log sync rejects the write with the log's own error (the log's promise, above).
+      if (answer.synced === false) return;
+    }
+    this.settle(this.pending, answer.id, (p) =>
+      answer.ok ? p.resolve() : p.reject(writeFailed(answer.message, answer.code ?? "EIO")),
+    );
   }
 
   private workerNow(): Worker {
     if (this.worker !== undefined) return this.worker;
     const worker = startWorkerBeside(import.meta.url, "state-file-worker", undefined);
     worker.unref();
-    worker.on("message", (answer: StateFileAnswer) =>
-      this.settle(answer.id, (p) =>
-        answer.ok ? p.resolve() : p.reject(writeFailed(answer.message, answer.code ?? "EIO")),
-      ),
-    );
-    // A thread that dies takes its staged writes with it; the next write starts a new one.
+    worker.on("message", (answer: StateFileAnswer) => this.answered(answer));
+    // A thread that dies takes its staged writes with it, and any log sync it held (whether that
+    // fdatasync ran is unknown, so the log must latch); the next write starts a new thread.
     const died = (reason: string) => {
+      this.dead.add(worker);
       if (this.worker === worker) this.worker = undefined;
       const error = writeFailed(`state file writer thread ${reason}`);
       for (const [id, p] of [...this.pending])
-        if (p.worker === worker) this.settle(id, (q) => q.reject(error));
+        if (p.worker === worker) this.settle(this.pending, id, (q) => q.reject(error));
+      for (const [id, p] of [...this.syncs])
+        if (p.worker === worker) this.settle(this.syncs, id, (q) => q.reject(error));
     };
     worker.on("error", (error) => died(`failed: ${error.message}`));
     worker.on("messageerror", (error) => died(`sent an unreadable message: ${error.message}`));

@@ -181,11 +181,32 @@ export class Wal<T = unknown> {
   private syncPending(): Promise<void> {
     if (this.queuedSync) return this.queuedSync;
     const p = this.enqueue(async () => {
-      this.queuedSync = undefined;
+      if (this.queuedSync === p) this.queuedSync = undefined;
       this.queuedFlush = undefined;
       const started = performance.now();
       await this.writePending();
       await this.handle.datasync();
+      this.onSynced?.((performance.now() - started) / 1000);
+    });
+    this.queuedSync = p;
+    return p;
+  }
+
+  /**
+   * A sync whose fdatasync `datasync` runs (src/privval/log-sync.ts: the signer's state-file
+   * thread, right before its rename). It runs in the writer queue like any sync: the buffered
+   * records are written first, and no rotation or close can take the descriptor while `datasync`
+   * holds it. Its failure latches the log as a failed fdatasync does. Syncs asked before it starts
+   * share it.
+   */
+  syncVia(datasync: (fd: number) => Promise<void>): Promise<void> {
+    if (this.closed) return Promise.reject(this.closedError());
+    const p = this.enqueue(async () => {
+      if (this.queuedSync === p) this.queuedSync = undefined;
+      this.queuedFlush = undefined;
+      const started = performance.now();
+      await this.writePending();
+      await datasync(this.handle.fd);
       this.onSynced?.((performance.now() - started) / 1000);
     });
     this.queuedSync = p;

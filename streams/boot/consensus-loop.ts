@@ -207,12 +207,13 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
             signing: {
               signer: {
                 replacesStateAfterLog: signer.replacesStateAfterLog === true,
-                signVote: (id, vote, logSynced) => unlessStopped(() => signer.signVote(id, vote, logSynced)),
-                signProposal: (id, proposal, logSynced) =>
-                  unlessStopped(() => signer.signProposal(id, proposal, logSynced)),
+                signVote: (id, vote, log) => unlessStopped(() => signer.signVote(id, vote, log)),
+                signProposal: (id, proposal, log) =>
+                  unlessStopped(() => signer.signProposal(id, proposal, log)),
               },
               chainId: parts.handshaken.chainId,
               syncLog: () => wal.syncBeforeSigning(),
+              log: wal,
               logger: log.privval,
             },
           }

@@ -17,7 +17,12 @@
 // - back to back: each vote awaited, the next asked at once (a burst of signing);
 // - one per turn: a setImmediate between votes, as in the node, where other events run between
 //   two signatures; the max delay is then the longest single stall one signature causes.
-// Also the signer over an in-memory store, to show the cost without the disk.
+// Also the signer over an in-memory store, to show the cost without the disk. And one signature
+// with the consensus log as the node signs it (an input appended, then the log's sync and the
+// signer's state both durable before the answer), two ways in the same run: the log's fdatasync
+// on node's thread pool, whose answer then posts the signer's commit (before the sixth pass), and
+// the log lent to the signer's thread, which runs the fdatasync right before its rename (Wal.syncVia);
+// idle and with the main thread busy in 2 ms slices, p50/p90 per signature.
 // Bounded in count and time; never fails on time. Writes bench-results/privval.json.
 import { sign } from "node:crypto";
 import { promises as fsPromises, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -27,6 +32,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { keyPairFromSeed, privateKeyObjectFromSeed } from "../../src/crypto/ed25519-keys.js";
 import { FileSigner } from "../../src/privval/file-signer.js";
+import { logSyncedBy } from "../../src/privval/log-sync.js";
 import { memorySignStateStore } from "../../src/privval/sign-state-store.js";
 import { StateFileWriter } from "../../src/privval/state-file-writer.js";
 import {
@@ -34,6 +40,7 @@ import {
   readPrivValidatorState,
   writePrivValidatorState,
 } from "../../src/types/key-file-priv-validator-state.js";
+import { Wal } from "../../src/wal/wal.js";
 import { SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";
 import { voteSignBytes } from "../../src/wire/sign-bytes.js";
 
@@ -135,6 +142,48 @@ async function latencyWhileBusy(signer: FileSigner): Promise<{ p50: number; p90:
   return { p50: at(0.5), p90: at(0.9) };
 }
 
+/**
+ * Per-signature latency (p50, p90 in ms) of BUSY_VOTES votes signed as the node signs them, with a
+ * consensus log in `dir`: `lent` hands the log to the signer (one answer from its thread), else
+ * the log syncs on node's thread pool beside the signer, whose rename waits for that sync.
+ */
+async function latencyWithLog(
+  signer: FileSigner,
+  logDir: string,
+  lent: boolean,
+  busyMainThread: boolean,
+): Promise<{ p50: number; p90: number }> {
+  const wal = await Wal.open(logDir);
+  let busy = busyMainThread;
+  const spin = () => {
+    if (!busy) return;
+    const until = performance.now() + BUSY_SLICE_MS;
+    while (performance.now() < until) {}
+    setImmediate(spin);
+  };
+  if (busy) setImmediate(spin);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < BUSY_VOTES; i++) {
+      const vote = voteAt(i);
+      const start = performance.now();
+      wal.appendInput({ type: "TimeoutElapsed", height: vote.height, round: 0, step: vote.type });
+      if (lent) await signer.signVote(CHAIN, vote, wal);
+      else {
+        const synced = wal.syncBeforeSigning();
+        await Promise.all([synced, signer.signVote(CHAIN, vote, logSyncedBy(synced))]);
+      }
+      times.push(performance.now() - start);
+    }
+  } finally {
+    busy = false;
+    await wal.close();
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => +times[Math.floor(q * (times.length - 1))]!.toFixed(2);
+  return { p50: at(0.5), p90: at(0.9) };
+}
+
 const writer = new StateFileWriter();
 
 /** A file signer over a fresh state file, its state written as `mode` says (see the header). */
@@ -174,6 +223,22 @@ try {
     whileBusy[mode]!.push(await latencyWhileBusy(fileSigner(dir, mode)));
   }
 
+  const withLog: Record<string, { p50: number; p90: number }[]> = {
+    poolSyncIdle: [],
+    lentIdle: [],
+    poolSyncBusy: [],
+    lentBusy: [],
+  };
+  for (let round = 0; round < 3; round++) {
+    for (const busyMain of [false, true]) {
+      for (const lent of [false, true]) {
+        const name = `${lent ? "lent" : "poolSync"}${busyMain ? "Busy" : "Idle"}`;
+        const logDir = mkdtempSync(join(dir, `log-${name}-`));
+        withLog[name]!.push(await latencyWithLog(fileSigner(dir, "thread"), logDir, lent, busyMain));
+      }
+    }
+  }
+
   const store = memorySignStateStore();
   const memorySigner = new FileSigner(pair.privateKey, store, store.state);
   const inMemory = await rate((i) => memorySigner.signVote(CHAIN, voteAt(i)));
@@ -189,6 +254,7 @@ try {
     votesSignedPerSecondDurableAsyncFsRuns: durable.async,
     votesSignedPerSecondDurableBlockingWriteRuns: durable.sync,
     signatureMsWhileMainThreadBusy: whileBusy,
+    signatureWithConsensusLogMs: withLog,
     votesSignedPerSecondInMemoryState: Math.round(inMemory),
     rawNodeCryptoSignPerSecond: Math.round(raw),
     durableRatio: +(best(durable.thread) / raw).toFixed(4),
@@ -206,6 +272,11 @@ try {
   for (const [mode, runs] of Object.entries(whileBusy)) {
     console.log(
       `one signature while the main thread is busy in ${BUSY_SLICE_MS} ms slices, ${mode}: ${runs.map((r) => `p50 ${r.p50} / p90 ${r.p90} ms`).join("; ")}`,
+    );
+  }
+  for (const [name, runs] of Object.entries(withLog)) {
+    console.log(
+      `one signature with the consensus log's sync, ${name}: ${runs.map((r) => `p50 ${r.p50} / p90 ${r.p90} ms`).join("; ")}`,
     );
   }
   console.log(

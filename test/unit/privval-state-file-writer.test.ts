@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { PrivvalError } from "../../src/privval/errors.js";
 import { FileSigner } from "../../src/privval/file-signer.js";
+import { logSyncedBy } from "../../src/privval/log-sync.js";
 import { StateFileWriter } from "../../src/privval/state-file-writer.js";
 import {
   type PrivValidatorState,
@@ -62,7 +63,7 @@ async function signingHeldByLogSync(height: bigint) {
   const before = readFileSync(path, "utf8");
   const signer = signerAt(path);
   const logSync = gate();
-  const signing = watch(signer.signVote(CHAIN, vote(height), logSync.enter()));
+  const signing = watch(signer.signVote(CHAIN, vote(height), logSyncedBy(logSync.enter())));
   await settle();
   return { path, before, signer, logSync, signing };
 }
@@ -118,7 +119,7 @@ test("the writer thread dying with a write out rejects that write and stops the 
   const path = freshStateFile();
   const signer = signerAt(path, own);
   const logSync = gate();
-  const signing = watch(signer.signVote(CHAIN, vote(15n), logSync.enter()));
+  const signing = watch(signer.signVote(CHAIN, vote(15n), logSyncedBy(logSync.enter())));
   await settle();
   await own.close(); // the thread ends while the write waits for the log
   await assert.rejects(
@@ -139,7 +140,7 @@ test("requests go to the thread one at a time: the second is staged only after t
   const path = freshStateFile();
   const signer = signerAt(path);
   const logSync = gate();
-  const one = watch(signer.signVote(CHAIN, vote(17n), logSync.enter()));
+  const one = watch(signer.signVote(CHAIN, vote(17n), logSyncedBy(logSync.enter())));
   const two = watch(signer.signVote(CHAIN, vote(17n, SignedMsgType.SIGNED_MSG_TYPE_PRECOMMIT)));
   await settle();
   assert.equal(temporaries(path).length, 1, "only the first request is staged");

@@ -1,0 +1,31 @@
+// The caller's consensus log, as the signer's state store sees it: a sync it may run itself. The
+// store that writes on a thread of its own (StateFileWriter) is lent the log's descriptor and runs
+// the fdatasync on that thread right before the rename, so one signature costs one wake-up of that
+// thread and one of the main thread instead of two of each (docs/network.md, "sixth pass"). The
+// log (Wal.syncVia) runs the lent sync inside its own writer queue, after writing what it has
+// buffered, so no rotation can close the descriptor meanwhile and a failure latches the log.
+import { fdatasync } from "node:fs";
+
+export interface LogSync {
+  /**
+   * Writes the log's buffered records, then runs `datasync(fd)` on its file; resolves once that
+   * has resolved. Rejects, the log then refusing all further writes, when `datasync` rejects. A
+   * log already failed or closed rejects without calling `datasync`. A stand-in may resolve
+   * without ever calling `datasync` (a log made durable by other means): the caller then proceeds
+   * as if it had.
+   */
+  syncVia(datasync: (fd: number) => Promise<void>): Promise<void>;
+}
+
+/** A log durable once `synced` resolves (a test's held sync, or a remote log): nothing is lent. */
+export function logSyncedBy(synced: PromiseLike<void>): LogSync {
+  return { syncVia: () => Promise.resolve(synced) };
+}
+
+/** The log synced the ordinary way (an fdatasync on node's thread pool): for stores without a thread. */
+export function syncedOnPool(log: LogSync): Promise<void> {
+  return log.syncVia(
+    (fd) =>
+      new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve()))),
+  );
+}

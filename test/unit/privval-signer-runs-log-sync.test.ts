@@ -1,0 +1,205 @@
+// The signer's state-file thread runs the consensus log's fdatasync itself, right before its rename
+// (Wal.syncVia, LogSync), and answers once for both. The crash order must hold: the log durable
+// before the rename, both before the signature leaves. A failed fdatasync latches the log, leaves
+// the state file as it was and releases nothing; a thread dying while it holds the log's sync
+// rejects the signature, stops the signer and latches the log.
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { Subject } from "rxjs";
+import type { ConsensusEffect } from "../../src/consensus/effect.js";
+import type { ConsensusInput } from "../../src/consensus/input.js";
+import { createLogger } from "../../src/logger/index.js";
+import { PrivvalError } from "../../src/privval/errors.js";
+import { FileSigner } from "../../src/privval/file-signer.js";
+import type { LogSync } from "../../src/privval/log-sync.js";
+import { StateFileWriter } from "../../src/privval/state-file-writer.js";
+import { privValidatorStateFileText } from "../../src/types/key-file-priv-validator-state.js";
+import { Wal } from "../../src/wal/wal.js";
+import { signingHandler } from "../../streams/effects/signing.js";
+import { CHAIN, freshStateFile, pair, vote } from "./privval-signer-fixture.js";
+
+const silent = createLogger({ level: "none" });
+/** No process has this descriptor open: fdatasync on it fails with EBADF, as a failing disk would fail it. */
+const BAD_FD = 2 ** 30;
+
+const logDir = () => join(mkdtempSync(join(tmpdir(), "rxbft-lent-sync-")), "cs.wal");
+const temporaries = (path: string) => readdirSync(dirname(path)).filter((n) => n.endsWith(".tmp"));
+const walBytes = (dir: string) =>
+  readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+
+/** The node's signing handler over `signer`, the log lent through `log`. */
+function run(signer: FileSigner, wal: Wal, log: LogSync) {
+  const effect$ = new Subject<ConsensusEffect>();
+  const inputs: ConsensusInput[] = [];
+  let ownSyncs = 0;
+  const done = new Promise<void>((resolve) =>
+    signingHandler({
+      signer,
+      chainId: CHAIN,
+      syncLog: () => {
+        ownSyncs++;
+        return wal.syncBeforeSigning();
+      },
+      log,
+      logger: silent,
+    })(effect$).subscribe({ next: (i) => inputs.push(i), complete: resolve }),
+  );
+  return { effect$, inputs, done, ownSyncs: () => ownSyncs };
+}
+
+test("the thread runs the log's fdatasync on the log's descriptor before its rename, and one answer releases the signature", {
+  timeout: 30_000,
+}, async () => {
+  const dir = logDir();
+  const wal = await Wal.open(dir);
+  const writer = new StateFileWriter();
+  const path = freshStateFile();
+  const signer = FileSigner.fromStateFile(pair.privateKey, path, { writer });
+  const seen: string[] = [];
+  const log: LogSync = {
+    syncVia: (datasync) =>
+      wal.syncVia(async (fd) => {
+        seen.push(`records written: ${walBytes(dir) > 0}`);
+        await datasync(fd);
+        // One answer for both: when the log's sync is answered the state file is replaced too.
+        seen.push(`synced, state height ${JSON.parse(readFileSync(path, "utf8")).height}`);
+      }),
+  };
+  const { effect$, inputs, done, ownSyncs } = run(signer, wal, log);
+  wal.appendInput({ type: "TimeoutElapsed", height: 5n });
+  effect$.next({ type: "SignVote", vote: vote(5n) });
+  effect$.complete();
+  await done;
+  assert.deepEqual(seen, ["records written: true", "synced, state height 5"]);
+  assert.equal(inputs.length, 1);
+  assert.equal(inputs[0]!.type, "VoteSigned");
+  assert.equal(ownSyncs(), 0, "the signer synced the log; the handler did not sync it again");
+  assert.deepEqual(temporaries(path), []);
+  await wal.sync(); // the log is healthy
+  await wal.close();
+  await writer.close();
+});
+
+test("a failed fdatasync latches the log, leaves the state file as it was (no rename), and no signature leaves", {
+  timeout: 30_000,
+}, async () => {
+  const dir = logDir();
+  const wal = await Wal.open(dir);
+  const writer = new StateFileWriter();
+  const path = freshStateFile();
+  const before = readFileSync(path, "utf8");
+  const signer = FileSigner.fromStateFile(pair.privateKey, path, { writer });
+  // The log's own queue and latch, with a descriptor whose fdatasync fails on the thread.
+  const log: LogSync = { syncVia: (datasync) => wal.syncVia(() => datasync(BAD_FD)) };
+  const { effect$, inputs, done } = run(signer, wal, log);
+  wal.appendInput({ type: "TimeoutElapsed", height: 6n });
+  effect$.next({ type: "SignVote", vote: vote(6n) });
+  effect$.complete();
+  await done;
+  assert.deepEqual(
+    inputs.map((i) => i.type),
+    ["SignFailed"],
+    "the signature never leaves",
+  );
+  // The log's own failure (restart-fold: transient), not the state store's.
+  assert.match((inputs[0] as { reason: string }).reason, /^SIGNER_IO: consensus log .*fdatasync/);
+  assert.equal(readFileSync(path, "utf8"), before, "the state file is not renamed over");
+  assert.deepEqual(temporaries(path), [], "the staged state is removed");
+  await assert.rejects(
+    wal.sync(),
+    (e: Error & { code?: string }) => e.code === "WAL_IO",
+    "the log is latched",
+  );
+  assert.throws(() => wal.appendInput({ type: "TimeoutElapsed", height: 6n }));
+  // The signer is not stopped: its file holds the old state for sure.
+  const signed = await signer.signVote(CHAIN, vote(6n));
+  assert.equal(
+    JSON.parse(readFileSync(path, "utf8")).signature,
+    Buffer.from(signed.signature).toString("base64"),
+  );
+  await wal.close();
+  await writer.close();
+});
+
+test("a thread that dies holding the log's sync rejects the signature, stops the signer and latches the log", {
+  timeout: 30_000,
+}, async () => {
+  const dir = logDir();
+  const wal = await Wal.open(dir);
+  const writer = new StateFileWriter();
+  const path = freshStateFile();
+  const before = readFileSync(path, "utf8");
+  const signer = FileSigner.fromStateFile(pair.privateKey, path, { writer });
+  // A large write ahead of ours keeps the thread busy, so it ends with our requests still queued.
+  const other = freshStateFile();
+  const busy = writer.write(other, "x".repeat(64 * 1024 * 1024), 0o600).catch((e: unknown) => e);
+  let lent!: () => void;
+  const lentNow = new Promise<void>((resolve) => {
+    lent = resolve;
+  });
+  const log: LogSync = {
+    syncVia: (datasync) =>
+      wal.syncVia((fd) => {
+        const answered = datasync(fd);
+        lent();
+        return answered;
+      }),
+  };
+  const signing = signer.signVote(CHAIN, vote(7n), log);
+  signing.catch(() => {});
+  await lentNow;
+  await writer.close();
+  await assert.rejects(
+    signing,
+    (e) => e instanceof PrivvalError && e.code === "PRIVVAL_STATE_WRITE_FAILED" && /thread/.test(e.message),
+  );
+  await assert.rejects(
+    wal.sync(),
+    (e: Error & { code?: string }) => e.code === "WAL_IO",
+    "the log is latched",
+  );
+  assert.equal(readFileSync(path, "utf8"), before, "the thread ended before our rename");
+  await assert.rejects(
+    signer.signVote(CHAIN, vote(8n)),
+    (e) => e instanceof PrivvalError,
+    "the signer is stopped",
+  );
+  assert.ok((await busy) instanceof PrivvalError);
+  await wal.close();
+  await writer.close();
+});
+
+test("a signature repeated from the state file does not sync the log through the signer: the handler syncs it", {
+  timeout: 30_000,
+}, async () => {
+  const dir = logDir();
+  const wal = await Wal.open(dir);
+  const writer = new StateFileWriter();
+  const path = freshStateFile();
+  const signer = FileSigner.fromStateFile(pair.privateKey, path, { writer });
+  let lends = 0;
+  const log: LogSync = {
+    syncVia: (datasync) => {
+      lends++;
+      return wal.syncVia(datasync);
+    },
+  };
+  const { effect$, inputs, done, ownSyncs } = run(signer, wal, log);
+  effect$.next({ type: "SignVote", vote: vote(9n) });
+  // The same vote with a later time: answered from the stored signature, no new state.
+  effect$.next({ type: "SignVote", vote: { ...vote(9n), timestamp: { seconds: 1_700_000_001n, nanos: 0 } } });
+  effect$.complete();
+  await done;
+  assert.deepEqual(
+    inputs.map((i) => i.type),
+    ["VoteSigned", "VoteSigned"],
+  );
+  assert.equal(lends, 1);
+  assert.equal(ownSyncs(), 1, "the repeated signature waited for the handler's own sync");
+  await wal.close();
+  await writer.close();
+  assert.equal(privValidatorStateFileText(signer.lastSignState).length > 0, true);
+});
