@@ -8,6 +8,7 @@
 // at most `maxFileSize` bytes; LevelDB raises a maxOpenFiles below 74 to 74).
 import { ClassicLevel } from "classic-level";
 import { StoreError } from "./errors.js";
+import { type BatchOperations, nativeBatchOf } from "./native-batch.js";
 
 export type BinaryLevel = ClassicLevel<Uint8Array, Uint8Array>;
 
@@ -49,38 +50,61 @@ export async function openBinaryLevel(
   return db;
 }
 
-type LevelOperation = { type: "put"; key: Uint8Array; value: Uint8Array } | { type: "del"; key: Uint8Array };
-
 /**
- * A write batch collected in JS and handed to LevelDB whole (classic-level's array form).
+ * A write batch collected in JS and handed to LevelDB whole.
  *
- * classic-level's chained batch (`db.batch()`) builds a native WriteBatch that is freed only
- * when V8 collects the batch's JS object, and V8 is never told about those native bytes; the
- * array form's native batch is deleted as soon as the write completes, so a height's
- * multi-megabyte index batch never waits for a full GC. Never put a zero-length key or value:
- * classic-level 3.0 leaks the native copy of each one (32 bytes of malloc; the main arena's
- * growth under load was the index's empty event values, docs/storage.md "Memory").
+ * The operations are kept as parallel arrays and written through the database's reusable native
+ * batch (native-batch.ts: one binding call per operation); while that batch is busy with another
+ * write, or where classic-level offers none, through classic-level's array form. Not its chained
+ * batch (`db.batch()`): that builds a native WriteBatch freed only when V8 collects the batch's
+ * JS object, and V8 is never told about those native bytes, so a height's multi-megabyte index
+ * batch waited for a full GC. Never put a zero-length key or value: classic-level 3.0 leaks the
+ * native copy of each one (32 bytes of malloc, on either path; the main arena's growth under load
+ * was the index's empty event values, docs/storage.md "Memory").
  */
-export class LevelBatch {
+export class LevelBatch implements BatchOperations {
   readonly #db: BinaryLevel;
-  readonly #operations: LevelOperation[] = [];
+  readonly keys: Uint8Array[] = [];
+  /** A put's value; undefined marks a delete. */
+  readonly values: (Uint8Array | undefined)[] = [];
+  bytes = 0;
 
   constructor(db: BinaryLevel) {
     this.#db = db;
   }
 
   put(key: Uint8Array, value: Uint8Array): this {
-    this.#operations.push({ type: "put", key, value });
+    this.keys.push(key);
+    this.values.push(value);
+    this.bytes += key.length + value.length;
     return this;
   }
 
   del(key: Uint8Array): this {
-    this.#operations.push({ type: "del", key });
+    this.keys.push(key);
+    this.values.push(undefined);
+    this.bytes += key.length;
     return this;
+  }
+
+  /** Number of operations collected. */
+  get length(): number {
+    return this.keys.length;
   }
 
   /** Writes every operation in one atomic LevelDB write. */
   write(options: { sync?: boolean } = {}): Promise<void> {
-    return this.#db.batch(this.#operations, options);
+    const sync = options.sync ?? false;
+    const native = nativeBatchOf(this.#db);
+    if (native?.available) return native.write(this, sync);
+    const operations = new Array<
+      { type: "put"; key: Uint8Array; value: Uint8Array } | { type: "del"; key: Uint8Array }
+    >(this.keys.length);
+    for (let i = 0; i < this.keys.length; i++) {
+      const value = this.values[i];
+      operations[i] =
+        value === undefined ? { type: "del", key: this.keys[i]! } : { type: "put", key: this.keys[i]!, value };
+    }
+    return this.#db.batch(operations, { sync });
   }
 }
