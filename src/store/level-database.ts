@@ -103,7 +103,9 @@ export class LevelBatch implements BatchOperations {
     for (let i = 0; i < this.keys.length; i++) {
       const value = this.values[i];
       operations[i] =
-        value === undefined ? { type: "del", key: this.keys[i]! } : { type: "put", key: this.keys[i]!, value };
+        value === undefined
+          ? { type: "del", key: this.keys[i]! }
+          : { type: "put", key: this.keys[i]!, value };
     }
     return this.#db.batch(operations, { sync });
   }

@@ -28,7 +28,8 @@ function countArrayWrites(db: BinaryLevel): { count: number } {
 
 async function contents(db: BinaryLevel): Promise<string[]> {
   const out: string[] = [];
-  for await (const [k, v] of db.iterator()) out.push(`${Buffer.from(k).toString("hex")}=${Buffer.from(v).toString("hex")}`);
+  for await (const [k, v] of db.iterator())
+    out.push(`${Buffer.from(k).toString("hex")}=${Buffer.from(v).toString("hex")}`);
   return out;
 }
 
