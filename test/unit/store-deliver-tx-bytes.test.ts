@@ -67,16 +67,28 @@ describe("DeliverTx bytes shared by the ABCI responses record and the tx index",
 
   it("assembles TxResult exactly as TxResult.encode does, at any height and position", () => {
     const g = generator(7);
-    const heights = [0n, 1n, 127n, 128n, 2n ** 31n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 63n - 1n];
+    const heights = [
+      0n,
+      1n,
+      127n,
+      128n,
+      16383n,
+      16384n,
+      2n ** 31n,
+      2n ** 32n,
+      2n ** 53n - 1n,
+      2n ** 53n,
+      2n ** 63n - 1n,
+    ];
     for (let round = 0; round < 400; round++) {
       const height = heights[round % heights.length]!;
-      const index = round % 4 === 0 ? 0 : g.int(100_000);
+      const index = round % 4 === 0 ? 0 : round % 4 === 1 ? 2 ** 32 - 1 - g.int(3) : g.int(100_000);
       const tx = round % 7 === 0 ? new Uint8Array(0) : g.bytes(200);
       const result = g.result();
       const [bytes] = deliverTxBytes([result]);
       assert.deepEqual(
-        encodeTxResult(height, index, tx, bytes!),
-        TxResult.encode({ height, index, tx, result }).finish(),
+        Buffer.from(encodeTxResult(height, index, tx, bytes!)),
+        Buffer.from(TxResult.encode({ height, index, tx, result }).finish()),
         `height ${height} index ${index}`,
       );
     }
