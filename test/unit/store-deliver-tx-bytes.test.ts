@@ -3,12 +3,13 @@
 // generated encoders write, for any results, heights and positions, so no stored record changes.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { deliverTxBytes, encodeAbciResponses, encodeTxResult } from "../../src/store/deliver-tx-bytes.js";
 import {
-  type Event,
-  type ResponseDeliverTx,
-  TxResult,
-} from "../../src/wire/generated/tendermint/abci/types.js";
+  deliverTxBytes,
+  encodeAbciResponses,
+  encodeDeliverTx,
+  encodeTxResult,
+} from "../../src/store/deliver-tx-bytes.js";
+import { type Event, ResponseDeliverTx, TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
 import { ABCIResponses } from "../../src/wire/generated/tendermint/state/types.js";
 
 // A small deterministic generator (xorshift) so a failure repeats.
@@ -90,6 +91,32 @@ describe("DeliverTx bytes shared by the ABCI responses record and the tx index",
         Buffer.from(encodeTxResult(height, index, tx, bytes!)),
         Buffer.from(TxResult.encode({ height, index, tx, result }).finish()),
         `height ${height} index ${index}`,
+      );
+    }
+  });
+
+  it("encodes one DeliverTx result exactly as ResponseDeliverTx.encode does, odd fields included", () => {
+    const g = generator(11);
+    const odd: Partial<ResponseDeliverTx>[] = [
+      { code: 2 ** 32 - 1 },
+      { log: "caf\u00e9 \u2603", info: "\ud83d\ude00" },
+      { codespace: "lone \ud800 surrogate" },
+      { gasWanted: 2n ** 53n - 1n, gasUsed: 2n ** 53n },
+      { gasWanted: -1n, gasUsed: 2n ** 63n - 1n },
+      {
+        events: [
+          { type: "", attributes: [{ key: new Uint8Array(0), value: new Uint8Array(0), index: false }] },
+        ],
+      },
+      { events: [{ type: "\u00fcber", attributes: [] }] },
+      { data: new Uint8Array(300).fill(7), log: "x".repeat(200) },
+    ];
+    for (let round = 0; round < 300; round++) {
+      const result = { ...g.result(), ...(odd[round % (odd.length * 3)] ?? {}) };
+      assert.deepEqual(
+        Buffer.from(encodeDeliverTx(result)),
+        Buffer.from(ResponseDeliverTx.encode(result).finish()),
+        `round ${round}`,
       );
     }
   });
