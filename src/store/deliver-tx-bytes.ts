@@ -45,6 +45,8 @@ export function encodeTxResult(
   index: number,
   tx: Uint8Array,
   result: Uint8Array,
+  /** Where to write (a reused buffer's view, for a batch that copies at once); a new array by default. */
+  alloc: (size: number) => Uint8Array = (size) => new Uint8Array(size),
 ): Uint8Array {
   // Beyond 2^53 (never a real height) the Writer's int64 does the two-word arithmetic.
   if (height < 0n || height > 9007199254740991n) return encodeTxResultWithWriter(height, index, tx, result);
@@ -56,7 +58,7 @@ export function encodeTxResult(
     1 +
     varintLength(result.length) +
     result.length;
-  const out = new Uint8Array(size);
+  const out = alloc(size);
   let at = 0;
   if (h !== 0) {
     out[at++] = 8;

@@ -8,7 +8,7 @@
 // at most `maxFileSize` bytes; LevelDB raises a maxOpenFiles below 74 to 74).
 import { ClassicLevel } from "classic-level";
 import { StoreError } from "./errors.js";
-import { type BatchOperations, nativeBatchOf } from "./native-batch.js";
+import { type BatchOperations, type FillingBatch, nativeBatchOf } from "./native-batch.js";
 
 export type BinaryLevel = ClassicLevel<Uint8Array, Uint8Array>;
 
@@ -68,33 +68,55 @@ export class LevelBatch implements BatchOperations {
   /** A put's value; undefined marks a delete. */
   readonly values: (Uint8Array | undefined)[] = [];
   bytes = 0;
+  /** With `copies`: the database's native batch, filled as put and del are called. */
+  readonly #filling: FillingBatch | undefined;
+  readonly #copies: boolean;
 
-  constructor(db: BinaryLevel) {
+  /**
+   * `copies`: put and del take a copy of their bytes at once (straight into the database's native
+   * batch when it is free, else into JS copies), so the caller may build keys and values in buffers
+   * it reuses; such a batch must end with `write` or `abandon`.
+   */
+  constructor(db: BinaryLevel, options: { copies?: boolean } = {}) {
     this.#db = db;
+    this.#copies = options.copies ?? false;
+    const native = this.#copies ? nativeBatchOf(db) : undefined;
+    this.#filling = native?.available ? native.begin() : undefined;
   }
 
   put(key: Uint8Array, value: Uint8Array): this {
-    this.keys.push(key);
-    this.values.push(value);
+    if (this.#filling !== undefined) {
+      this.#filling.put(key, value);
+      return this;
+    }
+    this.keys.push(this.#copies ? key.slice() : key);
+    this.values.push(this.#copies ? value.slice() : value);
     this.bytes += key.length + value.length;
     return this;
   }
 
   del(key: Uint8Array): this {
-    this.keys.push(key);
+    if (this.#filling !== undefined) {
+      this.#filling.del(key);
+      return this;
+    }
+    this.keys.push(this.#copies ? key.slice() : key);
     this.values.push(undefined);
     this.bytes += key.length;
     return this;
   }
 
-  /** Number of operations collected. */
-  get length(): number {
-    return this.keys.length;
+  /** Drops every operation without writing (a `copies` batch whose build failed). */
+  abandon(): void {
+    this.#filling?.abandon();
+    this.keys.length = 0;
+    this.values.length = 0;
   }
 
   /** Writes every operation in one atomic LevelDB write. */
   write(options: { sync?: boolean } = {}): Promise<void> {
     const sync = options.sync ?? false;
+    if (this.#filling !== undefined) return this.#filling.write(sync);
     const native = nativeBatchOf(this.#db);
     if (native?.available) return native.write(this, sync);
     const operations = new Array<

@@ -80,6 +80,22 @@ export class NativeBatch {
     return !this.#busy && this.db.status === "open";
   }
 
+  /** Starts filling this batch directly (FillingBatch); only when `available`. */
+  begin(): FillingBatch {
+    if (!this.available) throw new Error("native batch used while busy or with the database closed");
+    this.#handle ??= this.binding.batch_init(this.context);
+    this.#busy = true;
+    return new FillingBatch(
+      this.binding,
+      this.#handle,
+      (bytes) => {
+        if (bytes > RETAIN_BYTES) this.#handle = undefined;
+        this.#busy = false;
+      },
+      () => this.db.status === "open",
+    );
+  }
+
   /**
    * Writes the operations in one atomic LevelDB write. Only when `available`: the batch is filled
    * synchronously here and is in use until the returned promise settles.
@@ -113,6 +129,66 @@ export class NativeBatch {
       done();
       throw error;
     });
+  }
+}
+
+/**
+ * A native batch being filled as the caller goes (NativeBatch.begin): each put and del copies its
+ * bytes into LevelDB's WriteBatch at once, so the caller may build every key in one reused buffer.
+ * Ends with `write` or `abandon`; the database's batch is busy until then.
+ */
+export class FillingBatch {
+  bytes = 0;
+  #open = true;
+
+  constructor(
+    private readonly binding: BatchBinding,
+    private readonly handle: unknown,
+    private readonly release: (bytes: number) => void,
+    private readonly isOpen: () => boolean,
+  ) {}
+
+  put(key: Uint8Array, value: Uint8Array): void {
+    this.binding.batch_put(this.handle, key, value);
+    this.bytes += key.length + value.length;
+  }
+
+  del(key: Uint8Array): void {
+    this.binding.batch_del(this.handle, key);
+    this.bytes += key.length;
+  }
+
+  /** Writes everything put so far in one atomic LevelDB write. */
+  write(sync: boolean): Promise<void> {
+    this.#close();
+    if (!this.isOpen()) {
+      // Closed while this batch was filled: LevelDB must not be reached (classic-level's own
+      // calls refuse the same way).
+      this.binding.batch_clear(this.handle);
+      this.release(this.bytes);
+      return Promise.reject(new Error("Database is not open: cannot write the batch"));
+    }
+    const done = () => {
+      this.binding.batch_clear(this.handle);
+      this.release(this.bytes);
+    };
+    return this.binding.batch_write(this.handle, { sync }).then(done, (error: unknown) => {
+      done();
+      throw error;
+    });
+  }
+
+  /** Drops what was put (the build failed): nothing is written. */
+  abandon(): void {
+    if (!this.#open) return;
+    this.#close();
+    this.binding.batch_clear(this.handle);
+    this.release(this.bytes);
+  }
+
+  #close(): void {
+    if (!this.#open) throw new Error("native batch written or abandoned twice");
+    this.#open = false;
   }
 }
 

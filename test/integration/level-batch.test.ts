@@ -81,6 +81,51 @@ describe("LevelBatch", () => {
     await db.close();
   });
 
+  it("with copies, keys built in one reused buffer land as they were at each put", async () => {
+    const db = await fresh();
+    const reused = new Uint8Array(3);
+    const fill = (i: number) => {
+      reused.set(key(i));
+      return reused;
+    };
+    // Filled straight into the native batch.
+    const direct = new LevelBatch(db, { copies: true });
+    for (let i = 0; i < 50; i++) direct.put(fill(i), value(i));
+    // Begun while the native batch is taken: JS copies, then the array form.
+    const copied = new LevelBatch(db, { copies: true });
+    for (let i = 50; i < 100; i++) copied.put(fill(i), value(i));
+    copied.del(fill(0));
+    await Promise.all([direct.write(), copied.write()]);
+    const stored = await contents(db);
+    assert.equal(stored.length, 99);
+    assert.deepEqual(
+      stored.slice(0, 2).map((e) => e.slice(0, 6)),
+      ["070001", "070002"],
+    );
+    await db.close();
+  });
+
+  it("an abandoned batch writes nothing and frees the native batch", async () => {
+    const db = await fresh();
+    const arrays = countArrayWrites(db);
+    const dropped = new LevelBatch(db, { copies: true }).put(key(1), value(1));
+    dropped.abandon();
+    await new LevelBatch(db, { copies: true }).put(key(2), value(2)).write();
+    assert.deepEqual(
+      (await contents(db)).map((e) => e.slice(0, 6)),
+      ["070002"],
+    );
+    assert.equal(arrays.count, 0, "the second batch had the native batch to itself");
+    await db.close();
+  });
+
+  it("a batch filled while its database closes rejects instead of reaching LevelDB", async () => {
+    const db = await fresh();
+    const batch = new LevelBatch(db, { copies: true }).put(key(1), value(1));
+    await db.close();
+    await assert.rejects(batch.write(), /not open/);
+  });
+
   it("a write to a closed database rejects instead of reaching LevelDB", async () => {
     const db = await fresh();
     await db.close();
