@@ -15,6 +15,9 @@
 // WriteBatch keeps the capacity of its largest write (LevelDB's Clear keeps its buffer), a bounded
 // cost: a batch that grew past RETAIN_BYTES is dropped after its write and a new one made next time.
 //
+// A batch whose keys are built in reused buffers (the tx index's) fills it as it goes
+// (`begin`, FillingBatch): each put copies its bytes into the WriteBatch at once.
+//
 // classic-level 3.0 exposes no public call for this, so it is reached through its binding (the
 // same loaded addon as the database's) and the database's context symbol. If either is missing (a
 // different classic-level), `nativeBatchOf` answers undefined and callers use the array form.
@@ -101,34 +104,19 @@ export class NativeBatch {
    * synchronously here and is in use until the returned promise settles.
    */
   write(operations: BatchOperations, sync: boolean): Promise<void> {
-    if (!this.available) throw new Error("native batch used while busy or with the database closed");
-    const { binding } = this;
-    this.#handle ??= binding.batch_init(this.context);
-    const handle = this.#handle;
+    const filling = this.begin();
     const { keys, values } = operations;
-    this.#busy = true;
-    let written: Promise<void>;
     try {
       for (let i = 0; i < keys.length; i++) {
         const value = values[i];
-        if (value === undefined) binding.batch_del(handle, keys[i]!);
-        else binding.batch_put(handle, keys[i]!, value);
+        if (value === undefined) filling.del(keys[i]!);
+        else filling.put(keys[i]!, value);
       }
-      written = binding.batch_write(handle, { sync });
     } catch (error) {
-      binding.batch_clear(handle);
-      this.#busy = false;
+      filling.abandon();
       throw error;
     }
-    const done = () => {
-      binding.batch_clear(handle);
-      if (operations.bytes > RETAIN_BYTES) this.#handle = undefined;
-      this.#busy = false;
-    };
-    return written.then(done, (error: unknown) => {
-      done();
-      throw error;
-    });
+    return filling.write(sync);
   }
 }
 
