@@ -119,6 +119,23 @@ describe("LevelBatch", () => {
     await db.close();
   });
 
+  it("the native batch is let go once no write came for a while, and made again by the next", async () => {
+    const db = await fresh();
+    const native = nativeBatchOf(db, 300)!;
+    await new LevelBatch(db).put(key(1), value(1)).write();
+    assert.equal(native.retained, true, "kept for the next write");
+    await new Promise((r) => setTimeout(r, 150));
+    await new LevelBatch(db).put(key(2), value(2)).write();
+    await new Promise((r) => setTimeout(r, 180));
+    assert.equal(native.retained, true, "each write restarts the wait");
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(native.retained, false, "let go after 300 ms without a write");
+    await new LevelBatch(db).put(key(3), value(3)).write();
+    assert.equal(native.retained, true);
+    assert.equal((await contents(db)).length, 3);
+    await db.close();
+  });
+
   it("a batch filled while its database closes rejects instead of reaching LevelDB", async () => {
     const db = await fresh();
     const batch = new LevelBatch(db, { copies: true }).put(key(1), value(1));
