@@ -57,15 +57,14 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   const waiting = new Map<number, { resolve: (r: SubmitResult) => void; hash: string }>();
   const responses = new Map<number, ResponseCheckTx>();
   const decided$ = new Subject<AdmissionDecided>();
-  // The hash of every tx this node admitted, by the tx's bytes object: our own proposals carry
-  // the very arrays the pool holds, so a committed block's hashes are looked up, not recomputed.
-  const hashOf = new WeakMap<Uint8Array, string>();
-  // A committed block's tx hashes, none computed twice: our own proposal's txs are the pool's
-  // arrays (hashOf has them); another node's block was checked here before it was committed, and
-  // its data hash remembers each tx's sha256 for that very txs array (only the hex is made).
+  // A committed block's tx hashes, none computed twice: a block is committed here only after its
+  // data hash was computed for that very txs array (made as our proposal, or checked as another's),
+  // which remembers each tx's sha256, so only the hex is made. (A WeakMap from each admitted tx's
+  // bytes to its hex hash did the same for our own proposals; its set per admitted tx cost more
+  // than the hex conversion it saved, and its ephemerons more in every GC.)
   const committedTxHashes = (txs: readonly Uint8Array[]): string[] => {
     const remembered = rememberedTxHashes(txs);
-    return txs.map((tx, i) => hashOf.get(tx) ?? blockTxHashHex(tx, remembered, i));
+    return txs.map((tx, i) => blockTxHashHex(tx, remembered, i));
   };
   // Submissions wait here until the end of the event loop's turn and are folded as one
   // TxsSubmitted (one fold, one CheckTx round, one answer fold for all the requests that one turn
@@ -139,7 +138,6 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     const tx = ownBytes(given);
     const requestId = nextRequestId++;
     const hash = known ?? txHashHex(tx);
-    hashOf.set(tx, hash);
     queued.push({ requestId, hash, tx, from });
     if (options.config.cacheSize > 0) queuedHashes.add(hash);
     if (!drainScheduled) {

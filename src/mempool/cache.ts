@@ -26,8 +26,8 @@ class CacheLog extends EntryLog {
   /** Whether each entry is a push (true) or a removal (false). */
   readonly pushes: boolean[] = [];
 
-  append(hash: string, push: boolean): void {
-    this.appendKey(hash);
+  append(hash: string, push: boolean, last?: number): void {
+    this.appendKey(hash, last);
     this.pushes.push(push);
   }
 }
@@ -179,11 +179,13 @@ export class TxCacheDraft implements Window {
   push(hash: string, capacity: number): void {
     if (capacity <= 0) return;
     this.own();
-    const at = liveAt(this, hash);
-    if (at >= 0 && at === this.length - 1) return; // already the newest
-    this.log.append(hash, true);
+    // Owned, the draft's window is the whole log: the hash's last entry is `latest`'s.
+    const last = this.log.latest.get(hash) ?? -1;
+    const live = last >= this.head && this.log.pushes[last] === true;
+    if (live && last === this.length - 1) return; // already the newest
+    this.log.append(hash, true, last);
     this.length++;
-    if (at < 0) this.size++;
+    if (!live) this.size++;
     // Evict the oldest live hashes; stale entries in front of them are stepped over once each.
     while (this.size > capacity) {
       const oldest = this.head++;
@@ -193,9 +195,11 @@ export class TxCacheDraft implements Window {
   }
 
   remove(hash: string): void {
-    if (liveAt(this, hash) < 0) return;
+    if (this.size === 0) return;
     this.own();
-    this.log.append(hash, false);
+    const last = this.log.latest.get(hash) ?? -1;
+    if (last < this.head || this.log.pushes[last] !== true) return;
+    this.log.append(hash, false, last);
     this.length++;
     this.size--;
   }

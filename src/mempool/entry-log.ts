@@ -10,11 +10,15 @@ export class EntryLog {
   /** Position of each key's last entry in the whole log. */
   readonly latest = new Map<string, number>();
 
-  /** Appends an entry for `key`; returns its position (the subclass fills its arrays there). */
-  protected appendKey(key: string): number {
+  /**
+   * Appends an entry for `key`; returns its position (the subclass fills its arrays there).
+   * `last`: the key's last entry when the caller has just looked it up (one Map lookup per edit,
+   * not two: these Maps hold tens of thousands of hashes, and each lookup is a cache miss).
+   */
+  protected appendKey(key: string, last?: number): number {
     const at = this.keys.length;
     this.keys.push(key);
-    this.previous.push(this.latest.get(key) ?? -1);
+    this.previous.push(last ?? this.latest.get(key) ?? -1);
     this.latest.set(key, at);
     return at;
   }

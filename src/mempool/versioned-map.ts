@@ -28,8 +28,8 @@ class MapLog<V> extends EntryLog {
   /** For a set: where this incarnation of the key was first set (its place in the order). */
   readonly starts: number[] = [];
 
-  append(key: string, value: V | typeof GONE, start: number): void {
-    const at = this.appendKey(key);
+  append(key: string, value: V | typeof GONE, start: number, last?: number): void {
+    const at = this.appendKey(key, last);
     this.values.push(value);
     this.starts.push(start < 0 ? at : start);
   }
@@ -223,17 +223,21 @@ export class MapDraft<V> implements Window<V> {
 
   set(key: string, value: V): this {
     this.own();
-    const at = liveAt(this, key);
-    this.log.append(key, value, at < 0 ? -1 : this.log.starts[at]!);
+    // Owned, the draft's window is the whole log: the key's last entry is `latest`'s.
+    const last = this.log.latest.get(key) ?? -1;
+    const live = last >= 0 && this.log.values[last] !== GONE;
+    this.log.append(key, value, live ? this.log.starts[last]! : -1, last);
     this.length++;
-    if (at < 0) this.size++;
+    if (!live) this.size++;
     return this;
   }
 
   delete(key: string): this {
-    if (liveAt(this, key) < 0) return this;
+    if (this.size === 0) return this;
     this.own();
-    this.log.append(key, GONE, -1);
+    const last = this.log.latest.get(key) ?? -1;
+    if (last < 0 || this.log.values[last] === GONE) return this;
+    this.log.append(key, GONE, -1, last);
     this.length++;
     this.size--;
     return this;

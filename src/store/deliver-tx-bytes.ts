@@ -8,7 +8,7 @@
 // (test/unit/store-deliver-tx-bytes.test.ts compares them).
 import Long from "long";
 import _m0 from "protobufjs/minimal.js";
-import { ResponseDeliverTx } from "../wire/generated/tendermint/abci/types.js";
+import { type Event, ResponseDeliverTx } from "../wire/generated/tendermint/abci/types.js";
 import { ABCIResponses } from "../wire/generated/tendermint/state/types.js";
 
 // Keyed by the results array of one ABCIResponses: the node saves the record at execution and
@@ -20,7 +20,7 @@ const encoded = new WeakMap<readonly ResponseDeliverTx[], readonly Uint8Array[]>
 export function deliverTxBytes(results: readonly ResponseDeliverTx[]): readonly Uint8Array[] {
   let bytes = encoded.get(results);
   if (bytes === undefined) {
-    bytes = results.map((result) => ResponseDeliverTx.encode(result).finish());
+    bytes = results.map(encodeDeliverTx);
     encoded.set(results, bytes);
   }
   return bytes;
@@ -33,8 +33,73 @@ export function encodeAbciResponses(responses: ABCIResponses): Uint8Array {
   return ABCIResponses.encode({ ...responses, deliverTxs: [] }, writer).finish();
 }
 
-/** TxResult {height, index, tx, result} bytes with the result already encoded. */
+/**
+ * TxResult {height, index, tx, result} bytes with the result already encoded, written straight
+ * into one array of the exact size: a protobufjs Writer per tx (its operation list, a Buffer from
+ * the pool at finish) was a third of building a height's index batch. Fields as the generated
+ * encoder writes them: height (int64 varint) and index (uint32 varint) left out when 0, tx when
+ * empty, result always.
+ */
 export function encodeTxResult(
+  height: bigint,
+  index: number,
+  tx: Uint8Array,
+  result: Uint8Array,
+  /** Where to write (a reused buffer's view, for a batch that copies at once); a new array by default. */
+  alloc: (size: number) => Uint8Array = (size) => new Uint8Array(size),
+): Uint8Array {
+  // Beyond 2^53 (never a real height) the Writer's int64 does the two-word arithmetic.
+  if (height < 0n || height > 9007199254740991n) return encodeTxResultWithWriter(height, index, tx, result);
+  const h = Number(height);
+  const size =
+    (h !== 0 ? 1 + varintLength(h) : 0) +
+    (index !== 0 ? 1 + varintLength(index >>> 0) : 0) +
+    (tx.length !== 0 ? 1 + varintLength(tx.length) + tx.length : 0) +
+    1 +
+    varintLength(result.length) +
+    result.length;
+  const out = alloc(size);
+  let at = 0;
+  if (h !== 0) {
+    out[at++] = 8;
+    at = writeVarint(out, at, h);
+  }
+  if (index !== 0) {
+    out[at++] = 16;
+    at = writeVarint(out, at, index >>> 0);
+  }
+  if (tx.length !== 0) {
+    out[at++] = 26;
+    at = writeVarint(out, at, tx.length);
+    out.set(tx, at);
+    at += tx.length;
+  }
+  out[at++] = 34;
+  at = writeVarint(out, at, result.length);
+  out.set(result, at);
+  return out;
+}
+
+/** Bytes of a non-negative integer below 2^53 as a protobuf varint. */
+function varintLength(n: number): number {
+  let length = 1;
+  while (n >= 128) {
+    n = Math.floor(n / 128);
+    length++;
+  }
+  return length;
+}
+
+function writeVarint(out: Uint8Array, at: number, n: number): number {
+  while (n >= 128) {
+    out[at++] = (n % 128) | 128;
+    n = Math.floor(n / 128);
+  }
+  out[at++] = n;
+  return at;
+}
+
+function encodeTxResultWithWriter(
   height: bigint,
   index: number,
   tx: Uint8Array,
@@ -50,4 +115,111 @@ export function encodeTxResult(
 function int64(value: bigint): number | Long {
   if (value >= -9007199254740991n && value <= 9007199254740991n) return Number(value);
   return new Long(Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n)));
+}
+
+/**
+ * ResponseDeliverTx bytes, written straight into one array of the exact size (sized in one pass,
+ * written in a second): the generated encoder's Writer made an operation object per field and a
+ * fork per event and per attribute, the largest allocation per committed tx after the index's keys.
+ * Same bytes as ResponseDeliverTx.encode (test/unit/store-deliver-tx-bytes.test.ts); a result
+ * this path does not take (a string that is not ASCII, whose UTF-8 protobufjs writes its own way
+ * for lone surrogates; a gas figure outside [0, 2^53)) goes through the generated encoder.
+ */
+export function encodeDeliverTx(result: ResponseDeliverTx): Uint8Array {
+  const { code, data, log, info, gasWanted, gasUsed, events, codespace } = result;
+  if (
+    !asciiOnly(log) ||
+    !asciiOnly(info) ||
+    !asciiOnly(codespace) ||
+    !smallGas(gasWanted) ||
+    !smallGas(gasUsed)
+  ) {
+    return ResponseDeliverTx.encode(result).finish();
+  }
+  for (const event of events) if (!asciiOnly(event.type)) return ResponseDeliverTx.encode(result).finish();
+  const wanted = Number(gasWanted);
+  const used = Number(gasUsed);
+  let size = 0;
+  if (code !== 0) size += 1 + varintLength(code >>> 0);
+  if (data.length !== 0) size += 1 + lengthDelimited(data.length);
+  if (log !== "") size += 1 + lengthDelimited(log.length);
+  if (info !== "") size += 1 + lengthDelimited(info.length);
+  if (wanted !== 0) size += 1 + varintLength(wanted);
+  if (used !== 0) size += 1 + varintLength(used);
+  for (const event of events) size += 1 + lengthDelimited(eventLength(event));
+  if (codespace !== "") size += 1 + lengthDelimited(codespace.length);
+  const out = new Uint8Array(size);
+  let at = 0;
+  if (code !== 0) {
+    out[at++] = 8;
+    at = writeVarint(out, at, code >>> 0);
+  }
+  if (data.length !== 0) at = writeBytes(out, at, 18, data);
+  if (log !== "") at = writeAscii(out, at, 26, log);
+  if (info !== "") at = writeAscii(out, at, 34, info);
+  if (wanted !== 0) {
+    out[at++] = 40;
+    at = writeVarint(out, at, wanted);
+  }
+  if (used !== 0) {
+    out[at++] = 48;
+    at = writeVarint(out, at, used);
+  }
+  for (const event of events) {
+    out[at++] = 58;
+    at = writeVarint(out, at, eventLength(event));
+    if (event.type !== "") at = writeAscii(out, at, 10, event.type);
+    for (const attribute of event.attributes) {
+      out[at++] = 18;
+      at = writeVarint(out, at, attributeLength(attribute));
+      if (attribute.key.length !== 0) at = writeBytes(out, at, 10, attribute.key);
+      if (attribute.value.length !== 0) at = writeBytes(out, at, 18, attribute.value);
+      if (attribute.index) {
+        out[at++] = 24;
+        out[at++] = 1;
+      }
+    }
+  }
+  if (codespace !== "") writeAscii(out, at, 66, codespace);
+  return out;
+}
+
+type Attribute = Event["attributes"][number];
+
+function attributeLength(attribute: Attribute): number {
+  let length = 0;
+  if (attribute.key.length !== 0) length += 1 + lengthDelimited(attribute.key.length);
+  if (attribute.value.length !== 0) length += 1 + lengthDelimited(attribute.value.length);
+  if (attribute.index) length += 2;
+  return length;
+}
+
+function eventLength(event: Event): number {
+  let length = event.type !== "" ? 1 + lengthDelimited(event.type.length) : 0;
+  for (const attribute of event.attributes) length += 1 + lengthDelimited(attributeLength(attribute));
+  return length;
+}
+
+/** A length prefix and that many bytes. */
+const lengthDelimited = (length: number) => varintLength(length) + length;
+
+function asciiOnly(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+const smallGas = (gas: bigint) => gas >= 0n && gas <= 9007199254740991n;
+
+function writeBytes(out: Uint8Array, at: number, tag: number, bytes: Uint8Array): number {
+  out[at++] = tag;
+  at = writeVarint(out, at, bytes.length);
+  out.set(bytes, at);
+  return at + bytes.length;
+}
+
+function writeAscii(out: Uint8Array, at: number, tag: number, text: string): number {
+  out[at++] = tag;
+  at = writeVarint(out, at, text.length);
+  for (let i = 0; i < text.length; i++) out[at++] = text.charCodeAt(i);
+  return at;
 }

@@ -5,28 +5,54 @@ import { StoreError } from "./errors.js";
 
 const MAX_UINT64 = (1n << 64n) - 1n;
 
+// Byte by byte rather than through a DataView: a height's index builds tens of thousands of keys,
+// and a DataView per call (and a BigInt range check) was most of writing one.
+
 /** Writes `height` as 8 big-endian bytes at `offset`; heights are non-negative int64 values. */
 export function writeUint64(target: Uint8Array, offset: number, value: bigint): void {
   if (value < 0n || value > MAX_UINT64) {
     throw new StoreError("STORE_INVALID_SAVE", `height ${value} is outside the storable range [0, 2^64)`);
   }
-  const view = new DataView(target.buffer, target.byteOffset, target.byteLength);
-  view.setBigUint64(offset, value, false);
+  let hi: number;
+  let lo: number;
+  if (value <= 9007199254740991n) {
+    const n = Number(value);
+    hi = Math.floor(n / 4294967296);
+    lo = n >>> 0;
+  } else {
+    hi = Number(value >> 32n);
+    lo = Number(value & 0xffffffffn);
+  }
+  writeUint32(target, offset, hi);
+  writeUint32(target, offset + 4, lo);
 }
 
 export function readUint64(source: Uint8Array, offset: number): bigint {
-  const view = new DataView(source.buffer, source.byteOffset, source.byteLength);
-  return view.getBigUint64(offset, false);
+  const hi = readUint32(source, offset);
+  const lo = readUint32(source, offset + 4);
+  if (hi < 0x200000) return BigInt(hi * 4294967296 + lo);
+  return (BigInt(hi) << 32n) | BigInt(lo);
 }
 
 export function writeUint32(target: Uint8Array, offset: number, value: number): void {
-  const view = new DataView(target.buffer, target.byteOffset, target.byteLength);
-  view.setUint32(offset, value >>> 0, false);
+  if (offset < 0 || offset + 4 > target.length)
+    throw new RangeError(`offset ${offset} is outside the ${target.length}-byte array`);
+  target[offset] = value >>> 24;
+  target[offset + 1] = (value >>> 16) & 0xff;
+  target[offset + 2] = (value >>> 8) & 0xff;
+  target[offset + 3] = value & 0xff;
 }
 
 export function readUint32(source: Uint8Array, offset: number): number {
-  const view = new DataView(source.buffer, source.byteOffset, source.byteLength);
-  return view.getUint32(offset, false);
+  if (offset < 0 || offset + 4 > source.length)
+    throw new RangeError(`offset ${offset} is outside the ${source.length}-byte array`);
+  return (
+    ((source[offset]! << 24) |
+      (source[offset + 1]! << 16) |
+      (source[offset + 2]! << 8) |
+      source[offset + 3]!) >>>
+    0
+  );
 }
 
 /** `prefix ‖ height(8)`. */

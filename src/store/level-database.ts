@@ -8,6 +8,7 @@
 // at most `maxFileSize` bytes; LevelDB raises a maxOpenFiles below 74 to 74).
 import { ClassicLevel } from "classic-level";
 import { StoreError } from "./errors.js";
+import { type BatchOperations, type FillingBatch, nativeBatchOf } from "./native-batch.js";
 
 export type BinaryLevel = ClassicLevel<Uint8Array, Uint8Array>;
 
@@ -49,38 +50,85 @@ export async function openBinaryLevel(
   return db;
 }
 
-type LevelOperation = { type: "put"; key: Uint8Array; value: Uint8Array } | { type: "del"; key: Uint8Array };
-
 /**
- * A write batch collected in JS and handed to LevelDB whole (classic-level's array form).
+ * A write batch collected in JS and handed to LevelDB whole.
  *
- * classic-level's chained batch (`db.batch()`) builds a native WriteBatch that is freed only
- * when V8 collects the batch's JS object, and V8 is never told about those native bytes; the
- * array form's native batch is deleted as soon as the write completes, so a height's
- * multi-megabyte index batch never waits for a full GC. Never put a zero-length key or value:
- * classic-level 3.0 leaks the native copy of each one (32 bytes of malloc; the main arena's
- * growth under load was the index's empty event values, docs/storage.md "Memory").
+ * The operations are kept as parallel arrays and written through the database's reusable native
+ * batch (native-batch.ts: one binding call per operation); while that batch is busy with another
+ * write, or where classic-level offers none, through classic-level's array form. Not its chained
+ * batch (`db.batch()`): that builds a native WriteBatch freed only when V8 collects the batch's
+ * JS object, and V8 is never told about those native bytes, so a height's multi-megabyte index
+ * batch waited for a full GC. Never put a zero-length key or value: classic-level 3.0 leaks the
+ * native copy of each one (32 bytes of malloc, on either path; the main arena's growth under load
+ * was the index's empty event values, docs/storage.md "Memory").
  */
-export class LevelBatch {
+export class LevelBatch implements BatchOperations {
   readonly #db: BinaryLevel;
-  readonly #operations: LevelOperation[] = [];
+  readonly keys: Uint8Array[] = [];
+  /** A put's value; undefined marks a delete. */
+  readonly values: (Uint8Array | undefined)[] = [];
+  bytes = 0;
+  /** With `copies`: the database's native batch, filled as put and del are called. */
+  readonly #filling: FillingBatch | undefined;
+  readonly #copies: boolean;
 
-  constructor(db: BinaryLevel) {
+  /**
+   * `copies`: put and del take a copy of their bytes at once (straight into the database's native
+   * batch when it is free, else into JS copies), so the caller may build keys and values in buffers
+   * it reuses; such a batch must end with `write` or `abandon`.
+   */
+  constructor(db: BinaryLevel, options: { copies?: boolean } = {}) {
     this.#db = db;
+    this.#copies = options.copies ?? false;
+    const native = this.#copies ? nativeBatchOf(db) : undefined;
+    this.#filling = native?.available ? native.begin() : undefined;
   }
 
   put(key: Uint8Array, value: Uint8Array): this {
-    this.#operations.push({ type: "put", key, value });
+    if (this.#filling !== undefined) {
+      this.#filling.put(key, value);
+      return this;
+    }
+    this.keys.push(this.#copies ? key.slice() : key);
+    this.values.push(this.#copies ? value.slice() : value);
+    this.bytes += key.length + value.length;
     return this;
   }
 
   del(key: Uint8Array): this {
-    this.#operations.push({ type: "del", key });
+    if (this.#filling !== undefined) {
+      this.#filling.del(key);
+      return this;
+    }
+    this.keys.push(this.#copies ? key.slice() : key);
+    this.values.push(undefined);
+    this.bytes += key.length;
     return this;
+  }
+
+  /** Drops every operation without writing (a `copies` batch whose build failed). */
+  abandon(): void {
+    this.#filling?.abandon();
+    this.keys.length = 0;
+    this.values.length = 0;
   }
 
   /** Writes every operation in one atomic LevelDB write. */
   write(options: { sync?: boolean } = {}): Promise<void> {
-    return this.#db.batch(this.#operations, options);
+    const sync = options.sync ?? false;
+    if (this.#filling !== undefined) return this.#filling.write(sync);
+    const native = nativeBatchOf(this.#db);
+    if (native?.available) return native.write(this, sync);
+    const operations = new Array<
+      { type: "put"; key: Uint8Array; value: Uint8Array } | { type: "del"; key: Uint8Array }
+    >(this.keys.length);
+    for (let i = 0; i < this.keys.length; i++) {
+      const value = this.values[i];
+      operations[i] =
+        value === undefined
+          ? { type: "del", key: this.keys[i]! }
+          : { type: "put", key: this.keys[i]!, value };
+    }
+    return this.#db.batch(operations, { sync });
   }
 }

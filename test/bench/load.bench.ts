@@ -15,7 +15,7 @@
 //      broadcast_tx_sync's on that node (LOAD_COMMIT_CALLS calls each).
 // Says so and skips when wrk is absent (test/system/packages.txt installs it). CI runs a few
 // seconds; the long runs: LOAD_SECONDS=60 (throughput), LOAD_SECONDS=600 LOAD_RATE=10000 (memory).
-// LOAD_PROF=<dir> runs the node under --cpu-prof; LOAD_LOG=<file> keeps the node's log and
+// LOAD_PROF=<dir> runs the node under --cpu-prof; LOAD_ALLOC_PROF=<file> samples its allocations (alloc-profile.mjs); LOAD_LOG=<file> keeps the node's log and
 // LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases). Writes bench-results/load.json; never fails
 // on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -162,6 +162,8 @@ class BenchNode {
       "--trace-gc",
       // LOAD_MEMORY_PROBE=<file>: the node's memory part by part every 5 s (memory-probe.mjs).
       ...(process.env.LOAD_MEMORY_PROBE ? ["--import", join(root, "test", "bench", "memory-probe.mjs")] : []),
+      // LOAD_ALLOC_PROF=<file>: every allocation sampled, collected ones included (alloc-profile.mjs).
+      ...(process.env.LOAD_ALLOC_PROF ? ["--import", join(root, "test", "bench", "alloc-profile.mjs")] : []),
       ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []),
       BIN,
       "node",
@@ -177,7 +179,11 @@ class BenchNode {
     ];
     const child = spawn(process.execPath, args, {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, MEMORY_PROBE_OUT: process.env.LOAD_MEMORY_PROBE ?? "" },
+      env: {
+        ...process.env,
+        MEMORY_PROBE_OUT: process.env.LOAD_MEMORY_PROBE ?? "",
+        ALLOC_PROF_OUT: process.env.LOAD_ALLOC_PROF ?? "",
+      },
     });
     this.#child = child;
     this.#exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));

@@ -3,12 +3,13 @@
 // generated encoders write, for any results, heights and positions, so no stored record changes.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { deliverTxBytes, encodeAbciResponses, encodeTxResult } from "../../src/store/deliver-tx-bytes.js";
 import {
-  type Event,
-  type ResponseDeliverTx,
-  TxResult,
-} from "../../src/wire/generated/tendermint/abci/types.js";
+  deliverTxBytes,
+  encodeAbciResponses,
+  encodeDeliverTx,
+  encodeTxResult,
+} from "../../src/store/deliver-tx-bytes.js";
+import { type Event, ResponseDeliverTx, TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
 import { ABCIResponses } from "../../src/wire/generated/tendermint/state/types.js";
 
 // A small deterministic generator (xorshift) so a failure repeats.
@@ -67,17 +68,55 @@ describe("DeliverTx bytes shared by the ABCI responses record and the tx index",
 
   it("assembles TxResult exactly as TxResult.encode does, at any height and position", () => {
     const g = generator(7);
-    const heights = [0n, 1n, 127n, 128n, 2n ** 31n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 63n - 1n];
+    const heights = [
+      0n,
+      1n,
+      127n,
+      128n,
+      16383n,
+      16384n,
+      2n ** 31n,
+      2n ** 32n,
+      2n ** 53n - 1n,
+      2n ** 53n,
+      2n ** 63n - 1n,
+    ];
     for (let round = 0; round < 400; round++) {
       const height = heights[round % heights.length]!;
-      const index = round % 4 === 0 ? 0 : g.int(100_000);
+      const index = round % 4 === 0 ? 0 : round % 4 === 1 ? 2 ** 32 - 1 - g.int(3) : g.int(100_000);
       const tx = round % 7 === 0 ? new Uint8Array(0) : g.bytes(200);
       const result = g.result();
       const [bytes] = deliverTxBytes([result]);
       assert.deepEqual(
-        encodeTxResult(height, index, tx, bytes!),
-        TxResult.encode({ height, index, tx, result }).finish(),
+        Buffer.from(encodeTxResult(height, index, tx, bytes!)),
+        Buffer.from(TxResult.encode({ height, index, tx, result }).finish()),
         `height ${height} index ${index}`,
+      );
+    }
+  });
+
+  it("encodes one DeliverTx result exactly as ResponseDeliverTx.encode does, odd fields included", () => {
+    const g = generator(11);
+    const odd: Partial<ResponseDeliverTx>[] = [
+      { code: 2 ** 32 - 1 },
+      { log: "caf\u00e9 \u2603", info: "\ud83d\ude00" },
+      { codespace: "lone \ud800 surrogate" },
+      { gasWanted: 2n ** 53n - 1n, gasUsed: 2n ** 53n },
+      { gasWanted: -1n, gasUsed: 2n ** 63n - 1n },
+      {
+        events: [
+          { type: "", attributes: [{ key: new Uint8Array(0), value: new Uint8Array(0), index: false }] },
+        ],
+      },
+      { events: [{ type: "\u00fcber", attributes: [] }] },
+      { data: new Uint8Array(300).fill(7), log: "x".repeat(200) },
+    ];
+    for (let round = 0; round < 300; round++) {
+      const result = { ...g.result(), ...(odd[round % (odd.length * 3)] ?? {}) };
+      assert.deepEqual(
+        Buffer.from(encodeDeliverTx(result)),
+        Buffer.from(ResponseDeliverTx.encode(result).finish()),
+        `round ${round}`,
       );
     }
   });

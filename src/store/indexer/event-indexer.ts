@@ -14,13 +14,14 @@ import { BLOCK_DOCUMENT, type IndexedDocument, TX_DOCUMENT } from "./event-match
 import type { HeightIndexInput } from "./height-index-input.js";
 import {
   blockEventsKey,
-  entryKey,
   INDEXED_HEIGHT_KEY,
+  KeyScratch,
   MAX_INDEXED_KEY_BYTES,
   PREFIX_BLOCK_EVENT,
   PREFIX_BLOCK_EVENTS,
   PREFIX_TX_EVENT,
   PREFIX_TX_POSITION,
+  PREFIX_TX_RESULT,
   txPositionKey,
   txResultKey,
 } from "./index-keys.js";
@@ -111,6 +112,7 @@ class CompositeKeys {
 function putEventEntries(
   batch: Batch,
   keys: CompositeKeys,
+  scratch: KeyScratch,
   prefix: number,
   events: readonly Event[],
   height: Uint8Array,
@@ -124,7 +126,7 @@ function putEventEntries(
       if (!attribute.index) continue;
       const composite = keys.of(event.type, attribute.key);
       if (composite.length > MAX_INDEXED_KEY_BYTES) continue;
-      const key = entryKey(prefix, composite, attribute.value, height, txIndex, firstSeq + i);
+      const key = scratch.entryKey(prefix, composite, attribute.value, height, txIndex, firstSeq + i);
       if (del) batch.del(key);
       else batch.put(key, EVENT_ENTRY_VALUE);
     }
@@ -139,6 +141,10 @@ export class EventIndexer implements HeightIndexer {
   #indexedHeight = 0n;
   readonly #budget: SearchBudget;
   readonly #sync: boolean;
+  // Every batch here copies its keys and values at once (LevelBatch's `copies`), so each is built
+  // in one of these reused buffers: keys in one, values in the other.
+  readonly #keyScratch = new KeyScratch();
+  readonly #valueScratch = new KeyScratch();
   readonly txs: TxIndexReader;
   readonly blocks: BlockIndexReader;
 
@@ -225,9 +231,24 @@ export class EventIndexer implements HeightIndexer {
    * Re-indexing a height (start-up repair) gives the same keys.
    */
   async indexHeight(input: HeightIndexInput): Promise<void> {
+    const batch = new LevelBatch(this.#db, { copies: true });
+    try {
+      const newHeight = await this.#buildHeight(batch, input);
+      await batch.write({ sync: this.#sync });
+      this.#indexedHeight = newHeight;
+    } catch (error) {
+      batch.abandon();
+      throw error;
+    }
+  }
+
+  /** Puts a height's entries into `batch`; returns the indexed-height marker it wrote. */
+  async #buildHeight(batch: LevelBatch, input: HeightIndexInput): Promise<bigint> {
     const { height } = input;
-    const batch = new LevelBatch(this.#db);
     const keys = new CompositeKeys();
+    const scratch = this.#keyScratch;
+    const values = this.#valueScratch;
+    const valueOfSize = (size: number) => values.take(size);
     const heightBytes = encodeHeight(height);
     const txs = input.txs;
     // Built a slice at a time, the event loop turning between slices (the write stays one
@@ -256,9 +277,12 @@ export class EventIndexer implements HeightIndexer {
         }
         homes.set(id, index);
         const resultBytes = indexed.resultBytes ?? ResponseDeliverTx.encode(indexed.result).finish();
-        batch.put(txResultKey(hash), encodeTxResult(height, index, indexed.tx, resultBytes));
-        batch.put(txPositionKey(height, index), hash);
-        putEventEntries(batch, keys, PREFIX_TX_EVENT, indexed.result.events, heightBytes, index, 0);
+        batch.put(
+          scratch.prefixed(PREFIX_TX_RESULT, hash),
+          encodeTxResult(height, index, indexed.tx, resultBytes, valueOfSize),
+        );
+        batch.put(scratch.positionKey(PREFIX_TX_POSITION, heightBytes, index), hash);
+        putEventEntries(batch, keys, scratch, PREFIX_TX_EVENT, indexed.result.events, heightBytes, index, 0);
       }
     }
     const previous = await previousRead;
@@ -275,15 +299,32 @@ export class EventIndexer implements HeightIndexer {
       endBlock: { validatorUpdates: [], consensusParamUpdates: undefined, events: [...input.endBlockEvents] },
     };
     batch.put(blockEventsKey(height), encodeMessage(ABCIResponses, blockEvents));
-    putEventEntries(batch, keys, PREFIX_BLOCK_EVENT, input.beginBlockEvents, heightBytes, undefined, 0);
+    putEventEntries(
+      batch,
+      keys,
+      scratch,
+      PREFIX_BLOCK_EVENT,
+      input.beginBlockEvents,
+      heightBytes,
+      undefined,
+      0,
+    );
     const endSeq = input.beginBlockEvents.length;
-    putEventEntries(batch, keys, PREFIX_BLOCK_EVENT, input.endBlockEvents, heightBytes, undefined, endSeq);
+    putEventEntries(
+      batch,
+      keys,
+      scratch,
+      PREFIX_BLOCK_EVENT,
+      input.endBlockEvents,
+      heightBytes,
+      undefined,
+      endSeq,
+    );
     // Re-indexing an older height (repair) never moves the marker back.
     let newHeight = this.#indexedHeight;
     if (height > newHeight) newHeight = height;
     batch.put(INDEXED_HEIGHT_KEY, encodeHeight(newHeight));
-    await batch.write({ sync: this.#sync });
-    this.#indexedHeight = newHeight;
+    return newHeight;
   }
 
   /**
@@ -293,7 +334,18 @@ export class EventIndexer implements HeightIndexer {
    * indexed again at another height since is left alone. Removing twice is harmless.
    */
   async removeHeight(height: bigint, txHashes: readonly Uint8Array[]): Promise<void> {
-    const batch = new LevelBatch(this.#db);
+    const batch = new LevelBatch(this.#db, { copies: true });
+    try {
+      const newHeight = await this.#buildRemoval(batch, height, txHashes);
+      await batch.write({ sync: true });
+      this.#indexedHeight = newHeight;
+    } catch (error) {
+      batch.abandon();
+      throw error;
+    }
+  }
+
+  async #buildRemoval(batch: LevelBatch, height: bigint, txHashes: readonly Uint8Array[]): Promise<bigint> {
     const keys = new CompositeKeys();
     const stored = await this.#db.getMany(txHashes.map(txResultKey));
     stored.forEach((raw, i) => {
@@ -309,15 +361,34 @@ export class EventIndexer implements HeightIndexer {
       const events = decodeStored(ABCIResponses, blockRaw, `tx_index.db block events ${height}`);
       const begin = events.beginBlock?.events ?? [];
       const heightBytes = encodeHeight(height);
-      putEventEntries(batch, keys, PREFIX_BLOCK_EVENT, begin, heightBytes, undefined, 0, true);
+      putEventEntries(
+        batch,
+        keys,
+        this.#keyScratch,
+        PREFIX_BLOCK_EVENT,
+        begin,
+        heightBytes,
+        undefined,
+        0,
+        true,
+      );
       const end = events.endBlock?.events ?? [];
-      putEventEntries(batch, keys, PREFIX_BLOCK_EVENT, end, heightBytes, undefined, begin.length, true);
+      putEventEntries(
+        batch,
+        keys,
+        this.#keyScratch,
+        PREFIX_BLOCK_EVENT,
+        end,
+        heightBytes,
+        undefined,
+        begin.length,
+        true,
+      );
       batch.del(blockEventsKey(height));
     }
     const newHeight = this.#indexedHeight >= height ? height - 1n : this.#indexedHeight;
     batch.put(INDEXED_HEIGHT_KEY, encodeHeight(newHeight));
-    await batch.write({ sync: true });
-    this.#indexedHeight = newHeight;
+    return newHeight;
   }
 
   #deleteTxEntries(
@@ -328,7 +399,17 @@ export class EventIndexer implements HeightIndexer {
     events: readonly Event[],
   ): void {
     batch.del(txPositionKey(height, index));
-    putEventEntries(batch, keys, PREFIX_TX_EVENT, events, encodeHeight(height), index, 0, true);
+    putEventEntries(
+      batch,
+      keys,
+      this.#keyScratch,
+      PREFIX_TX_EVENT,
+      events,
+      encodeHeight(height),
+      index,
+      0,
+      true,
+    );
   }
 
   async #getTxResult(hash: Uint8Array): Promise<TxResult | undefined> {

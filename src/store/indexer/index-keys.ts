@@ -69,13 +69,30 @@ export function entryKey(
   txIndex: number | undefined,
   seq: number,
 ): Uint8Array {
+  const out = new Uint8Array(entryKeyLength(key, value, txIndex));
+  writeEntryKey(out, prefix, key, value, height, txIndex, seq);
+  return out;
+}
+
+function entryKeyLength(key: Uint8Array, value: Uint8Array, txIndex: number | undefined): number {
   if (key.length > MAX_INDEXED_KEY_BYTES) {
     throw new StoreError(
       "INDEX_QUERY_INVALID",
       `composite key of ${key.length} bytes exceeds ${MAX_INDEXED_KEY_BYTES}`,
     );
   }
-  const out = new Uint8Array(3 + key.length + 4 + value.length + 8 + (txIndex === undefined ? 4 : 8));
+  return 3 + key.length + 4 + value.length + 8 + (txIndex === undefined ? 4 : 8);
+}
+
+function writeEntryKey(
+  out: Uint8Array,
+  prefix: number,
+  key: Uint8Array,
+  value: Uint8Array,
+  height: bigint | Uint8Array,
+  txIndex: number | undefined,
+  seq: number,
+): void {
   out[0] = prefix;
   out[1] = key.length >>> 8;
   out[2] = key.length & 0xff;
@@ -89,7 +106,61 @@ export function entryKey(
   at += 8;
   if (txIndex !== undefined) at = putUint32(out, at, txIndex);
   putUint32(out, at, seq);
-  return out;
+}
+
+/**
+ * Keys and values built in one reused buffer, for a batch that copies them at once (LevelBatch's
+ * `copies`): a height's index wrote a fresh array per entry key, its largest allocation per tx.
+ * Each result is a view valid until the next call; a view per length is kept, so a call
+ * allocates nothing once every length was seen.
+ */
+export class KeyScratch {
+  #buffer = new Uint8Array(512);
+  #views: Uint8Array[] = [];
+
+  /** `length` bytes of the buffer (grown when needed), to be filled by the caller. */
+  take(length: number): Uint8Array {
+    if (length > this.#buffer.length) {
+      this.#buffer = new Uint8Array(Math.max(length, 2 * this.#buffer.length));
+      this.#views = [];
+    }
+    let view = this.#views[length];
+    if (view === undefined) {
+      view = this.#buffer.subarray(0, length);
+      this.#views[length] = view;
+    }
+    return view;
+  }
+
+  entryKey(
+    prefix: number,
+    key: Uint8Array,
+    value: Uint8Array,
+    height: Uint8Array,
+    txIndex: number | undefined,
+    seq: number,
+  ): Uint8Array {
+    const out = this.take(entryKeyLength(key, value, txIndex));
+    writeEntryKey(out, prefix, key, value, height, txIndex, seq);
+    return out;
+  }
+
+  /** `prefix ‖ height(8) ‖ index(4)` with the height already as bytes. */
+  positionKey(prefix: number, height: Uint8Array, index: number): Uint8Array {
+    const out = this.take(13);
+    out[0] = prefix;
+    out.set(height, 1);
+    putUint32(out, 9, index);
+    return out;
+  }
+
+  /** `prefix ‖ bytes`. */
+  prefixed(prefix: number, bytes: Uint8Array): Uint8Array {
+    const out = this.take(1 + bytes.length);
+    out[0] = prefix;
+    out.set(bytes, 1);
+    return out;
+  }
 }
 
 function putUint32(out: Uint8Array, at: number, value: number): number {
