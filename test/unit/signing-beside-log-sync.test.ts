@@ -31,9 +31,24 @@ function heldSync(log: string[]) {
   return { synced, finish, fail };
 }
 
+/** A few timer turns: long enough for a step that should NOT happen to show itself. */
 async function settle(): Promise<void> {
   for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 2));
 }
+
+/**
+ * Waits until `done()` holds (the file steps run on the thread pool, whose turn a loaded machine
+ * delays past any fixed wait), failing with `what` after 5 s.
+ */
+async function until(what: string, done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!done()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+const stateDirEntries = (path: string) => readdirSync(join(path, ".."));
 
 function run(signer: ConsensusSigner, syncLog: () => Promise<void>) {
   const effect$ = new Subject<ConsensusEffect>();
@@ -53,6 +68,7 @@ test("the file signer's state is staged while the log syncs, and replaced and re
   const { effect$, inputs } = run(signer, () => sync.synced);
 
   effect$.next({ type: "SignVote", vote: vote(5n) });
+  await until("the temporary file's close", () => log.includes("close temp"));
   await settle();
   // Beside the pending sync: the temporary file is written and fsynced, nothing more.
   assert.deepEqual(log, ["open temp", "write temp", "fsync temp", "close temp"]);
@@ -64,7 +80,7 @@ test("the file signer's state is staged while the log syncs, and replaced and re
   assert.equal(inputs.length, 0, "no signature leaves before the log is durable");
 
   sync.finish();
-  await settle();
+  await until("the signature", () => inputs.length === 1 && log.includes("close dir"));
   assert.deepEqual(log.slice(4), ["log synced", "rename", "open dir", "fsync dir", "close dir"]);
   assert.equal(inputs.length, 1);
   assert.equal(inputs[0]!.type, "VoteSigned");
@@ -81,9 +97,12 @@ test("a failed log sync stores nothing, halts with SIGNER_IO, and leaves the sig
   const { effect$, inputs } = run(signer, () => sync.synced);
 
   effect$.next({ type: "SignVote", vote: vote(6n) });
-  await settle();
+  await until("the temporary file's close", () => log.includes("close temp"));
   sync.fail(new Error("EIO: the disk went away"));
-  await settle();
+  await until(
+    "the refusal and the staged file's removal",
+    () => inputs.length === 1 && stateDirEntries(path).length === 1,
+  );
   assert.equal(readFileSync(path, "utf8"), before, "the old state stays");
   assert.deepEqual(
     readdirSync(join(path, "..")),
@@ -118,7 +137,7 @@ test("a signer that cannot hold its state back is asked only once the log is syn
   await settle();
   assert.deepEqual(log, []);
   sync.finish();
-  await settle();
+  await until("the signature", () => inputs.length === 1);
   assert.deepEqual(log, ["log synced", "asked after the sync"]);
   assert.equal(inputs[0]!.type, "VoteSigned");
 });
