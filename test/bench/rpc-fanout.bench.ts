@@ -92,6 +92,17 @@ function offer(url: string, script: string, rate: number, run: string): Promise<
   });
 }
 
+/** A process's user and system CPU time so far, ms, from /proc (clock ticks of 10 ms). */
+function cpuSplitMs(pid: number | undefined): { user: number; sys: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 };
+  } catch {
+    return { user: 0, sys: 0 };
+  }
+}
+
 /** The subscribers' process (fanout-client.mjs): one request, its one answer. */
 class SubscriberClient {
   private readonly child: ChildProcess = fork(join(root, "test", "bench", "fanout-client.mjs"), [], {
@@ -110,9 +121,8 @@ class SubscriberClient {
   }
   /** its CPU time so far, ms, from /proc (it may be too busy to answer quickly) */
   cpuMs(): number {
-    const stat = readFileSync(`/proc/${this.child.pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    const { user, sys } = cpuSplitMs(this.child.pid);
+    return user + sys;
   }
   stop(): void {
     this.child.kill("SIGKILL");
@@ -164,6 +174,7 @@ try {
   const phase = async (rate: number, run: string) => {
     const txs0 = await appTxs();
     const cpu0 = node.cpuMs();
+    const split0 = cpuSplitMs(node.pid);
     const t0 = performance.now();
     const wrkOut = await offer(url, script, rate, run);
     const drainStart = performance.now();
@@ -177,6 +188,7 @@ try {
     const ms = drained - t0;
     const committed = (await appTxs()) - txs0;
     const cpu = node.cpuMs() - cpu0;
+    const split = cpuSplitMs(node.pid);
     const sent = Number(/(\d+) requests in/.exec(wrkOut)?.[1] ?? 0);
     return {
       drainMs: round(drained - drainStart, 0),
@@ -184,6 +196,8 @@ try {
       committed,
       committedPerSecond: round((committed * 1000) / ms, 0),
       nodeCpuUsPerTx: committed > 0 ? round((cpu * 1000) / committed, 1) : 0,
+      // the kernel's share: on loopback a send also runs the receiver's TCP path
+      nodeSysUsPerTx: committed > 0 ? round(((split.sys - split0.sys) * 1000) / committed, 1) : 0,
     };
   };
 
@@ -233,7 +247,7 @@ try {
     };
     results.push(result);
     console.log(
-      `rpc-fanout @ ${rate} tx/s offered for ${SECONDS}s: no subscribers ${baseline.committedPerSecond} committed tx/s, ${baseline.nodeCpuUsPerTx} µs node CPU/tx | ${FILTERED} filtered + ${FIREHOSE} firehose: ${withSubs.committedPerSecond} committed tx/s (${result.committedRatio}×), ${withSubs.nodeCpuUsPerTx} µs node CPU/tx (${result.cpuPerTxRatio}×); ${withSubs.committed} committed, ${delivered}/${result.withSubscribers.expected} messages delivered/expected, ${missing} missing, ${extra} extra, ${mismatched} mismatched, ${cancelled} subscriptions cancelled; subscribers' client CPU ${result.withSubscribers.clientCpuMs} ms (${result.withSubscribers.clientCpuUsPerMessage} µs/message)`,
+      `rpc-fanout @ ${rate} tx/s offered for ${SECONDS}s: no subscribers ${baseline.committedPerSecond} committed tx/s, ${baseline.nodeCpuUsPerTx} µs node CPU/tx (${baseline.nodeSysUsPerTx} system) | ${FILTERED} filtered + ${FIREHOSE} firehose: ${withSubs.committedPerSecond} committed tx/s (${result.committedRatio}×), ${withSubs.nodeCpuUsPerTx} µs node CPU/tx (${result.cpuPerTxRatio}×, ${withSubs.nodeSysUsPerTx} system); ${withSubs.committed} committed, ${delivered}/${result.withSubscribers.expected} messages delivered/expected, ${missing} missing, ${extra} extra, ${mismatched} mismatched, ${cancelled} subscriptions cancelled; subscribers' client CPU ${result.withSubscribers.clientCpuMs} ms (${result.withSubscribers.clientCpuUsPerMessage} µs/message)`,
     );
   }
   const loadAfter = load();
