@@ -188,6 +188,12 @@ export class SubscriptionHub {
     if (this.index.size === 0) return;
     let tail: string | undefined;
     let unencodable = false;
+    // Subscriptions with the same prefix (the same subscribe id and query, as clients that all
+    // send id 1 have) get the same message: one string, flattened by its first send and reused
+    // by the rest, instead of a copy per subscriber for the garbage collector to sweep. Equal
+    // queries sit side by side in the index's buckets, so the last prefix is all we remember.
+    let lastPrefix: string | undefined;
+    let message = "";
     const slow: Subscription[] = [];
     this.index.forEachCandidate(event.events, (subscription) => {
       if (unencodable || !this.matches(subscription, event)) return;
@@ -203,7 +209,11 @@ export class SubscriptionHub {
           return;
         }
       }
-      if (!subscription.connection.deliver(subscription.prefix + tail)) slow.push(subscription);
+      if (subscription.prefix !== lastPrefix) {
+        lastPrefix = subscription.prefix;
+        message = subscription.prefix + tail;
+      }
+      if (!subscription.connection.deliver(message)) slow.push(subscription);
     });
     for (const subscription of slow) this.dropSlow(subscription);
   }
