@@ -8,15 +8,15 @@
 // must reach all 10 firehose subscribers and the one filtered subscriber of its key: the firehose
 // sets are compared with each other and with the committed count, each filtered subscriber with
 // the firehose's txs of its key; missing, extra and cancelled subscriptions are printed.
-// The client is cheap on purpose: wrk (C) for the load, and one process holding the 1,010 raw
-// WebSocket connections that keeps only each message's tx (no JSON parse).
+// The clients are cheap on purpose: wrk (C) for the load, and one process of its own
+// (fanout-client.mjs: raw WebSocket frames over net sockets, each message's tx found by a byte
+// scan, no JSON parse) holding the 1,010 connections; its CPU time is printed beside the node's.
 // Env: FANOUT_SECONDS (per phase, default 3; 60 for the issue's run), FANOUT_RATES ("3000,10000"),
 // FANOUT_FILTERED (1000), FANOUT_FIREHOSE (10), FANOUT_PROF=<dir> runs the node under --cpu-prof. Says so and skips without wrk.
 // Writes bench-results/rpc-fanout.json; never fails on time.
-import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { type ChildProcess, fork, spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import WebSocket from "ws";
 import { BenchNode, buildIfMissing, findWrk, load, root, round, sleep } from "./rpc-bench-node.js";
 
 const SECONDS = Number(process.env.FANOUT_SECONDS ?? 3);
@@ -92,48 +92,51 @@ function offer(url: string, script: string, rate: number, run: string): Promise<
   });
 }
 
-/** The base64 tx of a subscription message, found without parsing the JSON. */
-function txOf(message: string): string | undefined {
-  const at = message.indexOf('"tx":"');
-  if (at < 0) return undefined;
-  return message.slice(at + 6, message.indexOf('"', at + 6));
+/** A process's user and system CPU time so far, ms, from /proc (clock ticks of 10 ms). */
+function cpuSplitMs(pid: number | undefined): { user: number; sys: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 };
+  } catch {
+    return { user: 0, sys: 0 };
+  }
 }
 
-interface Subscriber {
-  ws: WebSocket;
-  query: string;
-  txs: string[];
+/** The subscribers' process (fanout-client.mjs): one request, its one answer. */
+class SubscriberClient {
+  private readonly child: ChildProcess = fork(join(root, "test", "bench", "fanout-client.mjs"), [], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  ask<T>(message: Record<string, unknown>): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const onExit = () => reject(new Error("the subscribers' client exited"));
+      this.child.once("exit", onExit);
+      this.child.once("message", (reply) => {
+        this.child.off("exit", onExit);
+        resolve(reply as T);
+      });
+      this.child.send(message);
+    });
+  }
+  /** its CPU time so far, ms, from /proc (it may be too busy to answer quickly) */
+  cpuMs(): number {
+    const { user, sys } = cpuSplitMs(this.child.pid);
+    return user + sys;
+  }
+  stop(): void {
+    this.child.kill("SIGKILL");
+  }
+}
+
+interface Report {
+  truth: number;
+  delivered: number;
+  missing: number;
+  extra: number;
+  mismatched: number;
   cancelled: number;
 }
-
-function subscribe(address: string, query: string): Promise<Subscriber> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://${address}/websocket`, {
-      perMessageDeflate: false,
-      skipUTF8Validation: true,
-    });
-    const sub: Subscriber = { ws, query, txs: [], cancelled: 0 };
-    let acked = false;
-    ws.on("message", (data) => {
-      const text = data.toString();
-      if (!acked) {
-        acked = true;
-        if (text.includes('"error"')) reject(new Error(`subscribe ${query} refused: ${text}`));
-        else resolve(sub);
-        return;
-      }
-      const tx = txOf(text);
-      if (tx !== undefined) sub.txs.push(tx);
-      else if (text.includes('"error"')) sub.cancelled++;
-    });
-    ws.once("error", reject);
-    ws.once("open", () =>
-      ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscribe", params: { query } })),
-    );
-  });
-}
-
-const keyOf = (base64: string) => Buffer.from(base64, "base64").toString("latin1").split("=")[0] as string;
 
 const node = new BenchNode({
   "mempool.size": "200000",
@@ -144,7 +147,7 @@ const node = new BenchNode({
   "rpc.experimental_subscription_buffer_size": "50000",
   "rpc.experimental_websocket_write_buffer_size": "50000",
 });
-const subscribers: Subscriber[] = [];
+const client = new SubscriberClient();
 try {
   await node.start(process.env.FANOUT_PROF);
   const script = join(node.home, "fanout.lua");
@@ -154,8 +157,7 @@ try {
     const reply = (await (await fetch(`${url}/num_unconfirmed_txs`)).json()) as { result: { total: string } };
     return Number(reply.result.total);
   };
-  // Counted by the app, not read from the node's log: this process is also the subscribers'
-  // client, and under load it reads the node's output late.
+  // Counted by the app, not read from the node's log, which this process may read late under load.
   const appTxs = async () => {
     const reply = (await (await fetch(`${url}/abci_info`)).json()) as {
       result: { response: { data: string } };
@@ -172,6 +174,7 @@ try {
   const phase = async (rate: number, run: string) => {
     const txs0 = await appTxs();
     const cpu0 = node.cpuMs();
+    const split0 = cpuSplitMs(node.pid);
     const t0 = performance.now();
     const wrkOut = await offer(url, script, rate, run);
     const drainStart = performance.now();
@@ -185,6 +188,7 @@ try {
     const ms = drained - t0;
     const committed = (await appTxs()) - txs0;
     const cpu = node.cpuMs() - cpu0;
+    const split = cpuSplitMs(node.pid);
     const sent = Number(/(\d+) requests in/.exec(wrkOut)?.[1] ?? 0);
     return {
       drainMs: round(drained - drainStart, 0),
@@ -192,6 +196,8 @@ try {
       committed,
       committedPerSecond: round((committed * 1000) / ms, 0),
       nodeCpuUsPerTx: committed > 0 ? round((cpu * 1000) / committed, 1) : 0,
+      // the kernel's share: on loopback a send also runs the receiver's TCP path
+      nodeSysUsPerTx: committed > 0 ? round(((split.sys - split0.sys) * 1000) / committed, 1) : 0,
     };
   };
 
@@ -199,56 +205,49 @@ try {
   const results = [];
   for (const rate of RATES) {
     const baseline = await phase(rate, `b${rate}`);
-    const connectStart = performance.now();
-    for (let n = 0; n < FILTERED; n++) {
-      subscribers.push(await subscribe(node.address, `tm.event='Tx' AND app.key='k${n}'`));
-    }
-    for (let n = 0; n < FIREHOSE; n++) subscribers.push(await subscribe(node.address, "tm.event='Tx'"));
-    const connectMs = round(performance.now() - connectStart, 0);
+    const connected = await client.ask<{ ms: number }>({
+      op: "connect",
+      address: node.address,
+      filtered: FILTERED,
+      firehose: FIREHOSE,
+    });
+    const connectMs = round(connected.ms, 0);
+    const clientCpu0 = client.cpuMs();
     const withSubs = await phase(rate, `s${rate}`);
     // the last messages may still be in flight: wait until the firehose holds every committed tx
-    const firehose = subscribers.slice(FILTERED);
     const waitUntil = performance.now() + 60_000;
-    while (firehose.some((s) => s.txs.length < withSubs.committed) && performance.now() < waitUntil)
+    while (performance.now() < waitUntil) {
+      const { firehose } = await client.ask<{ firehose: number[] }>({ op: "counts" });
+      if (firehose.every((count) => count >= withSubs.committed)) break;
       await sleep(100);
+    }
     await sleep(200);
-    const truth = new Set(firehose[0]?.txs ?? []);
-    let missing = 0;
-    let extra = 0;
-    for (const sub of firehose) {
-      const got = new Set(sub.txs);
-      for (const tx of truth) if (!got.has(tx)) missing++;
-      extra += sub.txs.length - truth.size;
-    }
-    missing += FIREHOSE * Math.max(0, withSubs.committed - truth.size);
-    const byKey = new Map<string, string[]>();
-    for (const tx of truth) {
-      const key = keyOf(tx);
-      const list = byKey.get(key);
-      if (list) list.push(tx);
-      else byKey.set(key, [tx]);
-    }
-    for (let n = 0; n < FILTERED; n++) {
-      const sub = subscribers[n] as Subscriber;
-      const expected = byKey.get(`k${n}`) ?? [];
-      const got = new Set(sub.txs);
-      for (const tx of expected) if (!got.has(tx)) missing++;
-      extra += sub.txs.length - expected.length;
-    }
-    const cancelled = subscribers.reduce((sum, s) => sum + s.cancelled, 0);
-    const delivered = subscribers.reduce((sum, s) => sum + s.txs.length, 0);
-    for (const sub of subscribers.splice(0)) sub.ws.terminate();
+    const clientCpuMs = client.cpuMs() - clientCpu0;
+    const report = await client.ask<Report>({ op: "report", committed: withSubs.committed });
+    const { delivered, missing, extra, mismatched, cancelled } = report;
+    await client.ask({ op: "close" });
     await sleep(500);
     const result = {
       offeredRate: rate,
       baseline,
-      withSubscribers: { ...withSubs, delivered, missing, extra, cancelled, connectMs },
+      withSubscribers: {
+        ...withSubs,
+        delivered,
+        expected: withSubs.committed * (FIREHOSE + 1),
+        missing,
+        extra,
+        mismatched,
+        cancelled,
+        connectMs,
+        clientCpuMs: round(clientCpuMs, 0),
+        clientCpuUsPerMessage: delivered > 0 ? round((clientCpuMs * 1000) / delivered, 1) : 0,
+      },
       committedRatio: round(withSubs.committedPerSecond / baseline.committedPerSecond, 2),
       cpuPerTxRatio: round(withSubs.nodeCpuUsPerTx / baseline.nodeCpuUsPerTx, 2),
     };
     results.push(result);
     console.log(
-      `rpc-fanout @ ${rate} tx/s offered for ${SECONDS}s: no subscribers ${baseline.committedPerSecond} committed tx/s, ${baseline.nodeCpuUsPerTx} µs node CPU/tx | ${FILTERED} filtered + ${FIREHOSE} firehose: ${withSubs.committedPerSecond} committed tx/s (${result.committedRatio}×), ${withSubs.nodeCpuUsPerTx} µs node CPU/tx (${result.cpuPerTxRatio}×); ${withSubs.committed} committed, ${delivered} messages delivered, ${missing} missing, ${extra} extra, ${cancelled} subscriptions cancelled`,
+      `rpc-fanout @ ${rate} tx/s offered for ${SECONDS}s: no subscribers ${baseline.committedPerSecond} committed tx/s, ${baseline.nodeCpuUsPerTx} µs node CPU/tx (${baseline.nodeSysUsPerTx} system) | ${FILTERED} filtered + ${FIREHOSE} firehose: ${withSubs.committedPerSecond} committed tx/s (${result.committedRatio}×), ${withSubs.nodeCpuUsPerTx} µs node CPU/tx (${result.cpuPerTxRatio}×, ${withSubs.nodeSysUsPerTx} system); ${withSubs.committed} committed, ${delivered}/${result.withSubscribers.expected} messages delivered/expected, ${missing} missing, ${extra} extra, ${mismatched} mismatched, ${cancelled} subscriptions cancelled; subscribers' client CPU ${result.withSubscribers.clientCpuMs} ms (${result.withSubscribers.clientCpuUsPerMessage} µs/message)`,
     );
   }
   const loadAfter = load();
@@ -259,6 +258,6 @@ try {
     `${JSON.stringify({ seconds: SECONDS, filtered: FILTERED, firehose: FIREHOSE, loadBefore, loadAfter, results }, null, 2)}\n`,
   );
 } finally {
-  for (const sub of subscribers) sub.ws.terminate();
+  client.stop();
   await node.stop();
 }
