@@ -90,3 +90,18 @@ test("every input the votes routine reads, changed, makes it run again", () => {
   ])
     assert.equal(votesIdleAgain(last, changed, prs), false);
 });
+
+test("a votes pass for a peer one height behind, while we lack the LastCommit, reads the store and is never remembered", () => {
+  // Without our LastCommit the votes routine serves a peer one height behind from the stored
+  // commit, whose answer comes later (StoredBlockLoaded): a remembered pass would skip that poll.
+  const our = ourState({ height: 5n, step: RoundStep.Propose });
+  assert.equal(our.lastCommit, undefined);
+  const d = new Driver();
+  d.feed({ type: "GossipPeerAdded", nowMs: T, peerId: PEER });
+  d.feed({ type: "OurStateChanged", nowMs: T, state: our });
+  d.feed({ type: "GossipMessageReceived", nowMs: T, peerId: PEER, message: nrs(4n, 0, RoundStep.Commit) });
+  assert.equal(d.state.peers.get(PEER)!.votesIdle, undefined);
+  // A peer at our height reads no store: its idle pass is remembered.
+  d.feed({ type: "GossipMessageReceived", nowMs: T, peerId: PEER, message: nrs(5n, 0, RoundStep.Propose) });
+  assert.ok(d.state.peers.get(PEER)!.votesIdle !== undefined);
+});

@@ -1,6 +1,7 @@
 // v0.34's gossipDataRoutine, one pass for one peer: the parts of our proposal block it lacks;
 // for a peer on a lower height, that height's block parts from the store; at the same height and
 // round, our proposal (and its POL prevotes) when it has none. Every message sent is marked as held.
+import type { ConsensusState } from "../state.js";
 import { bitsToWire, hasBit } from "./bit-array.js";
 import { heldBits, partsFor, roundVotes, sameHeader, validatorCount } from "./our-view.js";
 import { nextDue, type Pass } from "./pass.js";
@@ -28,7 +29,7 @@ export function gossipData(prs: PeerRoundState, pass: Pass): { prs: PeerRoundSta
       }
     }
     // (2) A peer on a height we committed: that block's parts, from the store.
-    if (prs.height > 0n && prs.height < our.height) {
+    if (dataReadsStore(our, prs)) {
       const stored = pass.stored(prs.height);
       if (stored === undefined) break;
       prs = initProposalParts(prs, stored.header);
@@ -81,4 +82,9 @@ export function gossipData(prs: PeerRoundState, pass: Pass): { prs: PeerRoundSta
 function missingIndex(parts: readonly (unknown | undefined)[], peer: Readonly<Uint8Array>): number {
   for (let i = 0; i < parts.length; i++) if (parts[i] !== undefined && !hasBit(peer, i)) return i;
   return -1;
+}
+
+/** The data routine reads the store for a peer on a height below ours ((2) above). */
+export function dataReadsStore(our: ConsensusState, prs: PeerRoundState): boolean {
+  return prs.height > 0n && prs.height < our.height;
 }

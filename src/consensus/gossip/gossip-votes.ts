@@ -5,6 +5,7 @@
 
 import { SignedMsgType, type Vote } from "../../wire/generated/tendermint/types/types.js";
 import { RoundStep } from "../round-step.js";
+import type { ConsensusState } from "../state.js";
 import { precommitOfCommitSig } from "../vote-keeper/commit-from-votes.js";
 import { hasBit } from "./bit-array.js";
 import { pickVote, roundVotes, validatorCount } from "./our-view.js";
@@ -57,7 +58,7 @@ function pickOne(prs: PeerRoundState, pass: Pass): { prs: PeerRoundState; vote: 
     return { prs, vote: pickAtOurHeight(prs, pass) };
   }
   if (prs.height === 0n || prs.height > our.height) return { prs, vote: undefined };
-  if (prs.height + 1n === our.height && our.lastCommit !== undefined && our.lastCommitRound >= 0) {
+  if (votesFromLastCommit(our, prs)) {
     const size = our.lastCommit.weights.addresses.length;
     prs = ensureCatchupCommitRound(
       ensureVoteBits(prs, prs.height, size),
@@ -68,6 +69,7 @@ function pickOne(prs: PeerRoundState, pass: Pass): { prs: PeerRoundState; vote: 
     const tally = roundVotes(our.lastCommit, our.lastCommitRound)?.precommits;
     return { prs, vote: pickVote(tally, voteBits(prs, prs.height, our.lastCommitRound, PRECOMMIT)) };
   }
+  // Every other lower height: votesReadStore holds here.
   const stored = pass.stored(prs.height);
   if (stored === undefined) return { prs, vote: undefined };
   const commit = stored.commit;
@@ -109,4 +111,20 @@ function pickAtOurHeight(prs: PeerRoundState, pass: Pass): Vote | undefined {
   }
   if (prs.proposalPolRound !== -1) return fromRound(prs, pass, prs.proposalPolRound, PREVOTE);
   return undefined;
+}
+
+/** A peer one height behind is sent our LastCommit's precommits, when we hold them. */
+function votesFromLastCommit(
+  our: ConsensusState,
+  prs: PeerRoundState,
+): our is ConsensusState & { lastCommit: NonNullable<ConsensusState["lastCommit"]> } {
+  return prs.height + 1n === our.height && our.lastCommit !== undefined && our.lastCommitRound >= 0;
+}
+
+/**
+ * Whether the votes routine reads the store for this peer: on a height below ours, unless it is
+ * one behind and our LastCommit serves it (a LastCommit we lack sends it to the store too).
+ */
+export function votesReadStore(our: ConsensusState, prs: PeerRoundState): boolean {
+  return prs.height > 0n && prs.height < our.height && !votesFromLastCommit(our, prs);
 }

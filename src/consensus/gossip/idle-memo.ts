@@ -2,7 +2,9 @@
 // inputs (most of the data and votes routines' sleep polls in a calm network) is skipped: a pass is
 // a function of those inputs, so skipping it gives what running it would (nothing sent, the peer's
 // state as it is, due again after peer_gossip_sleep_duration). Only passes that do not read the
-// catch-up store are remembered: those depend on the store's answers and the clock too.
+// catch-up store are remembered: those depend on the store's answers and the clock too. Whether a
+// pass reads the store is answered by the routine's own module (dataReadsStore in gossip-data.ts,
+// votesReadStore in gossip-votes.ts), beside the branch that reads it.
 //
 // What each routine reads (gossip-data.ts, gossip-votes.ts): the data routine our height, round,
 // proposal and the part sets we hold, and the peer's height, round, proposal flag and part set; the
@@ -57,14 +59,4 @@ export function votesIdleAgain(
       a.lastCommit === our.lastCommit &&
       a.lastCommitRound === our.lastCommitRound)
   );
-}
-
-/** The data routine reads the store for a peer on a height below ours (gossip-data.ts (2)). */
-export function dataReadsStore(our: ConsensusState, prs: PeerRoundState): boolean {
-  return prs.height > 0n && prs.height < our.height;
-}
-
-/** The votes routine reads the store for a peer two or more heights below ours. */
-export function votesReadStore(our: ConsensusState, prs: PeerRoundState): boolean {
-  return prs.height > 0n && prs.height + 1n < our.height;
 }

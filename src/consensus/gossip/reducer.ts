@@ -11,9 +11,9 @@
 import type { ConsensusState } from "../state.js";
 import { announcements, newRoundStepOf } from "./announce.js";
 import type { GossipEffect } from "./effect.js";
-import { gossipData } from "./gossip-data.js";
-import { gossipVotes } from "./gossip-votes.js";
-import { dataIdleAgain, dataReadsStore, votesIdleAgain, votesReadStore } from "./idle-memo.js";
+import { dataReadsStore, gossipData } from "./gossip-data.js";
+import { gossipVotes, votesReadStore } from "./gossip-votes.js";
+import { dataIdleAgain, votesIdleAgain } from "./idle-memo.js";
 import type { GossipInput } from "./input.js";
 import type { ConsensusMessage } from "./message.js";
 import type { Pass, StoredView } from "./pass.js";
