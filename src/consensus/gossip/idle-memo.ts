@@ -12,6 +12,7 @@
 // included), which an idle pass may have filled in (empty bit arrays, a catch-up round) and which is
 // kept as the pass left it.
 import type { ConsensusState } from "../state.js";
+import { samePartSetsHeld } from "./our-view.js";
 import type { PeerRoundState } from "./peer-round-state.js";
 
 /** An idle pass's inputs: our state and the peer's round state as the pass left it. */
@@ -30,10 +31,7 @@ export function dataIdleAgain(last: IdlePass | undefined, our: ConsensusState, p
       (a.height === our.height &&
         a.round === our.round &&
         a.proposal === our.proposal &&
-        a.proposalParts === our.proposalParts &&
-        a.proposalBlock?.parts === our.proposalBlock?.parts &&
-        a.validBlock?.parts === our.validBlock?.parts &&
-        a.lockedBlock?.parts === our.lockedBlock?.parts)) &&
+        samePartSetsHeld(a, our))) &&
     (p === prs ||
       (p.height === prs.height &&
         p.round === prs.round &&

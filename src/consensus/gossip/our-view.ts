@@ -60,14 +60,28 @@ export function heldBits(tally: VoteTally | undefined, size: number): Uint8Array
   return bits;
 }
 
+/**
+ * The part sets we keep at this height, the only ones the data routine sends parts from: a fifth
+ * added here reaches partsFor, the routine's wake rule and its idle memo at once. Read through
+ * accessors, so the hot comparisons allocate nothing.
+ */
+const HELD_PART_SETS: readonly ((state: ConsensusState) => PartSetState | undefined)[] = [
+  (state) => state.proposalParts,
+  (state) => state.proposalBlock?.parts,
+  (state) => state.validBlock?.parts,
+  (state) => state.lockedBlock?.parts,
+];
+
+/** Whether two of our states hold the very same part sets (by identity). */
+export function samePartSetsHeld(a: ConsensusState, b: ConsensusState): boolean {
+  for (const held of HELD_PART_SETS) if (held(a) !== held(b)) return false;
+  return true;
+}
+
 /** The parts we hold of the part set `header` names, from any block we keep at this height. */
 export function partsFor(state: ConsensusState, header: PartSetHeader): PartSetState | undefined {
-  for (const held of [
-    state.proposalParts,
-    state.proposalBlock?.parts,
-    state.validBlock?.parts,
-    state.lockedBlock?.parts,
-  ]) {
+  for (const heldOf of HELD_PART_SETS) {
+    const held = heldOf(state);
     if (held !== undefined && sameHeader(held.header, header)) return held;
   }
   return undefined;

@@ -11,7 +11,7 @@
 // only takes away, and a VoteSetBits feeds the votes routine only where it clears a bit.
 import type { ConsensusState } from "../state.js";
 import type { Bits } from "./bit-array.js";
-import { sameHeader } from "./our-view.js";
+import { sameHeader, samePartSetsHeld } from "./our-view.js";
 import type { PeerRoundState } from "./peer-round-state.js";
 import { type PeerGossip, peerGossip } from "./state.js";
 
@@ -73,14 +73,7 @@ export function ourChangeWakes(before: ConsensusState | undefined, after: Consen
   if (before === undefined || !before.started) return WAKE_BOTH;
   if (before.height !== after.height || before.round !== after.round) return WAKE_BOTH;
   let wake = WAKE_NONE;
-  if (
-    before.proposal !== after.proposal ||
-    before.proposalParts !== after.proposalParts ||
-    before.proposalBlock?.parts !== after.proposalBlock?.parts ||
-    before.validBlock?.parts !== after.validBlock?.parts ||
-    before.lockedBlock?.parts !== after.lockedBlock?.parts
-  )
-    wake |= WAKE_DATA;
+  if (before.proposal !== after.proposal || !samePartSetsHeld(before, after)) wake |= WAKE_DATA;
   if (ownVoteAdded(before, after)) wake |= WAKE_VOTES;
   return wake;
 }
