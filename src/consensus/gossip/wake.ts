@@ -3,12 +3,13 @@
 // pass that would send nothing. The maj23 query runs on its own sleep only (v0.34 polls it too).
 //
 // The data routine reads our height, round, proposal and the part sets we hold, and the peer's
-// height, round, proposal flag and part set. The votes routine reads our height, round and votes
-// (own votes wake it; others' wait for its next poll, see the reducer), and the peer's height,
-// round, POL round, step and vote bits. A peer's step moving on within one round only narrows what
-// the votes routine picks (NewHeight's last commit, then prevotes up to PrevoteWait, precommits up
-// to PrecommitWait), so it wakes neither routine; likewise a vote, part or HasVote marked as held
-// only takes away, and a VoteSetBits feeds the votes routine only where it clears a bit.
+// height, round, proposal flag and part set. The votes routine reads our height, round, votes and
+// last commit (own votes wake it; others', and late precommits added to the last commit, wait for
+// its next poll, see the reducer), and the peer's height, round, POL round, step and vote bits.
+// A peer's step moving on within one round only narrows what the votes routine picks (NewHeight's
+// last commit, then prevotes up to PrevoteWait, precommits up to PrecommitWait), so it wakes neither
+// routine; likewise a vote, part or HasVote marked as held only takes away, and a VoteSetBits feeds
+// the votes routine only where it clears a bit.
 import type { ConsensusState } from "../state.js";
 import type { Bits } from "./bit-array.js";
 import { sameHeader, samePartSetsHeld } from "./our-view.js";
