@@ -3,12 +3,13 @@
 // open, fsync, close, plus the wait for the log) was a thread-pool round trip that then waited for
 // the main thread's turn, which under load is the consensus loop's: ~25 ms p50 per signature on a
 // validator of four against ~0.6 ms for the fsync itself (docs/network.md). Here the main thread
-// posts the stage at once, the commit when `after` resolves, and hears one answer. The crash order
-// is the same as writeFileAtomicAsync's: the new state is written and fsynced under a temporary
-// name beside the log's sync, renamed over the file only after it, and the directory fsynced
-// before the answer, so the file is never ahead of the log and nothing is released before both.
-// When the log lends its descriptor (LogSync), its fdatasync too runs on the thread, right before
-// the rename: one message out and one answer back per signature, the log's sync included.
+// posts the stage at once, then the commit, and hears one answer. The crash order is the same as
+// writeFileAtomicAsync's: the new state is written and fsynced under a temporary name beside the
+// log's sync, renamed over the file only after it, and the directory fsynced before the answer, so
+// the file is never ahead of the log and nothing is released before both. When the log lends its
+// descriptor (LogSync), the commit request carries its fdatasync too, run on the thread right
+// before the rename: one message out and one answer back per signature, the log's sync included.
+import { fdatasync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import { startWorkerBeside } from "../crypto/worker-start.js";
@@ -30,6 +31,11 @@ interface Pending {
 function writeFailed(message: string, fsCode?: string): PrivvalError {
   const cause = fsCode === undefined ? undefined : Object.assign(new Error(message), { code: fsCode });
   return new PrivvalError("PRIVVAL_STATE_WRITE_FAILED", message, { cause });
+}
+
+/** The log's fdatasync on the thread pool, as the log runs it without a signer's thread. */
+function poolDatasync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
 }
 
 export class StateFileWriter {
@@ -66,7 +72,11 @@ export class StateFileWriter {
     let lentFailure: { error: unknown } | undefined;
     const datasync = (fd: number): Promise<void> => {
       lent = true;
-      if (this.dead.has(worker)) return Promise.reject(writeFailed("state file writer thread is gone"));
+      // The thread died before the log lent it the sync: that thread ran no fdatasync, so the log
+      // syncs on the pool as it would without a signer and stays healthy (a node shutting down
+      // stops the signer's thread before it closes the log). This write already failed with the
+      // thread.
+      if (this.dead.has(worker)) return poolDatasync(fd);
       const synced = new Promise<void>((resolve, reject) => {
         this.syncs.set(id, { worker, resolve, reject });
       });
@@ -168,7 +178,12 @@ export class StateFileWriter {
         if (p.worker === worker) this.settle(this.syncs, id, (q) => q.reject(error));
     };
     worker.on("error", (error) => died(`failed: ${error.message}`));
-    worker.on("messageerror", (error) => died(`sent an unreadable message: ${error.message}`));
+    worker.on("messageerror", (error) => {
+      died(`sent an unreadable message: ${error.message}`);
+      // Its writes are failed above; stopped, it cannot go on to run a lent fdatasync on a
+      // descriptor the log may close and reuse, nor a rename nobody waits for.
+      void worker.terminate();
+    });
     worker.on("exit", (code) => died(`exited with code ${code}`));
     this.worker = worker;
     return worker;

@@ -172,6 +172,34 @@ test("a thread that dies holding the log's sync rejects the signature, stops the
   await writer.close();
 });
 
+test("a thread that died before the log lent it the sync fails the signature, but the log syncs on the pool and stays healthy", {
+  timeout: 30_000,
+}, async () => {
+  const dir = logDir();
+  const wal = await Wal.open(dir);
+  const writer = new StateFileWriter();
+  const path = freshStateFile();
+  const before = readFileSync(path, "utf8");
+  const signer = FileSigner.fromStateFile(pair.privateKey, path, { writer });
+  // The log lends its sync only once the signer's thread is stopped (a node shutting down stops
+  // the signer before it closes the log).
+  let stopped!: () => void;
+  const threadStopped = new Promise<void>((resolve) => {
+    stopped = resolve;
+  });
+  const log: LogSync = {
+    syncVia: (datasync) => threadStopped.then(() => wal.syncVia(datasync)),
+  };
+  const signing = signer.signVote(CHAIN, vote(9n), log);
+  signing.catch(() => {});
+  await writer.close();
+  stopped();
+  await assert.rejects(signing, (e) => e instanceof PrivvalError && /thread/.test(e.message));
+  await wal.sync(); // not latched: no thread ran (or failed) the log's fdatasync
+  assert.equal(readFileSync(path, "utf8"), before);
+  await wal.close();
+});
+
 test("a signature repeated from the state file does not sync the log through the signer: the handler syncs it", {
   timeout: 30_000,
 }, async () => {
