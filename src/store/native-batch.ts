@@ -19,7 +19,9 @@
 // (`begin`, FillingBatch): each put copies its bytes into the WriteBatch at once.
 //
 // classic-level 3.0 exposes no public call for this, so it is reached through its binding (the
-// same loaded addon as the database's) and the database's context symbol. If either is missing (a
+// same loaded addon as the database's) and the database's context symbol. package.json pins
+// classic-level's exact version for this reason: a release that keeps these names but changes
+// what they take must be checked (test/integration/level-batch.test.ts) before it is allowed. If either is missing (a
 // different classic-level), `nativeBatchOf` answers undefined and callers use the array form.
 import { createRequire } from "node:module";
 import type { ClassicLevel } from "classic-level";
@@ -188,7 +190,16 @@ export class FillingBatch {
       this.binding.batch_clear(this.handle);
       this.release(this.bytes);
     };
-    return this.binding.batch_write(this.handle, { sync }).then(done, (error: unknown) => {
+    let written: Promise<void>;
+    try {
+      written = this.binding.batch_write(this.handle, { sync });
+    } catch (error) {
+      // Thrown before the write started: the batch must still be cleared and given back, or the
+      // database's batch would stay busy and its buffer held for good.
+      done();
+      return Promise.reject(error);
+    }
+    return written.then(done, (error: unknown) => {
       done();
       throw error;
     });
