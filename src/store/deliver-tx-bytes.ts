@@ -174,9 +174,11 @@ export function encodeDeliverTx(result: ResponseDeliverTx): Uint8Array {
       at = writeVarint(out, at, attributeLength(attribute));
       if (attribute.key.length !== 0) at = writeBytes(out, at, 10, attribute.key);
       if (attribute.value.length !== 0) at = writeBytes(out, at, 18, attribute.value);
-      if (attribute.index) {
+      // As the generated encoder: written unless exactly false (an app object without the field
+      // gets "index: 0" written, not nothing), so the stored bytes never differ from it.
+      if (attribute.index !== false) {
         out[at++] = 24;
-        out[at++] = 1;
+        out[at++] = attribute.index ? 1 : 0;
       }
     }
   }
@@ -190,7 +192,7 @@ function attributeLength(attribute: Attribute): number {
   let length = 0;
   if (attribute.key.length !== 0) length += 1 + lengthDelimited(attribute.key.length);
   if (attribute.value.length !== 0) length += 1 + lengthDelimited(attribute.value.length);
-  if (attribute.index) length += 2;
+  if (attribute.index !== false) length += 2;
   return length;
 }
 

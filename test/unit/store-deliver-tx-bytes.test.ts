@@ -109,6 +109,17 @@ describe("DeliverTx bytes shared by the ABCI responses record and the tx index",
         ],
       },
       { events: [{ type: "\u00fcber", attributes: [] }] },
+      // An app object without `index` (not a decoded message): the generated encoder writes it as 0.
+      {
+        events: [
+          {
+            type: "transfer",
+            attributes: [
+              { key: new Uint8Array([1]), value: new Uint8Array([2]) } as Event["attributes"][number],
+            ],
+          },
+        ],
+      },
       { data: new Uint8Array(300).fill(7), log: "x".repeat(200) },
     ];
     for (let round = 0; round < 300; round++) {
