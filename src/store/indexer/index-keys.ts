@@ -111,19 +111,27 @@ function writeEntryKey(
 /**
  * Keys and values built in one reused buffer, for a batch that copies them at once (LevelBatch's
  * `copies`): a height's index wrote a fresh array per entry key, its largest allocation per tx.
- * Each result is a view valid until the next call; a view per length is kept, so a call
- * allocates nothing once every length was seen.
+ * Each result is a view valid until the next call. A view per short length (keys) is kept, so a
+ * key allocates nothing once its length was seen; longer ones (values of every size) take a fresh
+ * view, so the cache does not grow with every size seen. The buffer grows only up to
+ * SHARED_LIMIT: a rarer, larger entry gets its own array, so the scratch never keeps it.
  */
 export class KeyScratch {
+  static readonly SHARED_LIMIT = 64 * 1024;
+  static readonly CACHED_VIEW_LIMIT = 1024;
   #buffer = new Uint8Array(512);
   #views: Uint8Array[] = [];
 
-  /** `length` bytes of the buffer (grown when needed), to be filled by the caller. */
+  /** `length` bytes to be filled by the caller (of the buffer, grown when needed). */
   take(length: number): Uint8Array {
+    if (length > KeyScratch.SHARED_LIMIT) return new Uint8Array(length);
     if (length > this.#buffer.length) {
-      this.#buffer = new Uint8Array(Math.max(length, 2 * this.#buffer.length));
+      this.#buffer = new Uint8Array(
+        Math.min(KeyScratch.SHARED_LIMIT, Math.max(length, 2 * this.#buffer.length)),
+      );
       this.#views = [];
     }
+    if (length > KeyScratch.CACHED_VIEW_LIMIT) return this.#buffer.subarray(0, length);
     let view = this.#views[length];
     if (view === undefined) {
       view = this.#buffer.subarray(0, length);
