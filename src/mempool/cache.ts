@@ -196,6 +196,8 @@ export class TxCacheDraft implements Window {
 
   remove(hash: string): void {
     if (this.size === 0) return;
+    // Not the log's newest user (another draft appended): an absent hash must not cost a rebuild.
+    if (this.log.keys.length !== this.length && liveAt(this, hash) < 0) return;
     this.own();
     const last = this.log.latest.get(hash) ?? -1;
     if (last < this.head || this.log.pushes[last] !== true) return;

@@ -234,6 +234,8 @@ export class MapDraft<V> implements Window<V> {
 
   delete(key: string): this {
     if (this.size === 0) return this;
+    // Not the log's newest user (another draft appended): an absent key must not cost a rebuild.
+    if (this.log.keys.length !== this.length && liveAt(this, key) < 0) return this;
     this.own();
     const last = this.log.latest.get(key) ?? -1;
     if (last < 0 || this.log.values[last] === GONE) return this;
