@@ -51,14 +51,16 @@ export async function openBinaryLevel(
 }
 
 /**
- * A write batch collected in JS and handed to LevelDB whole.
+ * A write batch handed to LevelDB whole.
  *
- * The operations are kept as parallel arrays and written through the database's reusable native
+ * Without `copies`, the operations are kept as parallel arrays (`keys`, `values`, `bytes`) and
+ * written through the database's reusable native
  * batch (native-batch.ts: one binding call per operation); while that batch is busy with another
  * write, or where classic-level offers none, through classic-level's array form. Not its chained
  * batch (`db.batch()`): that builds a native WriteBatch freed only when V8 collects the batch's
  * JS object, and V8 is never told about those native bytes, so a height's multi-megabyte index
- * batch waited for a full GC. Never put a zero-length key or value: classic-level 3.0 leaks the
+ * batch waited for a full GC. With `copies` and the native batch free, put and del go straight
+ * into it and the arrays stay empty: read them only on a batch made without `copies`. Never put a zero-length key or value: classic-level 3.0 leaks the
  * native copy of each one (32 bytes of malloc, on either path; the main arena's growth under load
  * was the index's empty event values, docs/storage.md "Memory").
  */
