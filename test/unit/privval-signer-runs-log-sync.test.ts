@@ -30,6 +30,17 @@ const temporaries = (path: string) => readdirSync(dirname(path)).filter((n) => n
 const walBytes = (dir: string) =>
   readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
 
+/** A fresh log, state file (and its text before), and a file signer writing through its own thread. */
+async function lentLogSetup() {
+  const dir = logDir();
+  const wal = await Wal.open(dir);
+  const writer = new StateFileWriter();
+  const path = freshStateFile();
+  const before = readFileSync(path, "utf8");
+  const signer = FileSigner.fromStateFile(pair.privateKey, path, { writer });
+  return { dir, wal, writer, path, before, signer };
+}
+
 /** The node's signing handler over `signer`, the log lent through `log`. */
 function run(signer: FileSigner, wal: Wal, log: LogSync) {
   const effect$ = new Subject<ConsensusEffect>();
@@ -53,11 +64,7 @@ function run(signer: FileSigner, wal: Wal, log: LogSync) {
 test("the thread runs the log's fdatasync on the log's descriptor before its rename, and one answer releases the signature", {
   timeout: 30_000,
 }, async () => {
-  const dir = logDir();
-  const wal = await Wal.open(dir);
-  const writer = new StateFileWriter();
-  const path = freshStateFile();
-  const signer = FileSigner.fromStateFile(pair.privateKey, path, { writer });
+  const { dir, wal, writer, path, signer } = await lentLogSetup();
   const seen: string[] = [];
   const log: LogSync = {
     syncVia: (datasync) =>
@@ -86,12 +93,7 @@ test("the thread runs the log's fdatasync on the log's descriptor before its ren
 test("a failed fdatasync latches the log, leaves the state file as it was (no rename), and no signature leaves", {
   timeout: 30_000,
 }, async () => {
-  const dir = logDir();
-  const wal = await Wal.open(dir);
-  const writer = new StateFileWriter();
-  const path = freshStateFile();
-  const before = readFileSync(path, "utf8");
-  const signer = FileSigner.fromStateFile(pair.privateKey, path, { writer });
+  const { wal, writer, path, before, signer } = await lentLogSetup();
   // The log's own queue and latch, with a descriptor whose fdatasync fails on the thread.
   const log: LogSync = { syncVia: (datasync) => wal.syncVia(() => datasync(BAD_FD)) };
   const { effect$, inputs, done } = run(signer, wal, log);
@@ -127,12 +129,7 @@ test("a failed fdatasync latches the log, leaves the state file as it was (no re
 test("a thread that dies holding the log's sync rejects the signature, stops the signer and latches the log", {
   timeout: 30_000,
 }, async () => {
-  const dir = logDir();
-  const wal = await Wal.open(dir);
-  const writer = new StateFileWriter();
-  const path = freshStateFile();
-  const before = readFileSync(path, "utf8");
-  const signer = FileSigner.fromStateFile(pair.privateKey, path, { writer });
+  const { wal, writer, path, before, signer } = await lentLogSetup();
   // A large write ahead of ours keeps the thread busy, so it ends with our requests still queued.
   const other = freshStateFile();
   const busy = writer.write(other, "x".repeat(64 * 1024 * 1024), 0o600).catch((e: unknown) => e);
@@ -175,12 +172,7 @@ test("a thread that dies holding the log's sync rejects the signature, stops the
 test("a thread that died before the log lent it the sync fails the signature, but the log syncs on the pool and stays healthy", {
   timeout: 30_000,
 }, async () => {
-  const dir = logDir();
-  const wal = await Wal.open(dir);
-  const writer = new StateFileWriter();
-  const path = freshStateFile();
-  const before = readFileSync(path, "utf8");
-  const signer = FileSigner.fromStateFile(pair.privateKey, path, { writer });
+  const { wal, writer, path, before, signer } = await lentLogSetup();
   // The log lends its sync only once the signer's thread is stopped (a node shutting down stops
   // the signer before it closes the log).
   let stopped!: () => void;
@@ -203,11 +195,7 @@ test("a thread that died before the log lent it the sync fails the signature, bu
 test("a signature repeated from the state file does not sync the log through the signer: the handler syncs it", {
   timeout: 30_000,
 }, async () => {
-  const dir = logDir();
-  const wal = await Wal.open(dir);
-  const writer = new StateFileWriter();
-  const path = freshStateFile();
-  const signer = FileSigner.fromStateFile(pair.privateKey, path, { writer });
+  const { wal, writer, path, signer } = await lentLogSetup();
   let lends = 0;
   const log: LogSync = {
     syncVia: (datasync) => {
