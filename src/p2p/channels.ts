@@ -2,6 +2,7 @@
 // its reactors declare (GetChannels() in v0.34.35), so our send scheduling and our limits on
 // what a peer may send match a Go node's.
 
+import { varintLength } from "../wire/varint-bytes.js";
 import type { ChannelDescriptor } from "./types.js";
 
 export const CHANNEL_PEX = 0x00;
@@ -23,20 +24,10 @@ export const DEFAULT_RECV_MESSAGE_CAPACITY = 22020096; // 21 MiB
 /** [mempool] max_tx_bytes default; the mempool channel's capacity derives from it. */
 export const DEFAULT_MAX_TX_BYTES = 1048576;
 
-/** Bytes of `n` as a protobuf varint. */
-export const uvarintLength = (n: number): number => {
-  let length = 1;
-  while (n >= 0x80) {
-    n = Math.floor(n / 128);
-    length++;
-  }
-  return length;
-};
-
 /** Size of mempool Message{txs{[maxTxBytes bytes]}}: the largest single-tx message (1048584 by default). */
 export function mempoolRecvMessageCapacity(maxTxBytes: number): number {
-  const txs = 1 + uvarintLength(maxTxBytes) + maxTxBytes;
-  return 1 + uvarintLength(txs) + txs;
+  const txs = 1 + varintLength(maxTxBytes) + maxTxBytes;
+  return 1 + varintLength(txs) + txs;
 }
 
 export interface ChannelSetOptions {

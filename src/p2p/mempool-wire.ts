@@ -4,7 +4,8 @@
 // receive capacity. A peer's message is checked the same way: each tx bounded by our
 // max_tx_bytes, the whole by the capacity.
 import { Message } from "../wire/generated/tendermint/mempool/types.js";
-import { mempoolRecvMessageCapacity, uvarintLength } from "./channels.js";
+import { varintLength, writeVarint } from "../wire/varint-bytes.js";
+import { mempoolRecvMessageCapacity } from "./channels.js";
 
 /** Several txs in one message (one tx gives the same bytes as encodeMempoolTx). */
 export function encodeMempoolTxs(txs: Uint8Array[]): Uint8Array {
@@ -20,31 +21,21 @@ export function encodeMempoolTx(tx: Uint8Array): Uint8Array {
   const entries = mempoolTxEntryBytes(tx.length);
   const out = new Uint8Array(mempoolMessageBytes(entries));
   out[0] = 0x0a; // Message.txs, field 1, length-delimited
-  let at = writeUvarint(out, 1, entries);
+  let at = writeVarint(out, 1, entries);
   out[at++] = 0x0a; // Txs.txs, field 1, length-delimited
-  at = writeUvarint(out, at, tx.length);
+  at = writeVarint(out, at, tx.length);
   out.set(tx, at);
   return out;
 }
 
-function writeUvarint(out: Uint8Array, at: number, value: number): number {
-  let v = value;
-  while (v >= 0x80) {
-    out[at++] = (v & 0x7f) | 0x80;
-    v = Math.floor(v / 128);
-  }
-  out[at++] = v;
-  return at;
-}
-
 /** Bytes a tx of `length` bytes adds to the Txs list (field tag, length, bytes). */
 export function mempoolTxEntryBytes(length: number): number {
-  return 1 + uvarintLength(length) + length;
+  return 1 + varintLength(length) + length;
 }
 
 /** Bytes of the whole message whose Txs list entries add up to `entries` bytes. */
 export function mempoolMessageBytes(entries: number): number {
-  return 1 + uvarintLength(entries) + entries;
+  return 1 + varintLength(entries) + entries;
 }
 
 export type DecodedMempoolMessage =

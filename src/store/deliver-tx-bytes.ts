@@ -10,6 +10,7 @@ import Long from "long";
 import _m0 from "protobufjs/minimal.js";
 import { type Event, ResponseDeliverTx } from "../wire/generated/tendermint/abci/types.js";
 import { ABCIResponses } from "../wire/generated/tendermint/state/types.js";
+import { varintLength, writeVarint } from "../wire/varint-bytes.js";
 
 // Keyed by the results array of one ABCIResponses: the node saves the record at execution and
 // indexes the same object after Commit. Results are immutable once returned by the app, so an
@@ -78,25 +79,6 @@ export function encodeTxResult(
   at = writeVarint(out, at, result.length);
   out.set(result, at);
   return out;
-}
-
-/** Bytes of a non-negative integer below 2^53 as a protobuf varint. */
-function varintLength(n: number): number {
-  let length = 1;
-  while (n >= 128) {
-    n = Math.floor(n / 128);
-    length++;
-  }
-  return length;
-}
-
-function writeVarint(out: Uint8Array, at: number, n: number): number {
-  while (n >= 128) {
-    out[at++] = (n % 128) | 128;
-    n = Math.floor(n / 128);
-  }
-  out[at++] = n;
-  return at;
 }
 
 function encodeTxResultWithWriter(

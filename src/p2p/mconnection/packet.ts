@@ -3,6 +3,7 @@
 // written varint-delimited into the secret connection's byte stream. Hand-coded because it is
 // the hot path and because a hostile peer's bytes must be walked strictly.
 
+import { varintLength, writeVarint } from "../../wire/varint-bytes.js";
 import { P2pError } from "../errors.js";
 import { ProtoDecodeError, ProtoReader, WIRE_LEN, WIRE_VARINT } from "../proto-reader.js";
 
@@ -15,30 +16,12 @@ export type Packet =
 export const PING_DELIMITED = Uint8Array.of(0x02, 0x0a, 0x00);
 export const PONG_DELIMITED = Uint8Array.of(0x02, 0x12, 0x00);
 
-export function uvarintLength(n: number): number {
-  let length = 1;
-  while (n >= 0x80) {
-    n = Math.floor(n / 128);
-    length++;
-  }
-  return length;
-}
-
-function writeUvarint(out: Uint8Array, at: number, n: number): number {
-  while (n >= 0x80) {
-    out[at++] = (n & 0x7f) | 0x80;
-    n = Math.floor(n / 128);
-  }
-  out[at++] = n;
-  return at;
-}
-
 function packetMsgBodyLength(channelId: number, eof: boolean, dataLength: number): number {
   const msg =
-    (channelId !== 0 ? 1 + uvarintLength(channelId) : 0) +
+    (channelId !== 0 ? 1 + varintLength(channelId) : 0) +
     (eof ? 2 : 0) +
-    (dataLength !== 0 ? 1 + uvarintLength(dataLength) + dataLength : 0);
-  return 1 + uvarintLength(msg) + msg;
+    (dataLength !== 0 ? 1 + varintLength(dataLength) + dataLength : 0);
+  return 1 + varintLength(msg) + msg;
 }
 
 /**
@@ -52,7 +35,7 @@ export function maxPacketBodySize(maxPacketMsgPayloadSize: number): number {
 /** Bytes of one delimited PacketMsg (prefix included): what writePacketMsgDelimited writes. */
 export function packetMsgDelimitedLength(channelId: number, eof: boolean, dataLength: number): number {
   const bodyLength = packetMsgBodyLength(channelId, eof, dataLength);
-  return uvarintLength(bodyLength) + bodyLength;
+  return varintLength(bodyLength) + bodyLength;
 }
 
 /**
@@ -69,15 +52,15 @@ export function writePacketMsgDelimited(
   data: Uint8Array,
 ): number {
   const msgLength =
-    (channelId !== 0 ? 1 + uvarintLength(channelId) : 0) +
+    (channelId !== 0 ? 1 + varintLength(channelId) : 0) +
     (eof ? 2 : 0) +
-    (data.length !== 0 ? 1 + uvarintLength(data.length) + data.length : 0);
-  at = writeUvarint(out, at, 1 + uvarintLength(msgLength) + msgLength);
+    (data.length !== 0 ? 1 + varintLength(data.length) + data.length : 0);
+  at = writeVarint(out, at, 1 + varintLength(msgLength) + msgLength);
   out[at++] = 0x1a; // field 3, LEN
-  at = writeUvarint(out, at, msgLength);
+  at = writeVarint(out, at, msgLength);
   if (channelId !== 0) {
     out[at++] = 0x08;
-    at = writeUvarint(out, at, channelId);
+    at = writeVarint(out, at, channelId);
   }
   if (eof) {
     out[at++] = 0x10;
@@ -85,7 +68,7 @@ export function writePacketMsgDelimited(
   }
   if (data.length !== 0) {
     out[at++] = 0x1a;
-    at = writeUvarint(out, at, data.length);
+    at = writeVarint(out, at, data.length);
     out.set(data, at);
     at += data.length;
   }
