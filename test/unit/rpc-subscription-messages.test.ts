@@ -84,6 +84,7 @@ describe("subscription messages", () => {
 
       const events = [txEvent("k0", 1), txEvent("k1", 2), txEvent("k2", 3), txEvent("k0", 4)];
       for (const event of events) listener?.(event);
+      hub.flush();
 
       for (const { connection, query, id } of subscriptions) {
         const key = /app\.key='(k\d)'/.exec(query)?.[1];

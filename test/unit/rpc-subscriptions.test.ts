@@ -65,7 +65,12 @@ function hub(
     { maxSubscriptionClients: 100, maxSubscriptionsPerClient: 5, closeOnSlowClient: false, ...limits },
     quiet,
   );
-  return { hub: h, ...source };
+  // delivery runs on later turns (delivery-slicer.ts); these tests look at what is delivered
+  const emit = (e: RpcEvent) => {
+    source.emit(e);
+    h.flush();
+  };
+  return { hub: h, ...source, emit };
 }
 
 describe("subscription hub", () => {
@@ -111,6 +116,7 @@ describe("subscription hub", () => {
     for (const c of conns) h.subscribe(c, "tm.event = 'Tx'", 1);
     source.emit(txEvent);
     source.emit(blockEvent);
+    h.flush();
     assert.equal(encodings, 1);
     assert.ok(conns.every((c) => c.sent.length === 1));
   });
@@ -314,6 +320,7 @@ describe("websocket session", () => {
     s.onMessage(`{"id":"sub","method":"subscribe","params":{"query":"tm.event='Tx'"}}`);
     await settle();
     source.emit(txEvent);
+    await settle();
     s.onMessage(`{"id":2,"method":"unsubscribe","params":["tm.event='Tx'"]}`);
     s.onMessage(`{"id":3,"method":"unsubscribe_all"}`);
     await settle();

@@ -2,7 +2,9 @@
 // the node publishes is matched against the subscriptions that could match it (indexed by an
 // equality condition of their query, subscription-index.ts, so the cost does not grow with the
 // number of subscribers) and pushed as a JSON-RPC success response carrying the subscribe
-// request's id, `{query, data, events}`. The event's data and events are encoded once per
+// request's id, `{query, data, events}`, on a later turn than the node's publish, in slices
+// (delivery-slicer.ts), each subscription getting the events published after it was made, in
+// order. The event's data and events are encoded once per
 // event, whatever the number of subscribers; each message is that text behind the
 // subscription's own prefix. Limits and error
 // messages are Tendermint's; a client too slow to take its messages has the subscription
@@ -20,6 +22,7 @@ import type { ResultEncoder } from "../encoder.js";
 import { handlerError, RpcError } from "../errors.js";
 import { errorResponse, goJsonString, type JsonRpcId } from "../jsonrpc/envelope.js";
 import type { RpcObserver } from "../server/rpc-observer.js";
+import { DEFAULT_SLICE_LIMITS, DeliverySlicer, type SliceLimits, type SlicerClock } from "./delivery-slicer.js";
 import { SubscriptionIndex } from "./subscription-index.js";
 
 /** A connection as the hub sees it. */
@@ -51,6 +54,14 @@ interface Subscription {
   readonly compiled: CompiledQuery;
   /** `{"jsonrpc":"2.0","id":…,"result":{"query":…,"data":` */
   readonly prefix: string;
+  /** the number of events published before this subscription was made: it gets the later ones */
+  readonly since: number;
+}
+
+/** An event waiting for its slice, numbered in publishing order. */
+interface PendingEvent {
+  readonly event: RpcEvent;
+  readonly seq: number;
 }
 
 /**
@@ -76,6 +87,9 @@ export class SubscriptionHub {
   private readonly index = new SubscriptionIndex<Subscription>();
   private detach: Unsubscribe | undefined;
   private closed = false;
+  /** events published so far (while anyone was subscribed) */
+  private published = 0;
+  private readonly slicer: DeliverySlicer<PendingEvent>;
 
   constructor(
     private readonly context: RpcContext,
@@ -83,7 +97,21 @@ export class SubscriptionHub {
     private readonly limits: HubLimits,
     private readonly logger: HubLogger,
     private readonly observer?: RpcObserver,
-  ) {}
+    slices: SliceLimits = DEFAULT_SLICE_LIMITS,
+    clock?: SlicerClock,
+  ) {
+    this.slicer = new DeliverySlicer((pending) => this.deliver(pending), slices, clock);
+  }
+
+  /** Events published and not yet delivered. */
+  get pendingEvents(): number {
+    return this.slicer.pending;
+  }
+
+  /** Delivers every event still waiting for its slice, now. */
+  flush(): void {
+    this.slicer.flush();
+  }
 
   /** Connections with at least one subscription. */
   get clientCount(): number {
@@ -123,6 +151,7 @@ export class SubscriptionHub {
       id,
       compiled,
       prefix: `{"jsonrpc":"2.0","id":${idJson},"result":{"query":${goJsonString(queryText)},"data":`,
+      since: this.published,
     };
     const map = mine ?? new Map<string, Subscription>();
     map.set(queryText, subscription);
@@ -155,6 +184,7 @@ export class SubscriptionHub {
   /** The server stops: every subscriber is told, as Tendermint does when it exits. */
   close(): void {
     this.closed = true;
+    this.slicer.clear();
     for (const [connection, mine] of [...this.byConnection]) {
       for (const subscription of [...mine.values()]) {
         this.cancel(subscription, "Tendermint exited");
@@ -197,9 +227,20 @@ export class SubscriptionHub {
     detach?.();
   }
 
-  /** Delivers one event to every matching subscription. Never throws back into the node. */
+  /**
+   * Queues one event for the subscriptions it matches, delivered on a later turn (delivery-
+   * slicer.ts): the node's fold that published it does not wait for the writes. Never throws
+   * back into the node.
+   */
   publish(event: RpcEvent): void {
     if (this.index.size === 0) return;
+    this.slicer.push({ event, seq: this.published++ });
+  }
+
+  /** Delivers one event to every matching subscription made before it; the messages handed. */
+  private deliver({ event, seq }: PendingEvent): number {
+    if (this.index.size === 0) return 0;
+    let handed = 0;
     let tail: string | undefined;
     let unencodable = false;
     // Subscriptions with the same prefix (the same subscribe id and query, as clients that all
@@ -210,7 +251,7 @@ export class SubscriptionHub {
     let message = "";
     const slow: Subscription[] = [];
     this.index.forEachCandidate(event.events, (subscription) => {
-      if (unencodable || !this.matches(subscription, event)) return;
+      if (unencodable || subscription.since > seq || !this.matches(subscription, event)) return;
       if (tail === undefined) {
         try {
           tail = flatten(`${this.encoder.encodeEventData(event)},"events":${JSON.stringify(event.events)}}}`);
@@ -227,9 +268,11 @@ export class SubscriptionHub {
         lastPrefix = subscription.prefix;
         message = subscription.prefix + tail;
       }
+      handed++;
       if (!subscription.connection.deliver(message)) slow.push(subscription);
     });
     for (const subscription of slow) this.dropSlow(subscription);
+    return handed;
   }
 
   private matches(subscription: Subscription, event: RpcEvent): boolean {
