@@ -56,7 +56,7 @@ interface SocketData {
 
 /**
  * Messages to a WebSocket are gathered and written corked (one syscall for many) when the
- * burst that produced them ends (a block's events are published in one synchronous run), or
+ * burst that produced them ends (a delivery slice of the hub, or a run of answers), or
  * as soon as this many bytes wait. Written one by one, each message of 3,000 Tx events to a
  * firehose subscriber was its own syscall.
  */
