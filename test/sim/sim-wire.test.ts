@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import type { ConsensusMessage } from "../../src/consensus/gossip/message.js";
 import { encodeConsensusMessage } from "../../src/p2p/consensus-wire.js";
 import { SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";
-import { WireCrossing } from "./sim-wire.js";
+import { contentKey, WireCrossing } from "./sim-wire.js";
 
 const vote: Vote = {
   type: SignedMsgType.SIGNED_MSG_TYPE_PREVOTE,
@@ -58,6 +58,49 @@ describe("simulation: the wire between validators", () => {
     // Another vote with equal fields is another object: it crosses for itself.
     decodedOf(wire, { $case: "vote", vote: { vote: { ...vote } } });
     assert.equal(wire.encoded, 2);
+  });
+
+  it("knows an announcement by its fields: equal ones made anew by each announcer cross once, one field apart crosses again", () => {
+    const wire = new WireCrossing();
+    const hasVote = (index: number): ConsensusMessage => ({
+      $case: "hasVote",
+      hasVote: { height: 7n, round: 1, type: 1, index },
+    });
+    const first = decodedOf(wire, hasVote(2));
+    for (let announcer = 1; announcer < 4; announcer++) assert.equal(decodedOf(wire, hasVote(2)), first);
+    const other = decodedOf(wire, hasVote(3));
+    assert.ok(other.$case === "hasVote" && other.hasVote.index === 3);
+    const validBlock = (elems: bigint): ConsensusMessage => ({
+      $case: "newValidBlock",
+      newValidBlock: {
+        height: 7n,
+        round: 1,
+        blockPartSetHeader: { total: 3, hash: new Uint8Array(32).fill(5) },
+        blockParts: { bits: 3n, elems: [elems] },
+        isCommit: false,
+      },
+    });
+    const partsOf = (m: ConsensusMessage) => (m.$case === "newValidBlock" ? m.newValidBlock.blockParts?.elems : []);
+    assert.deepEqual(partsOf(decodedOf(wire, validBlock(5n))), [5n]);
+    assert.deepEqual(partsOf(decodedOf(wire, validBlock(7n))), [7n], "another bit array is another message");
+    assert.deepEqual(partsOf(decodedOf(wire, validBlock(5n))), [5n]);
+    assert.deepEqual({ encoded: wire.encoded, reused: wire.reused }, { encoded: 4, reused: 4 });
+  });
+
+  it("spells a message's content exactly: types, byte arrays and field names all count", () => {
+    const keys = [
+      contentKey({ a: 1n }),
+      contentKey({ a: 1 }),
+      contentKey({ a: "1" }),
+      contentKey({ b: 1n }),
+      contentKey({ a: new Uint8Array([1]) }),
+      contentKey({ a: new Uint8Array([1, 0]) }),
+      contentKey({ a: [1n] }),
+      contentKey({ a: undefined }),
+      contentKey({}),
+    ];
+    assert.equal(new Set(keys).size, keys.length);
+    assert.equal(contentKey({ a: new Uint8Array([1, 2]).subarray(1) }), contentKey({ a: new Uint8Array([2]) }));
   });
 
   it("sends a block part under another height or round through the codec again", () => {

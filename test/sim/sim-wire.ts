@@ -8,6 +8,12 @@
 // requires. What a message is keyed by is what its bytes come from: the vote, proposal or part
 // object inside the variant's wrapper (the gossip wraps the same vote anew for every send), the
 // whole message otherwise. One crossing per run, so nothing is carried from one run to the next.
+//
+// The announcements that carry no signed object (HasVote, NewRoundStep, NewValidBlock: two thirds
+// of a calm run's messages) are made anew by every validator that announces, so four validators
+// announcing the same vote sent four objects with equal fields, each crossing the codec. Those are
+// also remembered by their content: a key spelling out every field (contentKey), so two messages
+// share a crossing exactly when their fields, and so their bytes, are equal.
 import type { ConsensusMessage } from "../../src/consensus/gossip/message.js";
 import {
   channelOf,
@@ -55,8 +61,45 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The messages remembered by content as well: announcements, no signed object inside. */
+const BY_CONTENT: ReadonlySet<ConsensusMessage["$case"]> = new Set(["hasVote", "newRoundStep", "newValidBlock"]);
+
+/**
+ * An exact spelling of plain message data: every own field in order with a tag for its type, byte
+ * arrays by their bytes. Equal keys mean equal fields, hence equal encodings and decodings.
+ */
+export function contentKey(value: unknown): string {
+  switch (typeof value) {
+    case "bigint":
+      return `${value}n`;
+    case "number":
+    case "boolean":
+      return String(value);
+    case "string":
+      return JSON.stringify(value);
+    case "undefined":
+      return "u";
+    default:
+      break;
+  }
+  if (value === null) return "null";
+  if (value instanceof Uint8Array)
+    return `b${value.length}:${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}`;
+  if (Array.isArray(value)) return `[${value.map(contentKey).join(",")}]`;
+  if (typeof value === "object") {
+    let key = "{";
+    for (const [field, v] of Object.entries(value)) key += `${field}:${contentKey(v)};`;
+    return `${key}}`;
+  }
+  throw new TypeError(`a consensus message holds a ${typeof value}`);
+}
+
+/** Bound of the content memo: a run's announcements of a few heights; full, it starts again. */
+const MAX_BY_CONTENT = 4096;
+
 export class WireCrossing {
   private readonly crossed = new WeakMap<object, DecodedConsensusWire>();
+  private readonly byContent = new Map<string, DecodedConsensusWire>();
   /** Messages that went through the codec, and those answered from an earlier crossing. */
   encoded = 0;
   reused = 0;
@@ -69,9 +112,22 @@ export class WireCrossing {
       this.reused++;
       return known;
     }
+    const content = BY_CONTENT.has(message.$case) ? contentKey(message) : undefined;
+    if (content !== undefined) {
+      const same = this.byContent.get(content);
+      if (same !== undefined) {
+        this.reused++;
+        this.crossed.set(key, same);
+        return same;
+      }
+    }
     this.encoded++;
     const decoded = deepFreeze(decodeConsensusWire(encodeConsensusMessage(message), channelOf(message)));
     this.crossed.set(key, decoded);
+    if (content !== undefined) {
+      if (this.byContent.size >= MAX_BY_CONTENT) this.byContent.clear();
+      this.byContent.set(content, decoded);
+    }
     // A receiver relaying what it decoded sends these very objects: their bytes are the same.
     if (decoded.kind === "ok") this.crossed.set(keyOf(decoded.message), decoded);
     return decoded;
