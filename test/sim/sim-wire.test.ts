@@ -80,7 +80,8 @@ describe("simulation: the wire between validators", () => {
         isCommit: false,
       },
     });
-    const partsOf = (m: ConsensusMessage) => (m.$case === "newValidBlock" ? m.newValidBlock.blockParts?.elems : []);
+    const partsOf = (m: ConsensusMessage) =>
+      m.$case === "newValidBlock" ? m.newValidBlock.blockParts?.elems : [];
     assert.deepEqual(partsOf(decodedOf(wire, validBlock(5n))), [5n]);
     assert.deepEqual(partsOf(decodedOf(wire, validBlock(7n))), [7n], "another bit array is another message");
     assert.deepEqual(partsOf(decodedOf(wire, validBlock(5n))), [5n]);
@@ -100,7 +101,10 @@ describe("simulation: the wire between validators", () => {
       contentKey({}),
     ];
     assert.equal(new Set(keys).size, keys.length);
-    assert.equal(contentKey({ a: new Uint8Array([1, 2]).subarray(1) }), contentKey({ a: new Uint8Array([2]) }));
+    assert.equal(
+      contentKey({ a: new Uint8Array([1, 2]).subarray(1) }),
+      contentKey({ a: new Uint8Array([2]) }),
+    );
   });
 
   it("sends a block part under another height or round through the codec again", () => {

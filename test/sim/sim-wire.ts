@@ -62,7 +62,11 @@ export function deepFreeze<T>(value: T): T {
 }
 
 /** The messages remembered by content as well: announcements, no signed object inside. */
-const BY_CONTENT: ReadonlySet<ConsensusMessage["$case"]> = new Set(["hasVote", "newRoundStep", "newValidBlock"]);
+const BY_CONTENT: ReadonlySet<ConsensusMessage["$case"]> = new Set([
+  "hasVote",
+  "newRoundStep",
+  "newValidBlock",
+]);
 
 /**
  * An exact spelling of plain message data: every own field in order with a tag for its type, byte
