@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import type { ConsensusMessage } from "../../src/consensus/gossip/message.js";
 import { encodeConsensusMessage } from "../../src/p2p/consensus-wire.js";
 import { SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";
-import { contentKey, WireCrossing } from "./sim-wire.js";
+import { announcementKey, WireCrossing } from "./sim-wire.js";
 
 const vote: Vote = {
   type: SignedMsgType.SIGNED_MSG_TYPE_PREVOTE,
@@ -88,23 +88,47 @@ describe("simulation: the wire between validators", () => {
     assert.deepEqual({ encoded: wire.encoded, reused: wire.reused }, { encoded: 4, reused: 4 });
   });
 
-  it("spells a message's content exactly: types, byte arrays and field names all count", () => {
+  it("keys a HasVote, a NewRoundStep and a NewValidBlock by every field: each one changed gives another key", () => {
+    const hasVote = { height: 7n, round: 1, type: 1, index: 2 };
+    const step = { height: 7n, round: 1, step: 3, secondsSinceStartTime: 4n, lastCommitRound: 0 };
     const keys = [
-      contentKey({ a: 1n }),
-      contentKey({ a: 1 }),
-      contentKey({ a: "1" }),
-      contentKey({ b: 1n }),
-      contentKey({ a: new Uint8Array([1]) }),
-      contentKey({ a: new Uint8Array([1, 0]) }),
-      contentKey({ a: [1n] }),
-      contentKey({ a: undefined }),
-      contentKey({}),
+      announcementKey({ $case: "hasVote", hasVote }),
+      ...Object.keys(hasVote).map((field) =>
+        announcementKey({ $case: "hasVote", hasVote: { ...hasVote, [field]: field === "height" ? 8n : 9 } }),
+      ),
+      announcementKey({ $case: "newRoundStep", newRoundStep: step }),
+      ...Object.keys(step).map((field) =>
+        announcementKey({
+          $case: "newRoundStep",
+          newRoundStep: { ...step, [field]: typeof step[field as keyof typeof step] === "bigint" ? 9n : 9 },
+        }),
+      ),
     ];
+    const valid = {
+      height: 7n,
+      round: 1,
+      blockPartSetHeader: { total: 3, hash: new Uint8Array(32).fill(5) },
+      blockParts: { bits: 3n, elems: [5n] } as { bits: bigint; elems: bigint[] } | undefined,
+      isCommit: false,
+    };
+    const hash = new Uint8Array(32).fill(5);
+    hash[31] = 6;
+    for (const changed of [
+      valid,
+      { ...valid, height: 8n },
+      { ...valid, round: 2 },
+      { ...valid, blockPartSetHeader: { total: 4, hash: valid.blockPartSetHeader.hash } },
+      { ...valid, blockPartSetHeader: { total: 3, hash } },
+      { ...valid, blockPartSetHeader: { total: 3, hash: hash.subarray(1) } },
+      { ...valid, blockParts: { bits: 4n, elems: [5n] } },
+      { ...valid, blockParts: { bits: 3n, elems: [7n] } },
+      { ...valid, blockParts: { bits: 3n, elems: [5n, 0n] } },
+      { ...valid, blockParts: undefined },
+      { ...valid, isCommit: true },
+    ])
+      keys.push(announcementKey({ $case: "newValidBlock", newValidBlock: changed }));
+    assert.ok(keys.every((k) => k !== undefined));
     assert.equal(new Set(keys).size, keys.length);
-    assert.equal(
-      contentKey({ a: new Uint8Array([1, 2]).subarray(1) }),
-      contentKey({ a: new Uint8Array([2]) }),
-    );
   });
 
   it("sends a block part under another height or round through the codec again", () => {
