@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import type { ConsensusMessage } from "../../src/consensus/gossip/message.js";
 import { encodeConsensusMessage } from "../../src/p2p/consensus-wire.js";
 import { SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";
-import { WireCrossing } from "./sim-wire.js";
+import { announcementKey, WireCrossing } from "./sim-wire.js";
 
 const vote: Vote = {
   type: SignedMsgType.SIGNED_MSG_TYPE_PREVOTE,
@@ -58,6 +58,77 @@ describe("simulation: the wire between validators", () => {
     // Another vote with equal fields is another object: it crosses for itself.
     decodedOf(wire, { $case: "vote", vote: { vote: { ...vote } } });
     assert.equal(wire.encoded, 2);
+  });
+
+  it("knows an announcement by its fields: equal ones made anew by each announcer cross once, one field apart crosses again", () => {
+    const wire = new WireCrossing();
+    const hasVote = (index: number): ConsensusMessage => ({
+      $case: "hasVote",
+      hasVote: { height: 7n, round: 1, type: 1, index },
+    });
+    const first = decodedOf(wire, hasVote(2));
+    for (let announcer = 1; announcer < 4; announcer++) assert.equal(decodedOf(wire, hasVote(2)), first);
+    const other = decodedOf(wire, hasVote(3));
+    assert.ok(other.$case === "hasVote" && other.hasVote.index === 3);
+    const validBlock = (elems: bigint): ConsensusMessage => ({
+      $case: "newValidBlock",
+      newValidBlock: {
+        height: 7n,
+        round: 1,
+        blockPartSetHeader: { total: 3, hash: new Uint8Array(32).fill(5) },
+        blockParts: { bits: 3n, elems: [elems] },
+        isCommit: false,
+      },
+    });
+    const partsOf = (m: ConsensusMessage) =>
+      m.$case === "newValidBlock" ? m.newValidBlock.blockParts?.elems : [];
+    assert.deepEqual(partsOf(decodedOf(wire, validBlock(5n))), [5n]);
+    assert.deepEqual(partsOf(decodedOf(wire, validBlock(7n))), [7n], "another bit array is another message");
+    assert.deepEqual(partsOf(decodedOf(wire, validBlock(5n))), [5n]);
+    assert.deepEqual({ encoded: wire.encoded, reused: wire.reused }, { encoded: 4, reused: 4 });
+  });
+
+  it("keys a HasVote, a NewRoundStep and a NewValidBlock by every field: each one changed gives another key", () => {
+    const hasVote = { height: 7n, round: 1, type: 1, index: 2 };
+    const step = { height: 7n, round: 1, step: 3, secondsSinceStartTime: 4n, lastCommitRound: 0 };
+    const keys = [
+      announcementKey({ $case: "hasVote", hasVote }),
+      ...Object.keys(hasVote).map((field) =>
+        announcementKey({ $case: "hasVote", hasVote: { ...hasVote, [field]: field === "height" ? 8n : 9 } }),
+      ),
+      announcementKey({ $case: "newRoundStep", newRoundStep: step }),
+      ...Object.keys(step).map((field) =>
+        announcementKey({
+          $case: "newRoundStep",
+          newRoundStep: { ...step, [field]: typeof step[field as keyof typeof step] === "bigint" ? 9n : 9 },
+        }),
+      ),
+    ];
+    const valid = {
+      height: 7n,
+      round: 1,
+      blockPartSetHeader: { total: 3, hash: new Uint8Array(32).fill(5) },
+      blockParts: { bits: 3n, elems: [5n] } as { bits: bigint; elems: bigint[] } | undefined,
+      isCommit: false,
+    };
+    const hash = new Uint8Array(32).fill(5);
+    hash[31] = 6;
+    for (const changed of [
+      valid,
+      { ...valid, height: 8n },
+      { ...valid, round: 2 },
+      { ...valid, blockPartSetHeader: { total: 4, hash: valid.blockPartSetHeader.hash } },
+      { ...valid, blockPartSetHeader: { total: 3, hash } },
+      { ...valid, blockPartSetHeader: { total: 3, hash: hash.subarray(1) } },
+      { ...valid, blockParts: { bits: 4n, elems: [5n] } },
+      { ...valid, blockParts: { bits: 3n, elems: [7n] } },
+      { ...valid, blockParts: { bits: 3n, elems: [5n, 0n] } },
+      { ...valid, blockParts: undefined },
+      { ...valid, isCommit: true },
+    ])
+      keys.push(announcementKey({ $case: "newValidBlock", newValidBlock: changed }));
+    assert.ok(keys.every((k) => k !== undefined));
+    assert.equal(new Set(keys).size, keys.length);
   });
 
   it("sends a block part under another height or round through the codec again", () => {

@@ -8,6 +8,14 @@
 // requires. What a message is keyed by is what its bytes come from: the vote, proposal or part
 // object inside the variant's wrapper (the gossip wraps the same vote anew for every send), the
 // whole message otherwise. One crossing per run, so nothing is carried from one run to the next.
+//
+// The announcements that carry no signed object (HasVote, NewRoundStep, NewValidBlock: two thirds
+// of a calm run's messages) are made anew by every validator that announces, so four validators
+// announcing the same vote sent four objects with equal fields, each crossing the codec. Those are
+// also remembered by their content: a key spelling out every field (announcementKey: the four or
+// five numbers of a HasVote or NewRoundStep written out directly, since a generic walk over the
+// fields cost as much as the crossing it saved), so two messages
+// share a crossing exactly when their fields, and so their bytes, are equal.
 import type { ConsensusMessage } from "../../src/consensus/gossip/message.js";
 import {
   channelOf,
@@ -55,8 +63,42 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** A byte array as part of a key: its length, then its bytes one character each. */
+const latin1 = (b: Uint8Array) =>
+  `${b.length}:${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("latin1")}`;
+
+/**
+ * The content key of an announcement, or undefined for a message remembered by its object only.
+ * Every field is listed (a test changes each one and sees the key change).
+ */
+export function announcementKey(m: ConsensusMessage): string | undefined {
+  switch (m.$case) {
+    case "hasVote": {
+      const v = m.hasVote;
+      return `h${v.height}/${v.round}/${v.type}/${v.index}`;
+    }
+    case "newRoundStep": {
+      const s = m.newRoundStep;
+      return `s${s.height}/${s.round}/${s.step}/${s.secondsSinceStartTime}/${s.lastCommitRound}`;
+    }
+    case "newValidBlock": {
+      const b = m.newValidBlock;
+      const header = b.blockPartSetHeader;
+      const hash = `${header.total}:${latin1(header.hash)}`;
+      const parts = b.blockParts === undefined ? "u" : `${b.blockParts.bits}:${b.blockParts.elems.join(",")}`;
+      return `b${b.height}/${b.round}/${hash}/${parts}/${b.isCommit}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Bound of the content memo: a run's announcements of a few heights; full, it starts again. */
+const MAX_BY_CONTENT = 4096;
+
 export class WireCrossing {
   private readonly crossed = new WeakMap<object, DecodedConsensusWire>();
+  private readonly byContent = new Map<string, DecodedConsensusWire>();
   /** Messages that went through the codec, and those answered from an earlier crossing. */
   encoded = 0;
   reused = 0;
@@ -69,9 +111,22 @@ export class WireCrossing {
       this.reused++;
       return known;
     }
+    const content = announcementKey(message);
+    if (content !== undefined) {
+      const same = this.byContent.get(content);
+      if (same !== undefined) {
+        this.reused++;
+        this.crossed.set(key, same);
+        return same;
+      }
+    }
     this.encoded++;
     const decoded = deepFreeze(decodeConsensusWire(encodeConsensusMessage(message), channelOf(message)));
     this.crossed.set(key, decoded);
+    if (content !== undefined) {
+      if (this.byContent.size >= MAX_BY_CONTENT) this.byContent.clear();
+      this.byContent.set(content, decoded);
+    }
     // A receiver relaying what it decoded sends these very objects: their bytes are the same.
     if (decoded.kind === "ok") this.crossed.set(keyOf(decoded.message), decoded);
     return decoded;

@@ -1,7 +1,12 @@
 // A consensus state to drive the gossip reducer with: four validators of power 1 at a height, with
 // the votes, proposal and parts a test gives (unsigned: the gossip never verifies, consensus does).
 import { DEFAULT_CONSENSUS_CONFIG } from "../../src/consensus/config.js";
-import type { GossipEffect, GossipInput, GossipState } from "../../src/consensus/gossip/index.js";
+import type {
+  ConsensusMessage,
+  GossipEffect,
+  GossipInput,
+  GossipState,
+} from "../../src/consensus/gossip/index.js";
 import { initialGossipState } from "../../src/consensus/gossip/index.js";
 import { gossipReducer } from "../../src/consensus/gossip/reducer.js";
 import { RoundStep } from "../../src/consensus/round-step.js";
@@ -81,6 +86,15 @@ export function proposalAt(height: bigint, round: number, polRound = -1): Propos
 }
 
 export const START_MS = 1_000_000;
+/** The instant the reducer tests act at, and the one peer they talk to. */
+export const T = START_MS + 5000;
+export const PEER = "aa".repeat(20);
+
+/** A peer's NewRoundStep announcement (its start time unused by the gossip). */
+export const nrs = (height: bigint, round: number, step: number, lastCommitRound = 0): ConsensusMessage => ({
+  $case: "newRoundStep",
+  newRoundStep: { height, round, step, secondsSinceStartTime: 0n, lastCommitRound },
+});
 
 export function ourState(fields: Partial<ConsensusState> & { height: bigint }): ConsensusState {
   const base = initialConsensusState({ config: DEFAULT_CONSENSUS_CONFIG });
@@ -109,6 +123,10 @@ export class Driver {
     return [...t.effects];
   }
 }
+
+/** `message` received from PEER at `nowMs`; the effects of its fold. */
+export const from = (d: Driver, message: ConsensusMessage, nowMs = T) =>
+  d.feed({ type: "GossipMessageReceived", nowMs, peerId: PEER, message });
 
 export const sends = (effects: readonly GossipEffect[], peerId?: string) =>
   effects.flatMap((e) =>

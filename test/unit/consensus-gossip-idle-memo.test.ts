@@ -4,28 +4,24 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { dataIdleAgain, votesIdleAgain } from "../../src/consensus/gossip/idle-memo.js";
-import { type ConsensusMessage, DEFAULT_GOSSIP_CONFIG } from "../../src/consensus/gossip/index.js";
+import { DEFAULT_GOSSIP_CONFIG } from "../../src/consensus/gossip/index.js";
 import { INITIAL_PEER_ROUND_STATE } from "../../src/consensus/gossip/peer-round-state.js";
 import { RoundStep } from "../../src/consensus/round-step.js";
 import {
   Driver,
+  nrs,
   ourState,
+  PEER,
   partsWith,
   prevote,
   proposalAt,
   SPLIT,
-  START_MS,
   sends,
+  T,
   votesOf,
 } from "./consensus-gossip-fixture.js";
 
-const T = START_MS + 5000;
 const SLEEP = DEFAULT_GOSSIP_CONFIG.gossipSleepMs;
-const PEER = "aa".repeat(20);
-const nrs = (height: bigint, round: number, step: number): ConsensusMessage => ({
-  $case: "newRoundStep",
-  newRoundStep: { height, round, step, secondsSinceStartTime: 0n, lastCommitRound: 0 },
-});
 
 test("a sleep poll on the last idle pass's inputs is skipped; another's vote we got since makes the votes pass run and send it", () => {
   const our = ourState({ height: 5n, step: RoundStep.Prevote, ownIndex: 0 });

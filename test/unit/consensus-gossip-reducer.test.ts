@@ -15,26 +15,20 @@ import {
   broadcasts,
   cases,
   Driver,
+  from,
   NIL,
+  nrs,
   ourState,
+  PEER,
   partsWith,
   precommit,
   prevote,
   proposalAt,
   SPLIT,
-  START_MS,
   sends,
+  T,
   votesOf,
 } from "./consensus-gossip-fixture.js";
-
-const T = START_MS + 5000;
-const PEER = "aa".repeat(20);
-const nrs = (height: bigint, round: number, step: number, lastCommitRound = 0): ConsensusMessage => ({
-  $case: "newRoundStep",
-  newRoundStep: { height, round, step, secondsSinceStartTime: 0n, lastCommitRound },
-});
-const from = (d: Driver, message: ConsensusMessage, nowMs = T) =>
-  d.feed({ type: "GossipMessageReceived", nowMs, peerId: PEER, message });
 
 function connected(our = ourState({ height: 5n })): Driver {
   const d = new Driver();

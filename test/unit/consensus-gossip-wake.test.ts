@@ -5,30 +5,25 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { bitsToWire } from "../../src/consensus/gossip/bit-array.js";
-import { type ConsensusMessage, DEFAULT_GOSSIP_CONFIG } from "../../src/consensus/gossip/index.js";
+import { DEFAULT_GOSSIP_CONFIG } from "../../src/consensus/gossip/index.js";
 import { RoundStep } from "../../src/consensus/round-step.js";
 import { SignedMsgType } from "../../src/wire/generated/tendermint/types/types.js";
 import {
   BLOCK_ID,
   Driver,
+  from,
+  nrs,
   ourState,
+  PEER,
   partsWith,
   prevote,
   proposalAt,
   SPLIT,
-  START_MS,
+  T,
   votesOf,
 } from "./consensus-gossip-fixture.js";
 
-const T = START_MS + 5000;
 const SLEEP = DEFAULT_GOSSIP_CONFIG.gossipSleepMs;
-const PEER = "aa".repeat(20);
-const nrs = (height: bigint, round: number, step: number): ConsensusMessage => ({
-  $case: "newRoundStep",
-  newRoundStep: { height, round, step, secondsSinceStartTime: 0n, lastCommitRound: 0 },
-});
-const from = (d: Driver, message: ConsensusMessage, nowMs: number) =>
-  d.feed({ type: "GossipMessageReceived", nowMs, peerId: PEER, message });
 
 /** Which routines ran at `nowMs` (their due time moved to nowMs + sleep). */
 function ran(d: Driver, nowMs: number): { data: boolean; votes: boolean } {
