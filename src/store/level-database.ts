@@ -7,8 +7,8 @@
 // `maxOpenFiles` open tables, each holding its index and bloom filter blocks in memory (a table is
 // at most `maxFileSize` bytes; LevelDB raises a maxOpenFiles below 74 to 74).
 import { ClassicLevel } from "classic-level";
+import { type BatchOperations, type FillingBatch, nativeBatchOf } from "../level/native-batch.js";
 import { StoreError } from "./errors.js";
-import { type BatchOperations, type FillingBatch, nativeBatchOf } from "./native-batch.js";
 
 export type BinaryLevel = ClassicLevel<Uint8Array, Uint8Array>;
 

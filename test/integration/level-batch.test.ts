@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { nativeBatchOf, RETAIN_BYTES } from "../../src/level/native-batch.js";
 import { type BinaryLevel, LevelBatch, openBinaryLevel } from "../../src/store/level-database.js";
-import { nativeBatchOf, RETAIN_BYTES } from "../../src/store/native-batch.js";
 
 const root = mkdtempSync(join(tmpdir(), "level-batch-"));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -20,6 +20,9 @@ const LAYERS: Readonly<Record<string, number>> = {
   "src/wire": 2,
   "src/types": 3,
   "src/logger": 4,
+  // The reusable native LevelDB batch: over classic-level only, shared by the stores and the
+  // in-process apps (both layer 7, which may not import each other).
+  "src/level": 4,
   "src/query": 4,
   // The evidence pool's rules: over types and wire only (state's block validation uses them).
   "src/evidence": 4,

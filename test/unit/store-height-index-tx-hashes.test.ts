@@ -27,6 +27,20 @@ describe("a block's tx hashes, shared by its data hash and its index", () => {
     assert.equal(rememberedTxHashes([...txs]), undefined);
   });
 
+  it("dataHash asked again for the same array answers the remembered root, as a copy of its own", () => {
+    const txs = makeTxs(4n, 5);
+    const root = dataHash(txs);
+    // The remembered tx hashes never change; changing one here shows that the second call
+    // (validating our own proposal) builds no second tree from them.
+    (rememberedTxHashes(txs) as Uint8Array[])[0] = new Uint8Array(32);
+    const again = dataHash(txs);
+    assert.deepEqual(again, root, "the root remembered for this array");
+    assert.notEqual(again, root, "each caller gets its own copy");
+    again.fill(0);
+    assert.deepEqual(dataHash(txs), root, "a caller changing its copy changes nothing remembered");
+    assert.deepEqual(dataHash([...txs]), root, "another array is hashed for itself");
+  });
+
   it("the index input of a block carries the hashes its data hash computed", () => {
     const txs = makeTxs(4n, 5);
     const block = makeBlock(4n, txs);

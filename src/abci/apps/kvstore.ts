@@ -5,6 +5,7 @@
 // touches memory; the block's writes and the app state go to disk in one batch at Commit.
 import { ClassicLevel } from "classic-level";
 import { addressOf as validatorAddress } from "../../crypto/hash.js";
+import { nativeBatchOf } from "../../level/native-batch.js";
 import type {
   RequestBeginBlock,
   RequestCheckTx,
@@ -235,25 +236,48 @@ export class KvstoreApplication extends NoopApplication {
     const height = this.blockHeight ?? this.state.height + 1n;
     this.blockHeight = undefined;
     const next: KvstoreState = { size: this.state.size, height, appHash };
-    // The array form, not a chained batch: classic-level frees a chained batch's native copy
-    // only when V8 collects it (src/store/level-database.ts, LevelBatch).
-    const operations: (
-      | { type: "put"; key: Uint8Array; value: Uint8Array }
-      | { type: "del"; key: Uint8Array }
-    )[] = new Array(this.pendingKeys.length + 1);
-    for (let i = 0; i < this.pendingKeys.length; i++) {
-      const key = this.pendingKeys[i]!;
-      const value = this.pendingValues[i];
-      operations[i] = value === undefined ? { type: "del", key } : { type: "put", key, value };
+    this.pendingKeys.push(STATE_KEY);
+    this.pendingValues.push(serializeState(next));
+    try {
+      await this.writePending();
+    } catch (error) {
+      // Nothing was written: the block's writes stay pending as they were, without the state's.
+      this.pendingKeys.pop();
+      this.pendingValues.pop();
+      throw error;
     }
-    operations[this.pendingKeys.length] = { type: "put", key: STATE_KEY, value: serializeState(next) };
-    await this.db.batch(operations);
     this.pendingKeys = [];
     this.pendingValues = [];
     this.state = next;
     const retain = this.options.retainBlocks ?? 0n;
     const retainHeight = retain > 0n && next.height >= retain ? next.height - retain + 1n : 0n;
     return responseCommit({ data: appHash, retainHeight });
+  }
+
+  /**
+   * The block's writes in one LevelDB write: through the database's reused native batch (one
+   * binding call per operation, src/level/native-batch.ts), or classic-level's array form where
+   * that batch is busy or missing. Not a chained batch: classic-level frees its native copy only
+   * when V8 collects it.
+   */
+  private writePending(): Promise<void> {
+    const keys = this.pendingKeys;
+    const values = this.pendingValues;
+    const native = nativeBatchOf(this.db);
+    if (native?.available) {
+      let bytes = 0;
+      for (let i = 0; i < keys.length; i++) bytes += keys[i]!.length + (values[i]?.length ?? 0);
+      return native.write({ keys, values, bytes }, false);
+    }
+    const operations = new Array<
+      { type: "put"; key: Uint8Array; value: Uint8Array } | { type: "del"; key: Uint8Array }
+    >(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const value = values[i];
+      operations[i] = value === undefined ? { type: "del", key } : { type: "put", key, value };
+    }
+    return this.db.batch(operations);
   }
 
   override query(req: RequestQuery) {

@@ -1,8 +1,8 @@
-// FillingBatch (src/store/native-batch.ts) gives its database's batch back however the write
+// FillingBatch (src/level/native-batch.ts) gives its database's batch back however the write
 // ends: a binding that throws before the write starts must not leave the batch busy for good.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { FillingBatch } from "../../src/store/native-batch.js";
+import { FillingBatch } from "../../src/level/native-batch.js";
 
 function fakeBinding(write: () => Promise<void>) {
   const calls: string[] = [];

@@ -1,0 +1,86 @@
+// The in-process kvstore's Commit writes its block through the database's reused native batch
+// (src/level/native-batch.ts), not classic-level's array form, and falls back to the array form
+// when that batch is busy; either way the same keys, values, state and app hash land.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { ClassicLevel } from "classic-level";
+import { KvstoreApplication } from "../../src/abci/apps/kvstore.js";
+import { nativeBatchOf } from "../../src/level/native-batch.js";
+
+type Db = ClassicLevel<Uint8Array, Uint8Array>;
+const root = mkdtempSync(join(tmpdir(), "kvstore-commit-batch-"));
+after(() => rmSync(root, { recursive: true, force: true }));
+let dirs = 0;
+const tx = (s: string) => new TextEncoder().encode(s);
+const text = (b: Uint8Array) => Buffer.from(b).toString("utf8");
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const query = (data: string) => ({ data: tx(data), path: "", height: 0n, prove: false });
+/** The app's own database (private: reached here only to watch how it is written). */
+const dbOf = (app: KvstoreApplication) => (app as unknown as { db: Db }).db;
+
+/** Counts classic-level's array-form writes on `db`. */
+function countArrayWrites(db: Db): { count: number } {
+  const seen = { count: 0 };
+  const original = db.batch.bind(db);
+  db.batch = ((...args: unknown[]) => {
+    if (Array.isArray(args[0])) seen.count++;
+    return (original as (...a: unknown[]) => unknown)(...args);
+  }) as typeof db.batch;
+  return seen;
+}
+
+/** Two blocks (a key written twice in one, so the later write must win), then a restart. */
+async function twoBlocksAndRestart(holdNativeBatch: boolean) {
+  const dir = join(root, `app${dirs++}`);
+  let app = await KvstoreApplication.open(dir);
+  const arrays = countArrayWrites(dbOf(app));
+  const native = nativeBatchOf(dbOf(app));
+  assert.ok(native, "classic-level's binding offers the native batch");
+  const held = holdNativeBatch ? native.begin() : undefined;
+  app.deliverTx({ tx: tx("k=1") });
+  app.deliverTx({ tx: tx("k=2") });
+  app.deliverTx({ tx: tx("plain") });
+  const first = await app.commit({});
+  app.deliverTx({ tx: tx("other=x") });
+  const second = await app.commit({});
+  held?.abandon();
+  await app.close();
+  app = await KvstoreApplication.open(dir);
+  const found = {
+    k: text(app.query(query("k")).value),
+    plain: text(app.query(query("plain")).value),
+    other: text(app.query(query("other")).value),
+    info: app.info({ version: "", blockVersion: 0n, p2pVersion: 0n }),
+    hashes: [hex(first.data), hex(second.data)],
+    arrayWrites: arrays.count,
+  };
+  await app.close();
+  return found;
+}
+
+describe("kvstore Commit", () => {
+  it("writes the block through the native batch, not the array form, and it lands whole", async () => {
+    const found = await twoBlocksAndRestart(false);
+    assert.equal(found.arrayWrites, 0, "no Commit took the array form");
+    assert.equal(found.k, "2", "the later write to a key wins");
+    assert.equal(found.plain, "plain");
+    assert.equal(found.other, "x");
+    assert.equal(found.info.data, '{"size":4}');
+    assert.equal(found.info.lastBlockHeight, 2n);
+    assert.deepEqual(found.hashes, ["0600000000000000", "0800000000000000"]);
+  });
+
+  it("takes the array form while the native batch is busy, with the same result", async () => {
+    const found = await twoBlocksAndRestart(true);
+    assert.equal(found.arrayWrites, 2, "both Commits took the array form");
+    assert.equal(found.k, "2");
+    assert.equal(found.plain, "plain");
+    assert.equal(found.other, "x");
+    assert.equal(found.info.data, '{"size":4}');
+    assert.equal(found.info.lastBlockHeight, 2n);
+    assert.deepEqual(found.hashes, ["0600000000000000", "0800000000000000"]);
+  });
+});
