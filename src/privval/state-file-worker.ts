@@ -110,10 +110,9 @@ function stage(temporary: string, content: string, mode: number, hold: boolean):
     return Promise.reject(error).catch(close);
   }
   if (hold) return new Promise<void>(() => {}); // a test's stage still running when the thread stops
-  return new Promise<void>((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve()))).then(
-    () => close(undefined),
-    close,
-  );
+  return new Promise<void>((resolve, reject) =>
+    fsync(fd, (error) => (error ? reject(error) : resolve())),
+  ).then(() => close(undefined), close);
 }
 
 /** The staged file renamed over its path and the directory fsynced, answered with `extra`. */
