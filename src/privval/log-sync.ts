@@ -1,7 +1,8 @@
 // The caller's consensus log, as the signer's state store sees it: a sync it may run itself. The
 // store that writes on a thread of its own (StateFileWriter) is lent the log's descriptor and runs
-// the fdatasync on that thread right before the rename, so one signature costs one wake-up of that
-// thread and one of the main thread instead of two of each (docs/network.md, "sixth pass"). The
+// the fdatasync on that thread (while the state's stage fsyncs on the pool) before the rename, so
+// one signature costs one wake-up of that thread and one of the main thread instead of two of each
+// (docs/network.md, "sixth pass", "seventh pass"). The
 // log (Wal.syncVia) runs the lent sync inside its own writer queue, after writing what it has
 // buffered, so no rotation can close the descriptor meanwhile and a failure latches the log.
 import { fdatasync } from "node:fs";

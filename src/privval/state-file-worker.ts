@@ -2,19 +2,30 @@
 // replacement of a state file with blocking calls, so one signature costs the main thread one
 // message out and one answer back instead of a thread-pool round trip (and a wait for the main
 // thread's turn) per open, write, fsync, close, rename and directory fsync. A replacement comes in
-// two messages: `stage` writes and fsyncs the temporary file at once; `commit` (sent once the
-// caller's consensus log is synced) renames it over the file and fsyncs the directory, or `abort`
-// removes it. `datasync-then-commit` is the commit for a log that lends its descriptor (log-sync.ts):
-// the log's fdatasync runs here, right before the rename, and one answer tells both outcomes; if the
-// fdatasync fails the staged file is removed and the old state stays. Messages are handled in the
-// order sent, so a commit always follows its stage, and the rename always follows the log's sync.
-import { fdatasyncSync, rmSync } from "node:fs";
+// two messages: `stage` writes the temporary file at once and hands its fsync to a pool thread;
+// `commit` (sent once the caller's consensus log is synced) renames it over the file and fsyncs the
+// directory once the stage's fsync is done, or `abort` removes it. `datasync-then-commit` is the
+// commit for a log that lends its descriptor (log-sync.ts): the log's fdatasync runs here, blocking
+// this thread, while the stage's fsync runs on the pool, so the two disk waits overlap instead of
+// adding up (docs/network.md, "seventh pass"); the rename runs only once both are done, and one
+// answer tells both outcomes. If the fdatasync fails the staged file is removed and the old state
+// stays. Messages are handled in the order sent, so a commit always follows its stage.
+import { closeSync, fdatasyncSync, fsync, openSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { parentPort } from "node:worker_threads";
-import { openDirectory, replaceWithStagedSync, stageFileSync } from "../types/key-file-atomic-write.js";
+import { openDirectory, replaceWithStagedSync } from "../types/key-file-atomic-write.js";
 
 export type StateFileRequest =
-  | { kind: "stage"; id: number; path: string; temporary: string; content: string; mode: number }
+  | {
+      kind: "stage";
+      id: number;
+      path: string;
+      temporary: string;
+      content: string;
+      mode: number;
+      /** Test-only (StateFileWriterOptions.testHoldStages): the stage never finishes. */
+      hold?: true;
+    }
   | { kind: "commit"; id: number }
   | { kind: "abort"; id: number }
   /** The log's fdatasync on `fd`, then the commit of `id` if it succeeded, else its abort. */
@@ -23,7 +34,7 @@ export type StateFileRequest =
   | { kind: "ping"; id: number };
 
 /**
- * One answer per request id: after its commit, or at once when its stage or commit failed. The
+ * One answer per request id: after its commit, or as soon as its stage or commit failed. The
  * answer to a datasync-then-commit also says whether the log's fdatasync succeeded (`synced`); it
  * is sent even when the stage had failed, since the log waits for it.
  */
@@ -34,8 +45,15 @@ export type StateFileAnswer =
 const port = parentPort;
 if (port === null) throw new Error("state-file-worker must run in a worker thread");
 
+interface Staged {
+  path: string;
+  temporary: string;
+  /** Resolves once the temporary file is written, fsynced and closed; rejects when that failed. */
+  ready: Promise<void>;
+}
+
 /** Staged replacements waiting for their commit (or abort), by request id. */
-const staged = new Map<number, { path: string; temporary: string }>();
+const staged = new Map<number, Staged>();
 /** Directories kept open for their fsync, one open per directory for the thread's life. */
 const directories = new Map<string, number | null>();
 
@@ -54,66 +72,115 @@ function failed(id: number, error: unknown): Extract<StateFileAnswer, { ok: fals
   return { id, ok: false, message: e?.message ?? String(error), code: e?.code };
 }
 
+function removeQuietly(temporary: string): void {
+  try {
+    rmSync(temporary, { force: true });
+  } catch {
+    // A stray temporary file is harmless: readers take only the file's own name.
+  }
+}
+
+/**
+ * The temporary file written here (a page-cache copy) and fsynced on a pool thread, so that this
+ * thread is free for the log's fdatasync meanwhile. On failure the file is removed.
+ */
+function stage(temporary: string, content: string, mode: number, hold: boolean): Promise<void> {
+  let fd: number;
+  try {
+    fd = openSync(temporary, "w", mode);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const close = (error: unknown) => {
+    try {
+      closeSync(fd);
+    } catch (closeError) {
+      error ??= closeError;
+    }
+    if (error !== undefined && error !== null) {
+      removeQuietly(temporary);
+      throw error;
+    }
+  };
+  try {
+    const bytes = Buffer.from(content, "utf8");
+    let written = 0;
+    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+  } catch (error) {
+    return Promise.reject(error).catch(close);
+  }
+  if (hold) return new Promise<void>(() => {}); // a test's stage still running when the thread stops
+  return new Promise<void>((resolve, reject) =>
+    fsync(fd, (error) => (error ? reject(error) : resolve())),
+  ).then(() => close(undefined), close);
+}
+
+/** The staged file renamed over its path and the directory fsynced, answered with `extra`. */
+function replace(id: number, entry: Staged, extra: { synced?: true }): void {
+  try {
+    replaceWithStagedSync(entry.temporary, entry.path, directoryFd(entry.path));
+    port!.postMessage({ id, ok: true, ...extra } satisfies StateFileAnswer);
+  } catch (error) {
+    port!.postMessage({ ...failed(id, error), ...extra } satisfies StateFileAnswer);
+  }
+}
+
 port.on("message", (request: StateFileRequest) => {
   if (request.kind === "ping") {
     port.postMessage({ id: request.id, ok: true } satisfies StateFileAnswer);
     return;
   }
   if (request.kind === "stage") {
-    try {
-      stageFileSync(request.temporary, request.content, request.mode);
-      staged.set(request.id, { path: request.path, temporary: request.temporary });
-    } catch (error) {
+    const entry: Staged = {
+      path: request.path,
+      temporary: request.temporary,
+      ready: stage(request.temporary, request.content, request.mode, request.hold === true),
+    };
+    staged.set(request.id, entry);
+    // A failed stage is answered at once; its commit (or the log's sync) then finds nothing staged.
+    entry.ready.catch((error: unknown) => {
+      if (staged.get(request.id) === entry) staged.delete(request.id);
       port.postMessage(failed(request.id, error));
-    }
+    });
     return;
   }
   const entry = staged.get(request.id);
   staged.delete(request.id);
   if (request.kind === "datasync-then-commit") {
     try {
+      // Blocks this thread; the stage's fsync goes on on the pool meanwhile.
       fdatasyncSync(request.fd);
     } catch (error) {
-      // The log is not durable: the state must not get ahead of it, so the old file stays.
-      try {
-        if (entry !== undefined) rmSync(entry.temporary, { force: true });
-      } catch {
-        // A stray temporary file is harmless: readers take only the file's own name.
-      }
+      // The log is not durable: the state must not get ahead of it, so the old file stays. The
+      // temporary file is removed now (its name unlinked; an fsync still running on the pool
+      // finishes on the nameless file), so none is left behind when the failure is answered.
+      if (entry !== undefined) removeQuietly(entry.temporary);
       port.postMessage({ ...failed(request.id, error), synced: false } satisfies StateFileAnswer);
       return;
     }
-    if (entry === undefined) {
+    const nothingStaged = () =>
       port.postMessage({
         id: request.id,
         ok: false,
         message: "nothing staged",
         code: undefined,
         synced: true,
-      });
-      return;
-    }
-    try {
-      replaceWithStagedSync(entry.temporary, entry.path, directoryFd(entry.path));
-      port.postMessage({ id: request.id, ok: true, synced: true } satisfies StateFileAnswer);
-    } catch (error) {
-      port.postMessage({ ...failed(request.id, error), synced: true } satisfies StateFileAnswer);
-    }
+      } satisfies StateFileAnswer);
+    // The rename waits for both: the log's fdatasync (done above) and the stage's fsync.
+    if (entry === undefined) nothingStaged();
+    else entry.ready.then(() => replace(request.id, entry, { synced: true }), nothingStaged);
     return;
   }
   if (entry === undefined) return; // its stage failed and was answered already
   if (request.kind === "abort") {
-    try {
-      rmSync(entry.temporary, { force: true });
-    } catch {
-      // A stray temporary file is harmless: readers take only the file's own name.
-    }
+    entry.ready.then(
+      () => removeQuietly(entry.temporary),
+      () => {},
+    );
     return;
   }
-  try {
-    replaceWithStagedSync(entry.temporary, entry.path, directoryFd(entry.path));
-    port.postMessage({ id: request.id, ok: true } satisfies StateFileAnswer);
-  } catch (error) {
-    port.postMessage(failed(request.id, error));
-  }
+  entry.ready.then(
+    () => replace(request.id, entry, {}),
+    () => {}, // answered by the stage's failure
+  );
 });

@@ -7,8 +7,9 @@
 // writeFileAtomicAsync's: the new state is written and fsynced under a temporary name beside the
 // log's sync, renamed over the file only after it, and the directory fsynced before the answer, so
 // the file is never ahead of the log and nothing is released before both. When the log lends its
-// descriptor (LogSync), the commit request carries its fdatasync too, run on the thread right
-// before the rename: one message out and one answer back per signature, the log's sync included.
+// descriptor (LogSync), the commit request carries its fdatasync too, run on the thread while the
+// stage's fsync runs on the pool, the rename once both are done: one message out and one answer
+// back per signature, the log's sync included, and the two disk waits overlapped.
 import { fdatasync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Worker } from "node:worker_threads";
@@ -38,6 +39,14 @@ function poolDatasync(fd: number): Promise<void> {
   return new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
 }
 
+export interface StateFileWriterOptions {
+  /**
+   * Test-only: every stage writes its temporary file and then never finishes, so a test can stop
+   * the thread with a write (and a lent log sync) certainly still out. Never set in a node.
+   */
+  testHoldStages?: boolean;
+}
+
 export class StateFileWriter {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
@@ -47,10 +56,12 @@ export class StateFileWriter {
   private readonly dead = new WeakSet<Worker>();
   private nextId = 1;
 
+  constructor(private readonly options: StateFileWriterOptions = {}) {}
+
   /**
    * Replaces the file at `path` with `content` (created with `mode`); resolves once the new file
    * and its name are durable. With `after`, the rename waits for the log's sync, which the thread
-   * runs itself right before it when the log lends its descriptor; if that sync fails (or the log
+   * runs itself (beside the stage's fsync) when the log lends its descriptor; if that sync fails (or the log
    * had failed already), the file is left as it was and the write rejects with the log's error.
    * A failure of any step, or the thread dying with the write out, rejects (the file then holds
    * the old content or the new); a thread dying while it holds the log's sync fails that sync too.
@@ -63,7 +74,15 @@ export class StateFileWriter {
       this.pending.set(id, { worker, resolve, reject });
     });
     this.refWhileOut(worker);
-    this.post(worker, { kind: "stage", id, path, temporary, content, mode });
+    this.post(worker, {
+      kind: "stage",
+      id,
+      path,
+      temporary,
+      content,
+      mode,
+      ...(this.options.testHoldStages === true ? { hold: true as const } : {}),
+    });
     if (after === undefined) {
       this.post(worker, { kind: "commit", id });
       return done;

@@ -2,9 +2,9 @@
 // Nothing leaves before both are durable: the consensus log (what we are about to say, and every
 // input that led to it) and the signer's last-sign state. A signer that can hold its state back
 // (`replacesStateAfterLog`: the file signer) is handed the log itself: its new state file is staged
-// at once, and its writer thread runs the log's fdatasync right before renaming the file over the
-// old one, so the disk never holds a signer state ahead of the log (docs/consensus-gossip.md, "Our
-// own messages") and a signature costs one answer from that thread, the log's sync included;
+// at once, and its writer thread runs the log's fdatasync (beside the stage's fsync) before
+// renaming the file over the old one, so the disk never holds a signer state ahead of the log
+// (docs/consensus-gossip.md, "Our own messages") and a signature costs one answer from that thread, the log's sync included;
 // any other signer (a remote one) is asked once the log is synced. The signer is a port: the file
 // signer in the node, the same signer over memory in the simulation (answering synchronously), or
 // a remote signer. Any failure becomes SignFailed, on which the reducer halts: a signing path

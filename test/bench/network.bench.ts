@@ -9,7 +9,10 @@
 // Load: wrk (one process per node, 1 thread, WRK_CONNECTIONS keep-alive connections, each
 // request a JSON-RPC batch of BATCH broadcast_tx_sync calls with unique `key=value` txs, from a
 // Lua script) when /usr/bin/wrk exists, else the same batches from a bounded node:http client
-// in this process (it says which). Every
+// in this process (it says which). With NETB_RATE (tx/s offered to the whole network, split evenly
+// among its nodes, so one validator and four get the same total) wrk paces its requests to that
+// rate and sends at most NETB_SECONDS of it: an open-loop offer, so two trees are compared on
+// committed tx/s at the same offered rate instead of on what closed-loop clients get in. Every
 // phase is bounded (NETB_SECONDS of load, timeouts on every wait). Builds first if dist/ is
 // missing. Writes bench-results/network.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -37,6 +40,8 @@ const VALUE = "v".repeat(64);
  * block at 5,000 txs, so ≥ 5,000 tx/s at a > 1 s interval needs it raised; the bench says which.
  */
 const MEMPOOL_SIZE = process.env.NETB_MEMPOOL_SIZE;
+/** Offered tx/s for the whole network (NETB_RATE), or undefined for closed-loop load. */
+const RATE = process.env.NETB_RATE === undefined ? undefined : Number(process.env.NETB_RATE);
 
 if (!existsSync(join(root, "dist", "streams", "node.js"))) {
   const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
@@ -94,11 +99,11 @@ function intervals(hs: { time: number }[]): number[] {
  * wrk's Lua script: POST one JSON-RPC batch of BATCH broadcast_tx_sync calls per request, each
  * tx unique (`<prefix>-<counter>=<value>`, base64 as JSON-RPC takes bytes).
  */
-function wrkScript(dir: string): string {
+function wrkScript(dir: string, ratePerNode: number | undefined): string {
   const file = join(dir, "broadcast.lua");
   writeFileSync(
     file,
-    `local A = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    `${ratePerNode === undefined ? "" : pacing(ratePerNode)}local A = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 local function sextet(n) return A:sub(n + 1, n + 1) end
 local function base64(s)
   local out = {}
@@ -127,6 +132,32 @@ end
   return file;
 }
 
+/**
+ * wrk's delay() as a schedule (wrk2's idea, in wrk's LuaJIT): request k of this thread is due at
+ * start + k × interval (monotonic clock through ffi), whatever the answers' latency, so the offer
+ * does not fall when the node slows; a thread behind schedule sends at once on every free
+ * connection. After LOAD_SECONDS' worth of requests it sends no more (wrk's -d ends the run).
+ */
+function pacing(ratePerNode: number): string {
+  const intervalMs = (BATCH * 1000) / ratePerNode;
+  const limit = Math.ceil((LOAD_SECONDS * ratePerNode) / BATCH);
+  return `local ffi = require("ffi")
+ffi.cdef[[ typedef struct { long tv_sec; long tv_nsec; } rx_timespec; int clock_gettime(int, rx_timespec*); ]]
+local ts = ffi.new("rx_timespec")
+local function now_ms() ffi.C.clock_gettime(1, ts); return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6 end
+local due, start = 0, nil
+function delay()
+  local t = now_ms()
+  if start == nil then start = t end
+  if due >= ${limit} then return 3600000 end
+  local at = start + due * ${intervalMs}
+  due = due + 1
+  if at <= t then return 0 end
+  return math.floor(at - t)
+end
+`;
+}
+
 function runWrk(script: string, url: string, prefix: string): Promise<number> {
   return new Promise((resolve) => {
     const child: ChildProcess = spawn(
@@ -134,7 +165,8 @@ function runWrk(script: string, url: string, prefix: string): Promise<number> {
       [
         "-t1",
         `-c${WRK_CONNECTIONS}`,
-        `-d${LOAD_SECONDS}s`,
+        // a paced run gets a little longer to send its last requests if the node fell behind
+        `-d${RATE === undefined ? LOAD_SECONDS : LOAD_SECONDS + 5}s`,
         "--timeout",
         "10s",
         "-s",
@@ -230,7 +262,8 @@ async function measure(validators: number): Promise<Figures> {
 
     const useWrk = existsSync(WRK);
     const dir = mkdtempSync(join(tmpdir(), "rxbft-netbench-wrk-"));
-    const script = useWrk ? wrkScript(dir) : "";
+    if (RATE !== undefined && !useWrk) throw new Error("NETB_RATE needs wrk (/usr/bin/wrk)");
+    const script = useWrk ? wrkScript(dir, RATE === undefined ? undefined : RATE / validators) : "";
     let loadDone = false;
     const loads = all.map((i) =>
       useWrk
@@ -262,7 +295,7 @@ async function measure(validators: number): Promise<Figures> {
     return {
       validators,
       loadTool: useWrk
-        ? `wrk -t1 -c${WRK_CONNECTIONS} per node, ${BATCH} txs per JSON-RPC batch`
+        ? `wrk -t1 -c${WRK_CONNECTIONS} per node, ${BATCH} txs per JSON-RPC batch${RATE === undefined ? "" : `, paced to ${RATE} tx/s offered in all`}`
         : `node:http client, ${WRK_CONNECTIONS} connections per node, ${BATCH} txs per JSON-RPC batch`,
       txsCommitted,
       spanSeconds,

@@ -1,6 +1,7 @@
-// The signer's state-file thread runs the consensus log's fdatasync itself, right before its rename
-// (Wal.syncVia, LogSync), and answers once for both. The crash order must hold: the log durable
-// before the rename, both before the signature leaves. A failed fdatasync latches the log, leaves
+// The signer's state-file thread runs the consensus log's fdatasync itself, while the staged state's
+// fsync runs on the pool, and renames only once both are done (Wal.syncVia, LogSync); it answers
+// once for both. The crash order must hold: the log durable before the rename, both before the
+// signature leaves. A failed fdatasync latches the log, leaves
 // the state file as it was and releases nothing; a thread dying while it holds the log's sync
 // rejects the signature, stops the signer and latches the log.
 import assert from "node:assert/strict";
@@ -15,7 +16,7 @@ import { createLogger } from "../../src/logger/index.js";
 import { PrivvalError } from "../../src/privval/errors.js";
 import { FileSigner } from "../../src/privval/file-signer.js";
 import type { LogSync } from "../../src/privval/log-sync.js";
-import { StateFileWriter } from "../../src/privval/state-file-writer.js";
+import { StateFileWriter, type StateFileWriterOptions } from "../../src/privval/state-file-writer.js";
 import { privValidatorStateFileText } from "../../src/types/key-file-priv-validator-state.js";
 import { Wal } from "../../src/wal/wal.js";
 import { signingHandler } from "../../streams/effects/signing.js";
@@ -31,10 +32,10 @@ const walBytes = (dir: string) =>
   readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
 
 /** A fresh log, state file (and its text before), and a file signer writing through its own thread. */
-async function lentLogSetup() {
+async function lentLogSetup(options: StateFileWriterOptions = {}) {
   const dir = logDir();
   const wal = await Wal.open(dir);
-  const writer = new StateFileWriter();
+  const writer = new StateFileWriter(options);
   const path = freshStateFile();
   const before = readFileSync(path, "utf8");
   const signer = FileSigner.fromStateFile(pair.privateKey, path, { writer });
@@ -126,13 +127,35 @@ test("a failed fdatasync latches the log, leaves the state file as it was (no re
   await writer.close();
 });
 
+test("the log's fdatasync does not wait for the stage: with the stage unfinished, its failure still comes back and nothing is renamed", {
+  timeout: 30_000,
+}, async () => {
+  // Serially (stage, then fdatasync, on one thread) a stage that never finishes would hold the
+  // fdatasync back for ever; overlapped, the fdatasync runs at once.
+  const { wal, writer, path, before, signer } = await lentLogSetup({ testHoldStages: true });
+  const log: LogSync = { syncVia: (datasync) => wal.syncVia(() => datasync(BAD_FD)) };
+  const { effect$, inputs, done } = run(signer, wal, log);
+  wal.appendInput({ type: "TimeoutElapsed", height: 6n });
+  effect$.next({ type: "SignVote", vote: vote(6n) });
+  effect$.complete();
+  await done;
+  assert.deepEqual(
+    inputs.map((i) => i.type),
+    ["SignFailed"],
+  );
+  assert.match((inputs[0] as { reason: string }).reason, /^SIGNER_IO: consensus log .*fdatasync/);
+  assert.equal(readFileSync(path, "utf8"), before, "no rename");
+  await assert.rejects(wal.sync(), (e: Error & { code?: string }) => e.code === "WAL_IO");
+  await wal.close();
+  await writer.close();
+});
+
 test("a thread that dies holding the log's sync rejects the signature, stops the signer and latches the log", {
   timeout: 30_000,
 }, async () => {
-  const { wal, writer, path, before, signer } = await lentLogSetup();
-  // A large write ahead of ours keeps the thread busy, so it ends with our requests still queued.
-  const other = freshStateFile();
-  const busy = writer.write(other, "x".repeat(64 * 1024 * 1024), 0o600).catch((e: unknown) => e);
+  // The stage never finishes (test-only hold), so the rename, which waits for it and for the log's
+  // fdatasync, cannot have run when the thread is stopped, however fast the disk.
+  const { wal, writer, path, before, signer } = await lentLogSetup({ testHoldStages: true });
   let lent!: () => void;
   const lentNow = new Promise<void>((resolve) => {
     lent = resolve;
@@ -148,6 +171,13 @@ test("a thread that dies holding the log's sync rejects the signature, stops the
   const signing = signer.signVote(CHAIN, vote(7n), log);
   signing.catch(() => {});
   await lentNow;
+  let settled = false;
+  signing.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(settled, false, "the rename, and so the answer, waits for the stage");
   await writer.close();
   await assert.rejects(
     signing,
@@ -164,7 +194,6 @@ test("a thread that dies holding the log's sync rejects the signature, stops the
     (e) => e instanceof PrivvalError,
     "the signer is stopped",
   );
-  assert.ok((await busy) instanceof PrivvalError);
   await wal.close();
   await writer.close();
 });
