@@ -203,7 +203,11 @@ describe("subscription hub over the slicer", () => {
     hub.subscribe(k3, "tm.event='Tx' AND app.key='k3'", 1);
     const heights = [blockEvents(1, 300), blockEvents(2, 300)];
     for (const e of heights[0] as RpcEvent[]) publish(e);
-    assert.equal(all.sent.length + txs.sent.length + k3.sent.length, 0, "nothing written in the publisher's run");
+    assert.equal(
+      all.sent.length + txs.sent.length + k3.sent.length,
+      0,
+      "nothing written in the publisher's run",
+    );
     let turns = 0;
     // the second height is published while the first is still being delivered
     await new Promise((resolve) => setImmediate(resolve));

@@ -22,7 +22,12 @@ import type { ResultEncoder } from "../encoder.js";
 import { handlerError, RpcError } from "../errors.js";
 import { errorResponse, goJsonString, type JsonRpcId } from "../jsonrpc/envelope.js";
 import type { RpcObserver } from "../server/rpc-observer.js";
-import { DEFAULT_SLICE_LIMITS, DeliverySlicer, type SliceLimits, type SlicerClock } from "./delivery-slicer.js";
+import {
+  DEFAULT_SLICE_LIMITS,
+  DeliverySlicer,
+  type SliceLimits,
+  type SlicerClock,
+} from "./delivery-slicer.js";
 import { SubscriptionIndex } from "./subscription-index.js";
 
 /** A connection as the hub sees it. */
