@@ -64,8 +64,6 @@ export interface BatchOperations {
   readonly keys: readonly Uint8Array[];
   /** The value of a put; undefined for a delete. */
   readonly values: readonly (Uint8Array | undefined)[];
-  /** Sum of the keys' and values' lengths. */
-  readonly bytes: number;
 }
 
 /** The reusable native batch of one database: one write at a time. */
@@ -232,4 +230,25 @@ export function nativeBatchOf(db: BinaryLevel, idleReleaseMs = IDLE_RELEASE_MS):
     batches.set(db, batch);
   }
   return batch ?? undefined;
+}
+
+/**
+ * Writes the operations in one atomic LevelDB write: through the database's reused native batch
+ * where it is free, else classic-level's array form (another write holds the batch, or this
+ * classic-level has no binding to reach). The one place that chooses, so the stores and the
+ * in-process app cannot drift apart on it (the sync flag, the fallback).
+ */
+export function writeOperations(db: BinaryLevel, operations: BatchOperations, sync: boolean): Promise<void> {
+  const native = nativeBatchOf(db);
+  if (native?.available) return native.write(operations, sync);
+  const { keys, values } = operations;
+  const array = new Array<
+    { type: "put"; key: Uint8Array; value: Uint8Array } | { type: "del"; key: Uint8Array }
+  >(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const value = values[i];
+    array[i] = value === undefined ? { type: "del", key } : { type: "put", key, value };
+  }
+  return db.batch(array, { sync });
 }

@@ -7,7 +7,12 @@
 // `maxOpenFiles` open tables, each holding its index and bloom filter blocks in memory (a table is
 // at most `maxFileSize` bytes; LevelDB raises a maxOpenFiles below 74 to 74).
 import { ClassicLevel } from "classic-level";
-import { type BatchOperations, type FillingBatch, nativeBatchOf } from "../level/native-batch.js";
+import {
+  type BatchOperations,
+  type FillingBatch,
+  nativeBatchOf,
+  writeOperations,
+} from "../level/native-batch.js";
 import { StoreError } from "./errors.js";
 
 export type BinaryLevel = ClassicLevel<Uint8Array, Uint8Array>;
@@ -119,18 +124,6 @@ export class LevelBatch implements BatchOperations {
   write(options: { sync?: boolean } = {}): Promise<void> {
     const sync = options.sync ?? false;
     if (this.#filling !== undefined) return this.#filling.write(sync);
-    const native = nativeBatchOf(this.#db);
-    if (native?.available) return native.write(this, sync);
-    const operations = new Array<
-      { type: "put"; key: Uint8Array; value: Uint8Array } | { type: "del"; key: Uint8Array }
-    >(this.keys.length);
-    for (let i = 0; i < this.keys.length; i++) {
-      const value = this.values[i];
-      operations[i] =
-        value === undefined
-          ? { type: "del", key: this.keys[i]! }
-          : { type: "put", key: this.keys[i]!, value };
-    }
-    return this.#db.batch(operations, { sync });
+    return writeOperations(this.#db, this, sync);
   }
 }

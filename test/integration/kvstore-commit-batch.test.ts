@@ -83,4 +83,30 @@ describe("kvstore Commit", () => {
     assert.equal(found.info.lastBlockHeight, 2n);
     assert.deepEqual(found.hashes, ["0600000000000000", "0800000000000000"]);
   });
+
+  it("a Commit retried after a failed write commits the same height (a chain starting above 1)", async () => {
+    const dir = join(root, `app${dirs++}`);
+    const app = await KvstoreApplication.open(dir);
+    const db = dbOf(app);
+    const native = nativeBatchOf(db);
+    assert.ok(native);
+    // the native batch held, so the write takes the array form, which fails once
+    const held = native.begin();
+    const original = db.batch.bind(db);
+    let failures = 1;
+    db.batch = ((...args: unknown[]) => {
+      if (Array.isArray(args[0]) && failures-- > 0) return Promise.reject(new Error("disk full"));
+      return (original as (...a: unknown[]) => unknown)(...args);
+    }) as typeof db.batch;
+    app.beginBlock({ hash: new Uint8Array(), header: { height: 5n } } as never);
+    app.deliverTx({ tx: tx("k=1") });
+    await assert.rejects(app.commit({}), /disk full/);
+    const retried = await app.commit({});
+    held.abandon();
+    const info = app.info({ version: "", blockVersion: 0n, p2pVersion: 0n });
+    assert.equal(info.lastBlockHeight, 5n, "the retry commits the block's own height, not 1");
+    assert.equal(hex(retried.data), "0200000000000000");
+    assert.equal(text(app.query(query("k")).value), "1");
+    await app.close();
+  });
 });

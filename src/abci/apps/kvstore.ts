@@ -5,7 +5,7 @@
 // touches memory; the block's writes and the app state go to disk in one batch at Commit.
 import { ClassicLevel } from "classic-level";
 import { addressOf as validatorAddress } from "../../crypto/hash.js";
-import { nativeBatchOf } from "../../level/native-batch.js";
+import { writeOperations } from "../../level/native-batch.js";
 import type {
   RequestBeginBlock,
   RequestCheckTx,
@@ -234,7 +234,6 @@ export class KvstoreApplication extends NoopApplication {
   override async commit(_req?: RequestCommit) {
     const appHash = kvstoreAppHash(this.state.size);
     const height = this.blockHeight ?? this.state.height + 1n;
-    this.blockHeight = undefined;
     const next: KvstoreState = { size: this.state.size, height, appHash };
     this.pendingKeys.push(STATE_KEY);
     this.pendingValues.push(serializeState(next));
@@ -246,6 +245,8 @@ export class KvstoreApplication extends NoopApplication {
       this.pendingValues.pop();
       throw error;
     }
+    // Only now: a Commit retried after a failed write must commit the same height again.
+    this.blockHeight = undefined;
     this.pendingKeys = [];
     this.pendingValues = [];
     this.state = next;
@@ -255,29 +256,12 @@ export class KvstoreApplication extends NoopApplication {
   }
 
   /**
-   * The block's writes in one LevelDB write: through the database's reused native batch (one
-   * binding call per operation, src/level/native-batch.ts), or classic-level's array form where
-   * that batch is busy or missing. Not a chained batch: classic-level frees its native copy only
-   * when V8 collects it.
+   * The block's writes in one LevelDB write (src/level/native-batch.ts: the reused native batch,
+   * or the array form where it is busy). Not a chained batch: classic-level frees its native copy
+   * only when V8 collects it.
    */
   private writePending(): Promise<void> {
-    const keys = this.pendingKeys;
-    const values = this.pendingValues;
-    const native = nativeBatchOf(this.db);
-    if (native?.available) {
-      let bytes = 0;
-      for (let i = 0; i < keys.length; i++) bytes += keys[i]!.length + (values[i]?.length ?? 0);
-      return native.write({ keys, values, bytes }, false);
-    }
-    const operations = new Array<
-      { type: "put"; key: Uint8Array; value: Uint8Array } | { type: "del"; key: Uint8Array }
-    >(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      const value = values[i];
-      operations[i] = value === undefined ? { type: "del", key } : { type: "put", key, value };
-    }
-    return this.db.batch(operations);
+    return writeOperations(this.db, { keys: this.pendingKeys, values: this.pendingValues }, false);
   }
 
   override query(req: RequestQuery) {
