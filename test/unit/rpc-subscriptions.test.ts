@@ -121,6 +121,62 @@ describe("subscription hub", () => {
     assert.ok(conns.every((c) => c.sent.length === 1));
   });
 
+  it("sends nothing more to a subscription removed while its events wait for their slice", () => {
+    const { hub: h, emit } = hub();
+    const leaving = new FakeConnection("127.0.0.1:1");
+    const gone = new FakeConnection("127.0.0.1:2");
+    const staying = new FakeConnection("127.0.0.1:3");
+    for (const c of [leaving, gone, staying]) h.subscribe(c, "tm.event = 'Tx'", 1);
+    h.publish(txEvent); // waiting: delivery is on a later turn
+    h.unsubscribe(leaving, "tm.event = 'Tx'");
+    h.disconnect(gone);
+    emit(txEvent);
+    assert.equal(leaving.sent.length, 0);
+    assert.equal(gone.sent.length, 0);
+    assert.equal(staying.sent.length, 2);
+  });
+
+  it("on close, delivers the events still waiting before telling subscribers it exited", () => {
+    const { hub: h } = hub();
+    const c = new FakeConnection();
+    h.subscribe(c, "tm.event = 'Tx'", 1);
+    h.publish(txEvent);
+    h.publish(txEvent);
+    h.close();
+    assert.equal(c.sent.length, 2, "the waiting events went out");
+    assert.equal(h.pendingEvents, 0);
+    assert.match(c.urgent.at(-1) ?? "", /Tendermint exited/);
+  });
+
+  it("a delivery that throws costs that event, logged; later events still go out", async () => {
+    const source = eventSource();
+    const warnings: string[] = [];
+    const h = new SubscriptionHub(
+      source.context,
+      passThroughEncoder,
+      { maxSubscriptionClients: 100, maxSubscriptionsPerClient: 5, closeOnSlowClient: false },
+      { ...quiet, warn: (message: string) => void warnings.push(message) },
+    );
+    const c = new FakeConnection();
+    let throwOnce = true;
+    const deliver = c.deliver.bind(c);
+    c.deliver = (text: string) => {
+      if (throwOnce) {
+        throwOnce = false;
+        throw new Error("transport broke");
+      }
+      return deliver(text);
+    };
+    h.subscribe(c, "tm.event = 'Tx'", 1);
+    source.emit(txEvent);
+    source.emit(txEvent);
+    // on the node's own turns (setImmediate), where an uncaught throw would end the process
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(c.sent.length, 1, "the second event still went out");
+    assert.deepEqual(warnings, ["event delivery failed; its remaining subscribers missed it"]);
+    assert.equal(h.pendingEvents, 0);
+  });
+
   it("enforces Tendermint's limits and messages", () => {
     const { hub: h } = hub({ maxSubscriptionClients: 1, maxSubscriptionsPerClient: 2 });
     const a = new FakeConnection("a:1");
@@ -325,6 +381,7 @@ describe("websocket session", () => {
     s.onMessage(`{"id":3,"method":"unsubscribe_all"}`);
     await settle();
     source.emit(txEvent);
+    await settle();
     const answers = out.map((t) => JSON.parse(t));
     assert.deepEqual(answers[0], { jsonrpc: "2.0", id: "sub", result: {} });
     assert.equal(answers[1].id, "sub");

@@ -77,7 +77,10 @@ export class DeliverySlicer<T> {
     this.scheduleSlice();
   }
 
-  /** Delivers everything waiting, now (tests; a caller that must see the fan-out done). */
+  /**
+   * Delivers everything waiting, now (tests; the server's stop). Called from inside a delivery
+   * (a slice is running), it returns at once and the running slice goes on as scheduled.
+   */
   flush(): void {
     if (this.running) return;
     this.running = true;

@@ -105,7 +105,7 @@ export class SubscriptionHub {
     slices: SliceLimits = DEFAULT_SLICE_LIMITS,
     clock?: SlicerClock,
   ) {
-    this.slicer = new DeliverySlicer((pending) => this.deliver(pending), slices, clock);
+    this.slicer = new DeliverySlicer((pending) => this.deliverGuarded(pending), slices, clock);
   }
 
   /** Events published and not yet delivered. */
@@ -186,9 +186,13 @@ export class SubscriptionHub {
     for (const queryText of [...mine.keys()]) this.remove(connection, queryText);
   }
 
-  /** The server stops: every subscriber is told, as Tendermint does when it exits. */
+  /**
+   * The server stops: what was published before the stop still goes out (the last height's
+   * events), then every subscriber is told, as Tendermint does when it exits.
+   */
   close(): void {
     this.closed = true;
+    this.slicer.flush();
     this.slicer.clear();
     for (const [connection, mine] of [...this.byConnection]) {
       for (const subscription of [...mine.values()]) {
@@ -240,6 +244,23 @@ export class SubscriptionHub {
   publish(event: RpcEvent): void {
     if (this.index.size === 0) return;
     this.slicer.push({ event, seq: this.published++ });
+  }
+
+  /**
+   * Delivery runs on its own turn (setImmediate), where nothing else would catch a throw and the
+   * process would die of it; a fault in one event's delivery (a transport, an observer) costs
+   * that event's remaining subscribers, logged, and the next events still go out.
+   */
+  private deliverGuarded(pending: PendingEvent): number {
+    try {
+      return this.deliver(pending);
+    } catch (error) {
+      this.logger.warn("event delivery failed; its remaining subscribers missed it", {
+        type: pending.event.type,
+        err: String(error),
+      });
+      return 0;
+    }
   }
 
   /** Delivers one event to every matching subscription made before it; the messages handed. */
