@@ -54,6 +54,29 @@ interface Staged {
 
 /** Staged replacements waiting for their commit (or abort), by request id. */
 const staged = new Map<number, Staged>();
+/**
+ * The last rename asked for, per path. Each stage's fsync runs on the pool, so a later stage's can
+ * finish first; renamed in that order, the older state would land over the newer after the newer
+ * signature left. Renames of one path therefore run in the order their commits came.
+ */
+const renames = new Map<string, Promise<void>>();
+
+/** `onReady` once `ready` resolved and every earlier rename of `path` ran; else `onFailed`. */
+function afterEarlierRenames(
+  path: string,
+  ready: Promise<void>,
+  onReady: () => void,
+  onFailed: () => void,
+): void {
+  const earlier = renames.get(path) ?? Promise.resolve();
+  // neither callback throws (replace answers its own failure), so `mine` always resolves
+  const mine = earlier.then(() => ready).then(onReady, onFailed);
+  renames.set(path, mine);
+  void mine.then(() => {
+    if (renames.get(path) === mine) renames.delete(path);
+  });
+}
+
 /** Directories kept open for their fsync, one open per directory for the thread's life. */
 const directories = new Map<string, number | null>();
 
@@ -70,6 +93,14 @@ function directoryFd(path: string): number | null {
 function failed(id: number, error: unknown): Extract<StateFileAnswer, { ok: false }> {
   const e = error as NodeJS.ErrnoException;
   return { id, ok: false, message: e?.message ?? String(error), code: e?.code };
+}
+
+/** A stage's failure names the temporary file (node's write, fsync and close errors name none). */
+function naming(temporary: string, error: unknown): Error {
+  const e = error as NodeJS.ErrnoException;
+  const named: NodeJS.ErrnoException = new Error(`${temporary}: ${e?.message ?? String(error)}`);
+  if (e?.code !== undefined) named.code = e.code;
+  return named;
 }
 
 function removeQuietly(temporary: string): void {
@@ -134,7 +165,11 @@ port.on("message", (request: StateFileRequest) => {
     const entry: Staged = {
       path: request.path,
       temporary: request.temporary,
-      ready: stage(request.temporary, request.content, request.mode, request.hold === true),
+      ready: stage(request.temporary, request.content, request.mode, request.hold === true).catch(
+        (error: unknown) => {
+          throw naming(request.temporary, error);
+        },
+      ),
     };
     staged.set(request.id, entry);
     // A failed stage is answered at once; its commit (or the log's sync) then finds nothing staged.
@@ -168,7 +203,13 @@ port.on("message", (request: StateFileRequest) => {
       } satisfies StateFileAnswer);
     // The rename waits for both: the log's fdatasync (done above) and the stage's fsync.
     if (entry === undefined) nothingStaged();
-    else entry.ready.then(() => replace(request.id, entry, { synced: true }), nothingStaged);
+    else
+      afterEarlierRenames(
+        entry.path,
+        entry.ready,
+        () => replace(request.id, entry, { synced: true }),
+        nothingStaged,
+      );
     return;
   }
   if (entry === undefined) return; // its stage failed and was answered already
@@ -179,7 +220,9 @@ port.on("message", (request: StateFileRequest) => {
     );
     return;
   }
-  entry.ready.then(
+  afterEarlierRenames(
+    entry.path,
+    entry.ready,
     () => replace(request.id, entry, {}),
     () => {}, // answered by the stage's failure
   );

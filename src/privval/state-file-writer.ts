@@ -41,10 +41,11 @@ function poolDatasync(fd: number): Promise<void> {
 
 export interface StateFileWriterOptions {
   /**
-   * Test-only: every stage writes its temporary file and then never finishes, so a test can stop
-   * the thread with a write (and a lent log sync) certainly still out. Never set in a node.
+   * Test-only: a stage (every one, or those whose content the function picks) writes its temporary
+   * file and then never finishes, so a test can stop the thread with a write (and a lent log sync)
+   * certainly still out. Never set in a node.
    */
-  testHoldStages?: boolean;
+  testHoldStages?: boolean | ((content: string) => boolean);
 }
 
 export class StateFileWriter {
@@ -81,7 +82,7 @@ export class StateFileWriter {
       temporary,
       content,
       mode,
-      ...(this.options.testHoldStages === true ? { hold: true as const } : {}),
+      ...(this.holds(content) ? { hold: true as const } : {}),
     });
     if (after === undefined) {
       this.post(worker, { kind: "commit", id });
@@ -122,6 +123,11 @@ export class StateFileWriter {
       },
     );
     return done;
+  }
+
+  private holds(content: string): boolean {
+    const hold = this.options.testHoldStages;
+    return typeof hold === "function" ? hold(content) : hold === true;
   }
 
   /**

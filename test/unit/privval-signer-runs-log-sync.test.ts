@@ -5,7 +5,7 @@
 // the state file as it was and releases nothing; a thread dying while it holds the log's sync
 // rejects the signature, stops the signer and latches the log.
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
@@ -251,4 +251,33 @@ test("a signature repeated from the state file does not sync the log through the
     privValidatorStateFileText(signer.lastSignState),
     "the file holds the first signature's state, which the repeat did not change",
   );
+});
+
+test("renames of one state file keep the order of their writes, even when a later stage's fsync finishes first", {
+  timeout: 30_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "state-file-order-"));
+  try {
+    const path = join(dir, "priv_validator_state.json");
+    writeFileSync(path, "old");
+    // the first write's stage never finishes; the second's does at once
+    const writer = new StateFileWriter({ testHoldStages: (content) => content === "first" });
+    await writer.warmUp(); // from the sources the thread takes a second or more to load
+    const first = writer.write(path, "first", 0o600);
+    first.catch(() => {});
+    let secondDone = false;
+    const second = writer.write(path, "second", 0o600);
+    second.then(
+      () => (secondDone = true),
+      () => {},
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(secondDone, false, "the second rename waits for the first");
+    assert.equal(readFileSync(path, "utf8"), "old", "no newer state renamed ahead of an older one");
+    await writer.close();
+    await assert.rejects(first);
+    await assert.rejects(second);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
