@@ -79,11 +79,20 @@ export function openDirectory(directory: string): number | null {
   }
 }
 
+/** Errors that mean "this platform cannot fsync a directory", not "the disk failed". */
+const DIRECTORY_FSYNC_UNSUPPORTED = new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP", "EISDIR", "EPERM", "EBADF"]);
+
+function directoryFsyncUnsupported(error: unknown): boolean {
+  return DIRECTORY_FSYNC_UNSUPPORTED.has((error as NodeJS.ErrnoException)?.code ?? "");
+}
+
 function fsyncOpenDirectory(fd: number): void {
   try {
     fsyncSync(fd);
-  } catch {
-    // Directories cannot be fsynced on every platform; the rename stands.
+  } catch (error) {
+    // Directories cannot be fsynced on every platform; there the rename stands as it is. An I/O
+    // error is the disk's, and the rename may not survive a power cut: the caller must know.
+    if (!directoryFsyncUnsupported(error)) throw error;
   }
 }
 
@@ -147,15 +156,22 @@ export async function writeFileAtomicAsync(
   await fsyncDirectoryAsync(dirname(path), fs);
 }
 
-/** As `fsyncDirectory`: a directory that cannot be opened or fsynced is not an error. */
+/**
+ * As `fsyncDirectory`: a directory that cannot be opened, or a platform that cannot fsync one,
+ * is not an error; an I/O error of the fsync is.
+ */
 async function fsyncDirectoryAsync(directory: string, fs: AtomicWriteFs): Promise<void> {
-  let handle: AtomicWriteFileHandle | undefined;
+  let handle: AtomicWriteFileHandle;
   try {
     handle = await fs.open(directory, "r");
-    await handle.sync();
   } catch {
-    // Directories cannot be fsynced on every platform (e.g. Windows); the rename stands.
+    return; // directories cannot be opened on every platform (e.g. Windows); the rename stands
+  }
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!directoryFsyncUnsupported(error)) throw error;
   } finally {
-    if (handle !== undefined) await handle.close().catch(() => {});
+    await handle.close().catch(() => {});
   }
 }

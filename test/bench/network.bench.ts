@@ -42,6 +42,8 @@ const VALUE = "v".repeat(64);
 const MEMPOOL_SIZE = process.env.NETB_MEMPOOL_SIZE;
 /** Offered tx/s for the whole network (NETB_RATE), or undefined for closed-loop load. */
 const RATE = process.env.NETB_RATE === undefined ? undefined : Number(process.env.NETB_RATE);
+if (RATE !== undefined && !(Number.isFinite(RATE) && RATE > 0))
+  throw new Error(`NETB_RATE must be a positive number of tx/s, got "${process.env.NETB_RATE}"`);
 
 if (!existsSync(join(root, "dist", "streams", "node.js"))) {
   const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
