@@ -10,10 +10,10 @@
 // adding up (docs/network.md, "seventh pass"); the rename runs only once both are done, and one
 // answer tells both outcomes. If the fdatasync fails the staged file is removed and the old state
 // stays. Messages are handled in the order sent, so a commit always follows its stage.
-import { closeSync, fdatasyncSync, fsync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fdatasyncSync, fsync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { parentPort } from "node:worker_threads";
-import { openDirectory, replaceWithStagedSync } from "../types/key-file-atomic-write.js";
+import { openDirectory, replaceWithStagedSync, writeTemporarySync } from "../types/key-file-atomic-write.js";
 
 export type StateFileRequest =
   | {
@@ -118,7 +118,7 @@ function removeQuietly(temporary: string): void {
 function stage(temporary: string, content: string, mode: number, hold: boolean): Promise<void> {
   let fd: number;
   try {
-    fd = openSync(temporary, "w", mode);
+    fd = writeTemporarySync(temporary, content, mode);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -133,13 +133,6 @@ function stage(temporary: string, content: string, mode: number, hold: boolean):
       throw error;
     }
   };
-  try {
-    const bytes = Buffer.from(content, "utf8");
-    let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
-  } catch (error) {
-    return Promise.reject(error).catch(close);
-  }
   if (hold) return new Promise<void>(() => {}); // a test's stage still running when the thread stops
   return new Promise<void>((resolve, reject) =>
     fsync(fd, (error) => (error ? reject(error) : resolve())),

@@ -3,7 +3,7 @@
 // never a torn mix; that matters most for priv_validator_state.json (double-sign protection).
 // Two forms with the same steps and the same guarantees: `writeFileAtomic` blocks the thread
 // (init, unsafe_reset_all, key generation, and the signer's state writer thread, which calls its
-// two halves apart: stage, then replace); `writeFileAtomicAsync` runs the same sequence through
+// steps apart: the temporary file written, its fsync on a pool thread, then replace); `writeFileAtomicAsync` runs the same sequence through
 // node's async fs so the event loop keeps turning while the disk works (address book; the signer
 // when a test stands in for the file system).
 import {
@@ -24,15 +24,31 @@ export function writeFileAtomic(path: string, content: string, mode: number): vo
 }
 
 /**
- * The first half of the replacement: `content` written to `temporary` (created with `mode`) and
- * fsynced; no reader takes that name for the file. On failure the temporary file is removed.
+ * `content` written to a new `temporary` (created with `mode`), its descriptor left open for the
+ * caller's fsync and close (here, or on a pool thread in the signer's state writer). On failure
+ * the descriptor is closed and the temporary file removed.
  */
-export function stageFileSync(temporary: string, content: string, mode: number): void {
+export function writeTemporarySync(temporary: string, content: string, mode: number): number {
   const fd = openSync(temporary, "w", mode);
   try {
     const bytes = Buffer.from(content, "utf8");
     let written = 0;
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  return fd;
+}
+
+/**
+ * The first half of the replacement: `content` written to `temporary` (created with `mode`) and
+ * fsynced; no reader takes that name for the file. On failure the temporary file is removed.
+ */
+export function stageFileSync(temporary: string, content: string, mode: number): void {
+  const fd = writeTemporarySync(temporary, content, mode);
+  try {
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
