@@ -5,12 +5,13 @@
 // oldest itself, dropping nothing.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { RpcContext, RpcEvent } from "../../src/rpc/context.js";
+import type { RpcEvent } from "../../src/rpc/context.js";
 import { passThroughEncoder } from "../../src/rpc/encoder.js";
 import { DeliverySlicer, type SlicerClock } from "../../src/rpc/subscriptions/delivery-slicer.js";
-import { type SubscriberConnection, SubscriptionHub } from "../../src/rpc/subscriptions/hub.js";
+import type { SubscriberConnection } from "../../src/rpc/subscriptions/hub.js";
+import { hubOverSource } from "./rpc-hub-fixture.js";
 
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const _quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** A clock whose turns run when the test says, and whose time moves only when told. */
 function manualClock() {
@@ -35,19 +36,34 @@ function manualClock() {
   };
 }
 
+/**
+ * A slicer of numbered items that records each delivery, each item worth `messages` messages and
+ * taking `msPerItem` of the manual clock's time.
+ */
+function recordingSlicer(
+  m: ReturnType<typeof manualClock>,
+  messages: number,
+  limits: { maxPending: number; messagesPerSlice: number; sliceMs: number },
+  msPerItem = 0,
+) {
+  const got: number[] = [];
+  const slicer = new DeliverySlicer<number>(
+    (n) => {
+      got.push(n);
+      m.advance(msPerItem);
+      return messages;
+    },
+    limits,
+    m.clock,
+  );
+  return { got, slicer };
+}
+
 describe("delivery slicer", () => {
   it("delivers nothing in the publisher's run, then in order, a slice's messages at a time", () => {
     const m = manualClock();
-    const got: number[] = [];
     // each item is worth two messages: a slice of 5 messages ends after the third item
-    const slicer = new DeliverySlicer<number>(
-      (n) => {
-        got.push(n);
-        return 2;
-      },
-      { maxPending: 100, messagesPerSlice: 5, sliceMs: 1000 },
-      m.clock,
-    );
+    const { got, slicer } = recordingSlicer(m, 2, { maxPending: 100, messagesPerSlice: 5, sliceMs: 1000 });
     for (let i = 0; i < 10; i++) slicer.push(i);
     assert.deepEqual(got, []);
     assert.equal(m.tasks.length, 1, "one turn scheduled, not one per item");
@@ -66,16 +82,7 @@ describe("delivery slicer", () => {
 
   it("ends a slice when its time is spent", () => {
     const m = manualClock();
-    const got: number[] = [];
-    const slicer = new DeliverySlicer<number>(
-      (n) => {
-        got.push(n);
-        m.advance(1);
-        return 1;
-      },
-      { maxPending: 100, messagesPerSlice: 1000, sliceMs: 3 },
-      m.clock,
-    );
+    const { got, slicer } = recordingSlicer(m, 1, { maxPending: 100, messagesPerSlice: 1000, sliceMs: 3 }, 1);
     for (let i = 0; i < 7; i++) slicer.push(i);
     m.turn();
     assert.deepEqual(got, [0, 1, 2]);
@@ -88,15 +95,7 @@ describe("delivery slicer", () => {
 
   it("at the bound, the publisher delivers the oldest itself and drops nothing", () => {
     const m = manualClock();
-    const got: number[] = [];
-    const slicer = new DeliverySlicer<number>(
-      (n) => {
-        got.push(n);
-        return 1;
-      },
-      { maxPending: 3, messagesPerSlice: 2, sliceMs: 1000 },
-      m.clock,
-    );
+    const { got, slicer } = recordingSlicer(m, 1, { maxPending: 3, messagesPerSlice: 2, sliceMs: 1000 });
     for (let i = 0; i < 3; i++) slicer.push(i);
     assert.deepEqual(got, []);
     slicer.push(3);
@@ -111,15 +110,7 @@ describe("delivery slicer", () => {
 
   it("flush delivers everything waiting, and clear forgets it", () => {
     const m = manualClock();
-    const got: number[] = [];
-    const slicer = new DeliverySlicer<number>(
-      (n) => {
-        got.push(n);
-        return 1;
-      },
-      { maxPending: 100, messagesPerSlice: 1, sliceMs: 1000 },
-      m.clock,
-    );
+    const { got, slicer } = recordingSlicer(m, 1, { maxPending: 100, messagesPerSlice: 1, sliceMs: 1000 });
     slicer.push(1);
     slicer.push(2);
     slicer.flush();
@@ -159,26 +150,8 @@ function blockEvents(height: number, txs: number): RpcEvent[] {
 }
 
 describe("subscription hub over the slicer", () => {
-  function hubWith(limits: { maxPending: number; messagesPerSlice: number; sliceMs: number }) {
-    let listener: ((event: RpcEvent) => void) | undefined;
-    const context: RpcContext = {
-      subscribeEvents(l) {
-        listener = l;
-        return () => {
-          listener = undefined;
-        };
-      },
-    };
-    const hub = new SubscriptionHub(
-      context,
-      passThroughEncoder,
-      { maxSubscriptionClients: 100, maxSubscriptionsPerClient: 5, closeOnSlowClient: false },
-      quiet,
-      undefined,
-      limits,
-    );
-    return { hub, publish: (e: RpcEvent) => listener?.(e) };
-  }
+  const hubWith = (limits: { maxPending: number; messagesPerSlice: number; sliceMs: number }) =>
+    hubOverSource(passThroughEncoder, limits);
 
   const received = (c: Connection) =>
     c.sent.map((t) => {

@@ -5,13 +5,14 @@
 // "data":<the event's data>,"events":<the event's events>}}`.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { RpcContext, RpcEvent } from "../../src/rpc/context.js";
+import type { RpcEvent } from "../../src/rpc/context.js";
 import { goJsonString, type JsonRpcId } from "../../src/rpc/jsonrpc/envelope.js";
-import { type SubscriberConnection, SubscriptionHub } from "../../src/rpc/subscriptions/hub.js";
+import type { SubscriberConnection } from "../../src/rpc/subscriptions/hub.js";
 import { encoders } from "../../streams/projections/rpc-encoders.js";
 import { DELIVER_TX, utf8 } from "../golden/rpc-json-fixtures.js";
+import { hubOverSource } from "./rpc-hub-fixture.js";
 
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const _quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 class Connection implements SubscriberConnection {
   readonly sent: string[] = [];
@@ -52,21 +53,7 @@ describe("subscription messages", () => {
   for (const form of ["seed", "tendermint"] as const) {
     it(`are the per-subscriber bytes in the ${form} form, shared or not`, () => {
       const encoder = encoders[form];
-      let listener: ((event: RpcEvent) => void) | undefined;
-      const context: RpcContext = {
-        subscribeEvents(l) {
-          listener = l;
-          return () => {
-            listener = undefined;
-          };
-        },
-      };
-      const hub = new SubscriptionHub(
-        context,
-        encoder,
-        { maxSubscriptionClients: 100, maxSubscriptionsPerClient: 5, closeOnSlowClient: false },
-        quiet,
-      );
+      const { hub, publish } = hubOverSource(encoder);
       // Firehose subscribers sharing id and query (the shared message), one with another id, one
       // with a string id, the same query spelled differently, and filtered ones by key.
       const subscriptions: { connection: Connection; query: string; id: JsonRpcId }[] = [];
@@ -83,7 +70,7 @@ describe("subscription messages", () => {
       for (const key of ["k0", "k1"]) add(`tm.event='Tx' AND app.key='${key}'`, 1);
 
       const events = [txEvent("k0", 1), txEvent("k1", 2), txEvent("k2", 3), txEvent("k0", 4)];
-      for (const event of events) listener?.(event);
+      for (const event of events) publish(event);
       hub.flush();
 
       for (const { connection, query, id } of subscriptions) {
