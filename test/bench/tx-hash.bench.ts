@@ -7,6 +7,7 @@
 // 100-byte txs, as the load bench sends. Bounded in count and time; never fails on time.
 import * as nodeCrypto from "node:crypto";
 import { dataHash } from "../../src/wire/hashes.js";
+import { paired as pairedRate, type RateBudget } from "./paired-rate.js";
 
 const BUDGET_MS = 250;
 const ROUNDS = 3;
@@ -15,26 +16,9 @@ const { createHash } = nodeCrypto;
 const oneShot = (nodeCrypto as unknown as { hash?: (a: string, d: Uint8Array, e: string) => Buffer | string })
   .hash;
 
-/** Runs fn in batches until the time budget or the count cap is reached; returns ops/s. */
-function rate(fn: () => void, batch = 500): number {
-  for (let i = 0; i < batch; i++) fn(); // warm up
-  let count = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  while (elapsed < BUDGET_MS && count < MAX_ITERATIONS) {
-    for (let i = 0; i < batch; i++) fn();
-    count += batch;
-    elapsed = performance.now() - start;
-  }
-  return (count / elapsed) * 1000;
-}
-
-/** Ours and the baseline in alternating rounds (the machine is shared); each keeps its best. */
-function paired(ours: () => void, baseline: () => void): [number, number] {
-  let best: [number, number] = [0, 0];
-  for (let r = 0; r < ROUNDS; r++) best = [Math.max(best[0], rate(ours)), Math.max(best[1], rate(baseline))];
-  return best;
-}
+const budget: RateBudget = { budgetMs: BUDGET_MS, maxIterations: MAX_ITERATIONS, rounds: ROUNDS, batch: 500 };
+/** Ours and the baseline in alternating rounds (paired-rate.ts); each side's best ops/s. */
+const paired = (ours: () => void, baseline: () => void) => pairedRate(ours, baseline, budget);
 
 const txs = Array.from({ length: 1024 }, (_, i) =>
   new TextEncoder().encode(`k${i}=${"v".repeat(96)}`.slice(0, 100)),

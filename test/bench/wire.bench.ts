@@ -12,35 +12,16 @@ import protobuf from "protobufjs";
 import { merkleRoot } from "../../src/crypto/merkle.js";
 import { Header, SignedMsgType, Vote } from "../../src/wire/generated/tendermint/types/types.js";
 import { dataHash, headerHash } from "../../src/wire/hashes.js";
+import { paired as pairedRate, type RateBudget } from "./paired-rate.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const BUDGET_MS = 250;
 const ROUNDS = 3;
 const MAX_ITERATIONS = 2_000_000;
 
-/** Runs fn in batches until the time budget or the count cap is reached; returns ops/s. */
-function rate(fn: () => void, batch = 200): number {
-  for (let i = 0; i < batch; i++) fn(); // warm up
-  let count = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  while (elapsed < BUDGET_MS && count < MAX_ITERATIONS) {
-    for (let i = 0; i < batch; i++) fn();
-    count += batch;
-    elapsed = performance.now() - start;
-  }
-  return (count / elapsed) * 1000;
-}
-
-/**
- * Ours and the baseline measured in alternating rounds (the machine is shared, so load drifts);
- * each side keeps its best round.
- */
-function paired(ours: () => void, baseline: () => void): [number, number] {
-  let best: [number, number] = [0, 0];
-  for (let r = 0; r < ROUNDS; r++) best = [Math.max(best[0], rate(ours)), Math.max(best[1], rate(baseline))];
-  return best;
-}
+const budget: RateBudget = { budgetMs: BUDGET_MS, maxIterations: MAX_ITERATIONS, rounds: ROUNDS, batch: 200 };
+/** Ours and the baseline in alternating rounds (paired-rate.ts); each side's best ops/s. */
+const paired = (ours: () => void, baseline: () => void) => pairedRate(ours, baseline, budget);
 
 /** Median wall time of `runs` calls, in ms. */
 function medianMs(fn: () => void, runs: number): number {
