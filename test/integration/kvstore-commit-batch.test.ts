@@ -9,6 +9,7 @@ import { after, describe, it } from "node:test";
 import type { ClassicLevel } from "classic-level";
 import { KvstoreApplication } from "../../src/abci/apps/kvstore.js";
 import { nativeBatchOf } from "../../src/level/native-batch.js";
+import { countArrayWrites } from "./level-batch-fixture.js";
 
 type Db = ClassicLevel<Uint8Array, Uint8Array>;
 const root = mkdtempSync(join(tmpdir(), "kvstore-commit-batch-"));
@@ -20,17 +21,6 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const query = (data: string) => ({ data: tx(data), path: "", height: 0n, prove: false });
 /** The app's own database (private: reached here only to watch how it is written). */
 const dbOf = (app: KvstoreApplication) => (app as unknown as { db: Db }).db;
-
-/** Counts classic-level's array-form writes on `db`. */
-function countArrayWrites(db: Db): { count: number } {
-  const seen = { count: 0 };
-  const original = db.batch.bind(db);
-  db.batch = ((...args: unknown[]) => {
-    if (Array.isArray(args[0])) seen.count++;
-    return (original as (...a: unknown[]) => unknown)(...args);
-  }) as typeof db.batch;
-  return seen;
-}
 
 /** Two blocks (a key written twice in one, so the later write must win), then a restart. */
 async function twoBlocksAndRestart(holdNativeBatch: boolean) {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { nativeBatchOf, RETAIN_BYTES } from "../../src/level/native-batch.js";
 import { type BinaryLevel, LevelBatch, openBinaryLevel } from "../../src/store/level-database.js";
+import { countArrayWrites } from "./level-batch-fixture.js";
 
 const root = mkdtempSync(join(tmpdir(), "level-batch-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -14,17 +15,6 @@ let dbCount = 0;
 const fresh = () => openBinaryLevel(join(root, `db${dbCount++}`));
 const key = (i: number) => Uint8Array.of(7, i >>> 8, i & 0xff);
 const value = (i: number) => Uint8Array.of(1, i & 0xff, 9);
-
-/** Counts classic-level's array-form writes on `db`. */
-function countArrayWrites(db: BinaryLevel): { count: number } {
-  const seen = { count: 0 };
-  const original = db.batch.bind(db);
-  db.batch = ((...args: unknown[]) => {
-    if (Array.isArray(args[0])) seen.count++;
-    return (original as (...a: unknown[]) => unknown)(...args);
-  }) as typeof db.batch;
-  return seen;
-}
 
 async function contents(db: BinaryLevel): Promise<string[]> {
   const out: string[] = [];

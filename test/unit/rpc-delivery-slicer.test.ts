@@ -11,8 +11,6 @@ import { DeliverySlicer, type SlicerClock } from "../../src/rpc/subscriptions/de
 import type { SubscriberConnection } from "../../src/rpc/subscriptions/hub.js";
 import { hubOverSource } from "./rpc-hub-fixture.js";
 
-const _quiet = { debug() {}, info() {}, warn() {}, error() {} };
-
 /** A clock whose turns run when the test says, and whose time moves only when told. */
 function manualClock() {
   const tasks: Array<() => void> = [];

@@ -12,8 +12,6 @@ import { encoders } from "../../streams/projections/rpc-encoders.js";
 import { DELIVER_TX, utf8 } from "../golden/rpc-json-fixtures.js";
 import { hubOverSource } from "./rpc-hub-fixture.js";
 
-const _quiet = { debug() {}, info() {}, warn() {}, error() {} };
-
 class Connection implements SubscriberConnection {
   readonly sent: string[] = [];
   constructor(readonly remoteAddress: string) {}
