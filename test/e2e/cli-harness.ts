@@ -1,6 +1,6 @@
 // Runs the built `rxbft` binary (bin/run.js over dist/) as a child process, as a user would.
 import { execFile } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +28,22 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 
 }
 
 /** A fresh temporary directory for a test's node home. */
+/** Folders made by tempHome in this test process, removed when it exits. */
+const madeFolders: string[] = [];
+process.once("exit", () => {
+  // A test file's nodes are stopped by then (their harness kills them in `after`); a home left
+  // behind by each run of the suite filled /tmp with thousands of chains.
+  for (const folder of madeFolders) {
+    try {
+      rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // a folder still busy is left; the next boot's tmp cleaner takes it
+    }
+  }
+});
+
 export function tempHome(prefix = "rxbft-test-"): string {
-  return join(mkdtempSync(join(tmpdir(), prefix)), "home");
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  madeFolders.push(folder);
+  return join(folder, "home");
 }
