@@ -25,6 +25,8 @@ export type StateFileRequest =
       mode: number;
       /** Test-only (StateFileWriterOptions.testHoldStages): the stage never finishes. */
       hold?: true;
+      /** Test-only (StateFileWriterOptions.testFailStages): the stage's fsync fails (EBADF). */
+      fail?: true;
     }
   | { kind: "commit"; id: number }
   | { kind: "abort"; id: number }
@@ -77,7 +79,10 @@ function afterEarlierRenames(
   });
 }
 
-/** Directories kept open for their fsync, one open per directory for the thread's life. */
+/**
+ * Directories kept open for their fsync, one open per directory for the thread's life. Node closes
+ * the descriptors a worker thread opened when the thread exits, so none outlives the writer.
+ */
 const directories = new Map<string, number | null>();
 
 function directoryFd(path: string): number | null {
@@ -111,11 +116,20 @@ function removeQuietly(temporary: string): void {
   }
 }
 
+/** Test-only (`fail`): a descriptor number no process has open. */
+const NO_SUCH_FD = 2 ** 30;
+
 /**
  * The temporary file written here (a page-cache copy) and fsynced on a pool thread, so that this
  * thread is free for the log's fdatasync meanwhile. On failure the file is removed.
  */
-function stage(temporary: string, content: string, mode: number, hold: boolean): Promise<void> {
+
+function stage(
+  temporary: string,
+  content: string,
+  mode: number,
+  test: { hold: boolean; fail: boolean },
+): Promise<void> {
   let fd: number;
   try {
     fd = writeTemporarySync(temporary, content, mode);
@@ -133,9 +147,12 @@ function stage(temporary: string, content: string, mode: number, hold: boolean):
       throw error;
     }
   };
-  if (hold) return new Promise<void>(() => {}); // a test's stage still running when the thread stops
+  if (test.hold) return new Promise<void>(() => {}); // a test's stage still running when the thread stops
+  // A test's failing disk: the fsync runs on a descriptor no process has open, so it fails (EBADF)
+  // as a real fsync error would, through the same close-and-remove path.
+  const syncFd = test.fail ? NO_SUCH_FD : fd;
   return new Promise<void>((resolve, reject) =>
-    fsync(fd, (error) => (error ? reject(error) : resolve())),
+    fsync(syncFd, (error) => (error ? reject(error) : resolve())),
   ).then(() => close(undefined), close);
 }
 
@@ -158,11 +175,12 @@ port.on("message", (request: StateFileRequest) => {
     const entry: Staged = {
       path: request.path,
       temporary: request.temporary,
-      ready: stage(request.temporary, request.content, request.mode, request.hold === true).catch(
-        (error: unknown) => {
-          throw naming(request.temporary, error);
-        },
-      ),
+      ready: stage(request.temporary, request.content, request.mode, {
+        hold: request.hold === true,
+        fail: request.fail === true,
+      }).catch((error: unknown) => {
+        throw naming(request.temporary, error);
+      }),
     };
     staged.set(request.id, entry);
     // A failed stage is answered at once; its commit (or the log's sync) then finds nothing staged.

@@ -46,6 +46,8 @@ export interface StateFileWriterOptions {
    * certainly still out. Never set in a node.
    */
   testHoldStages?: boolean | ((content: string) => boolean);
+  /** Test-only: a stage (those whose content the function picks) fails its fsync, as a failing disk would. */
+  testFailStages?: (content: string) => boolean;
 }
 
 export class StateFileWriter {
@@ -83,6 +85,7 @@ export class StateFileWriter {
       content,
       mode,
       ...(this.holds(content) ? { hold: true as const } : {}),
+      ...(this.options.testFailStages?.(content) ? { fail: true as const } : {}),
     });
     if (after === undefined) {
       this.post(worker, { kind: "commit", id });

@@ -62,6 +62,19 @@ function run(signer: FileSigner, wal: Wal, log: LogSync) {
   return { effect$, inputs, done, ownSyncs: () => ownSyncs };
 }
 
+/** Signs a height-6 vote through the handler while the lent fdatasync fails; the signer's answers. */
+async function signWithFailingSync(options: StateFileWriterOptions = {}) {
+  const setup = await lentLogSetup(options);
+  // The log's own queue and latch, with a descriptor whose fdatasync fails on the thread.
+  const log: LogSync = { syncVia: (datasync) => setup.wal.syncVia(() => datasync(BAD_FD)) };
+  const { effect$, inputs, done } = run(setup.signer, setup.wal, log);
+  setup.wal.appendInput({ type: "TimeoutElapsed", height: 6n });
+  effect$.next({ type: "SignVote", vote: vote(6n) });
+  effect$.complete();
+  await done;
+  return { ...setup, inputs };
+}
+
 test("the thread runs the log's fdatasync on the log's descriptor before its rename, and one answer releases the signature", {
   timeout: 30_000,
 }, async () => {
@@ -94,14 +107,7 @@ test("the thread runs the log's fdatasync on the log's descriptor before its ren
 test("a failed fdatasync latches the log, leaves the state file as it was (no rename), and no signature leaves", {
   timeout: 30_000,
 }, async () => {
-  const { wal, writer, path, before, signer } = await lentLogSetup();
-  // The log's own queue and latch, with a descriptor whose fdatasync fails on the thread.
-  const log: LogSync = { syncVia: (datasync) => wal.syncVia(() => datasync(BAD_FD)) };
-  const { effect$, inputs, done } = run(signer, wal, log);
-  wal.appendInput({ type: "TimeoutElapsed", height: 6n });
-  effect$.next({ type: "SignVote", vote: vote(6n) });
-  effect$.complete();
-  await done;
+  const { wal, writer, path, before, signer, inputs } = await signWithFailingSync();
   assert.deepEqual(
     inputs.map((i) => i.type),
     ["SignFailed"],
@@ -132,13 +138,7 @@ test("the log's fdatasync does not wait for the stage: with the stage unfinished
 }, async () => {
   // Serially (stage, then fdatasync, on one thread) a stage that never finishes would hold the
   // fdatasync back for ever; overlapped, the fdatasync runs at once.
-  const { wal, writer, path, before, signer } = await lentLogSetup({ testHoldStages: true });
-  const log: LogSync = { syncVia: (datasync) => wal.syncVia(() => datasync(BAD_FD)) };
-  const { effect$, inputs, done } = run(signer, wal, log);
-  wal.appendInput({ type: "TimeoutElapsed", height: 6n });
-  effect$.next({ type: "SignVote", vote: vote(6n) });
-  effect$.complete();
-  await done;
+  const { wal, writer, path, before, inputs } = await signWithFailingSync({ testHoldStages: true });
   assert.deepEqual(
     inputs.map((i) => i.type),
     ["SignFailed"],
@@ -280,4 +280,31 @@ test("renames of one state file keep the order of their writes, even when a late
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a stage whose fsync fails while the log's fdatasync succeeds: the write fails naming the staged file, the log stays healthy, nothing is renamed", {
+  timeout: 30_000,
+}, async () => {
+  // The thread answers such a write twice (the stage's failure, then "nothing staged" with the
+  // log's sync done); the first settles the write, the second only the lent sync.
+  const { wal, writer, path, before, signer } = await lentLogSetup({ testFailStages: () => true });
+  const log: LogSync = { syncVia: (datasync) => wal.syncVia(datasync) };
+  const { effect$, inputs, done } = run(signer, wal, log);
+  wal.appendInput({ type: "TimeoutElapsed", height: 6n });
+  effect$.next({ type: "SignVote", vote: vote(6n) });
+  effect$.complete();
+  await done;
+  assert.deepEqual(
+    inputs.map((i) => i.type),
+    ["SignFailed"],
+    "the signature never leaves",
+  );
+  assert.match((inputs[0] as { reason: string }).reason, /\.tmp: .*EBADF/, "the staged file is named");
+  assert.equal(readFileSync(path, "utf8"), before, "the state file is not renamed over");
+  assert.deepEqual(temporaries(path), [], "the staged state is removed");
+  await wal.sync(); // the log's own sync succeeded: not latched
+  wal.appendInput({ type: "TimeoutElapsed", height: 6n });
+  await wal.sync();
+  await wal.close();
+  await writer.close();
 });
