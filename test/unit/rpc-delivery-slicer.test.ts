@@ -8,8 +8,7 @@ import { describe, it } from "node:test";
 import type { RpcEvent } from "../../src/rpc/context.js";
 import { passThroughEncoder } from "../../src/rpc/encoder.js";
 import { DeliverySlicer, type SlicerClock } from "../../src/rpc/subscriptions/delivery-slicer.js";
-import type { SubscriberConnection } from "../../src/rpc/subscriptions/hub.js";
-import { hubOverSource } from "./rpc-hub-fixture.js";
+import { RecordingConnection as Connection, hubOverSource } from "./rpc-hub-fixture.js";
 
 /** A clock whose turns run when the test says, and whose time moves only when told. */
 function manualClock() {
@@ -120,19 +119,6 @@ describe("delivery slicer", () => {
   });
 });
 
-class Connection implements SubscriberConnection {
-  readonly sent: string[] = [];
-  constructor(readonly remoteAddress: string) {}
-  deliver(text: string): boolean {
-    this.sent.push(text);
-    return true;
-  }
-  deliverUrgent(text: string): void {
-    this.sent.push(text);
-  }
-  close(): void {}
-}
-
 function blockEvents(height: number, txs: number): RpcEvent[] {
   const events: RpcEvent[] = [
     { type: "NewBlock", data: { height }, events: { "tm.event": ["NewBlock"], "tx.height": [`${height}`] } },
@@ -166,9 +152,9 @@ describe("subscription hub over the slicer", () => {
 
   it("returns from the publish at once and delivers every height in order over many turns", async () => {
     const { hub, publish } = hubWith({ maxPending: 100_000, messagesPerSlice: 50, sliceMs: 1000 });
-    const all = new Connection("firehose");
-    const txs = new Connection("txs");
-    const k3 = new Connection("k3");
+    const all = new Connection("firehose", true);
+    const txs = new Connection("txs", true);
+    const k3 = new Connection("k3", true);
     hub.subscribe(all, "tx.height EXISTS", 1);
     hub.subscribe(txs, "tm.event='Tx'", 1);
     hub.subscribe(k3, "tm.event='Tx' AND app.key='k3'", 1);
@@ -199,12 +185,12 @@ describe("subscription hub over the slicer", () => {
 
   it("gives a subscription only the events published after it was made", async () => {
     const { hub, publish } = hubWith({ maxPending: 100_000, messagesPerSlice: 1000, sliceMs: 1000 });
-    const early = new Connection("early");
+    const early = new Connection("early", true);
     hub.subscribe(early, "tm.event='Tx'", 1);
     const events = blockEvents(1, 4);
     publish(events[1] as RpcEvent);
     publish(events[2] as RpcEvent);
-    const late = new Connection("late");
+    const late = new Connection("late", true);
     hub.subscribe(late, "tm.event='Tx'", 1);
     publish(events[3] as RpcEvent);
     hub.flush();
@@ -214,7 +200,7 @@ describe("subscription hub over the slicer", () => {
 
   it("holds at most its bound of events, delivering the oldest in the publisher's run", () => {
     const { hub, publish } = hubWith({ maxPending: 100, messagesPerSlice: 10, sliceMs: 1000 });
-    const c = new Connection("c");
+    const c = new Connection("c", true);
     hub.subscribe(c, "tm.event='Tx'", 1);
     const events = blockEvents(1, 1000).slice(1);
     for (const e of events) publish(e);

@@ -3,7 +3,7 @@
 import type { RpcContext, RpcEvent } from "../../src/rpc/context.js";
 import type { ResultEncoder } from "../../src/rpc/encoder.js";
 import type { SliceLimits } from "../../src/rpc/subscriptions/delivery-slicer.js";
-import { SubscriptionHub } from "../../src/rpc/subscriptions/hub.js";
+import { type SubscriberConnection, SubscriptionHub } from "../../src/rpc/subscriptions/hub.js";
 
 export const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -27,4 +27,21 @@ export function hubOverSource(encoder: ResultEncoder, slices?: SliceLimits) {
     slices,
   );
   return { hub, publish: (e: RpcEvent) => listener?.(e) };
+}
+
+/** A subscriber's connection that records what the hub writes to it, urgent writes only if asked. */
+export class RecordingConnection implements SubscriberConnection {
+  readonly sent: string[] = [];
+  constructor(
+    readonly remoteAddress: string,
+    private readonly recordUrgent = false,
+  ) {}
+  deliver(text: string): boolean {
+    this.sent.push(text);
+    return true;
+  }
+  deliverUrgent(text: string): void {
+    if (this.recordUrgent) this.sent.push(text);
+  }
+  close(): void {}
 }

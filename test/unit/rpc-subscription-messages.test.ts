@@ -7,21 +7,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { RpcEvent } from "../../src/rpc/context.js";
 import { goJsonString, type JsonRpcId } from "../../src/rpc/jsonrpc/envelope.js";
-import type { SubscriberConnection } from "../../src/rpc/subscriptions/hub.js";
 import { encoders } from "../../streams/projections/rpc-encoders.js";
 import { DELIVER_TX, utf8 } from "../golden/rpc-json-fixtures.js";
-import { hubOverSource } from "./rpc-hub-fixture.js";
-
-class Connection implements SubscriberConnection {
-  readonly sent: string[] = [];
-  constructor(readonly remoteAddress: string) {}
-  deliver(text: string): boolean {
-    this.sent.push(text);
-    return true;
-  }
-  deliverUrgent(): void {}
-  close(): void {}
-}
+import { RecordingConnection as Connection, hubOverSource } from "./rpc-hub-fixture.js";
 
 function txEvent(key: string, n: number): RpcEvent {
   const tx = utf8(`${key}=v${n}<&>`);

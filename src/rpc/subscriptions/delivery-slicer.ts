@@ -12,6 +12,7 @@
 // in the publisher's run, until `maxPending` wait. Nothing is dropped there; the node waits for
 // the fan-out, as Tendermint's event bus blocks its publisher while its pubsub loop is busy. A
 // subscriber too slow to take its messages is still cancelled by its connection's own bound.
+import { ArrayQueue } from "./array-queue.js";
 
 export interface SliceLimits {
   /** events waiting to be delivered before `push` delivers in the publisher's run */
@@ -43,8 +44,7 @@ const nodeClock: SlicerClock = {
 };
 
 export class DeliverySlicer<T> {
-  private items: T[] = [];
-  private head = 0;
+  private readonly items = new ArrayQueue<T>();
   private scheduled = false;
   private running = false;
 
@@ -60,7 +60,7 @@ export class DeliverySlicer<T> {
 
   /** Items waiting to be delivered. */
   get pending(): number {
-    return this.items.length - this.head;
+    return this.items.length;
   }
 
   push(item: T): void {
@@ -93,8 +93,7 @@ export class DeliverySlicer<T> {
 
   /** Forgets everything waiting (the server stops). */
   clear(): void {
-    this.items = [];
-    this.head = 0;
+    this.items.clear();
   }
 
   private scheduleSlice(): void {
@@ -127,16 +126,6 @@ export class DeliverySlicer<T> {
   }
 
   private deliverNext(): number {
-    const item = this.items[this.head] as T;
-    this.items[this.head] = undefined as T;
-    this.head++;
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return this.deliver(item);
+    return this.deliver(this.items.shift() as T);
   }
 }

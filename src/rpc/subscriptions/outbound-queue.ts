@@ -3,6 +3,7 @@
 // bounded by a message count and a byte count; `offer` says when the queue is full, and the
 // caller decides (cancel a subscription, close the connection). Urgent messages (a
 // cancellation notice, at most one per subscription) skip the bounds.
+import { ArrayQueue } from "./array-queue.js";
 
 export interface MessageSink {
   send(text: string): void;
@@ -18,8 +19,7 @@ export interface OutboundLimits {
 }
 
 export class OutboundQueue {
-  private items: string[] = [];
-  private head = 0;
+  private readonly items = new ArrayQueue<string>();
   private bytes = 0;
 
   constructor(
@@ -28,7 +28,7 @@ export class OutboundQueue {
   ) {}
 
   get length(): number {
-    return this.items.length - this.head;
+    return this.items.length;
   }
 
   get queuedBytes(): number {
@@ -62,25 +62,15 @@ export class OutboundQueue {
 
   /** Hands queued messages to the socket while it is below the high-water mark. */
   flush(): void {
-    while (this.head < this.items.length && this.sink.bufferedAmount() < this.limits.highWaterBytes) {
-      const text = this.items[this.head] as string;
-      this.items[this.head] = "";
-      this.head++;
+    while (this.items.length > 0 && this.sink.bufferedAmount() < this.limits.highWaterBytes) {
+      const text = this.items.shift() as string;
       this.bytes -= text.length;
       this.sink.send(text);
-    }
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
     }
   }
 
   clear(): void {
-    this.items = [];
-    this.head = 0;
+    this.items.clear();
     this.bytes = 0;
   }
 }
