@@ -2,16 +2,15 @@
 // complete commands, aliases, the debug topic and each command's flags.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { runCli } from "./cli-harness.js";
+import { runCli, tempFolder } from "./cli-harness.js";
 
 async function script(shell: string): Promise<string> {
   const out = await runCli(["completion", shell]);
   assert.equal(out.code, 0, out.stderr);
-  const file = join(mkdtempSync(join(tmpdir(), "rxbft-completion-")), `rxbft.${shell}`);
+  const file = join(tempFolder("rxbft-completion-"), `rxbft.${shell}`);
   writeFileSync(file, out.stdout);
   return file;
 }
@@ -40,7 +39,7 @@ test("bash completes commands, aliases, the debug topic and flags", async () => 
   assert.deepEqual(bashComplete(file, ["rxbft", "debug", "kill", "--g"]), ["--grace"]);
   assert.deepEqual(bashComplete(file, ["rxbft", "reindex-event", "--s"]), ["--start-height"]);
   // A flag's value completes file names.
-  const dir = mkdtempSync(join(tmpdir(), "rxbft-completion-"));
+  const dir = tempFolder("rxbft-completion-");
   writeFileSync(join(dir, "node-home-marker"), "");
   assert.deepEqual(bashComplete(file, ["rxbft", "rollback", "--home", join(dir, "node-")]), [
     join(dir, "node-home-marker"),
@@ -57,7 +56,7 @@ test("zsh loads the script and registers the completion function", async () => {
       "-c",
       `autoload -U compinit; compinit -u -D; source '${file}'; print -r -- \${_comps[rxbft]}; whence -w _rxbft`,
     ],
-    { encoding: "utf8", env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), "rxbft-zsh-home-")) } },
+    { encoding: "utf8", env: { ...process.env, HOME: tempFolder("rxbft-zsh-home-") } },
   );
   assert.equal(out, "_rxbft\n_rxbft: function\n");
 });

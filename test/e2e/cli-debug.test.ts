@@ -3,11 +3,10 @@
 // after collecting.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { runCli } from "./cli-harness.js";
+import { runCli, tempFolder } from "./cli-harness.js";
 import { initFastHome, killAllNodes, NodeProcess } from "./node-harness.js";
 
 after(killAllNodes);
@@ -48,7 +47,7 @@ async function runningNode(): Promise<{ home: string; node: NodeProcess; logFile
     ),
   );
   assert.match(readFileSync(configFile, "utf8"), new RegExp(SECRET_PASSWORD));
-  const dir = mkdtempSync(join(tmpdir(), "rxbft-debug-out-"));
+  const dir = tempFolder("rxbft-debug-out-");
   const logFile = join(dir, "node.log");
   writeFileSync(logFile, "");
   const node = new NodeProcess(home);
@@ -130,7 +129,7 @@ test("debug dump of an unreachable RPC still writes the archive and says what is
   timeout: 30_000,
 }, async () => {
   const home = await initFastHome({}, "rxbft-debug-");
-  const out = join(mkdtempSync(join(tmpdir(), "rxbft-debug-out-")), "bundle.zip");
+  const out = join(tempFolder("rxbft-debug-out-"), "bundle.zip");
   const res = await runCli(["debug", "dump", "--home", home, "--rpc", "http://127.0.0.1:9", out]);
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stdout, /not collected: status\.json: GET http:\/\/127\.0\.0\.1:9\/status: /);

@@ -27,8 +27,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 
   });
 }
 
-/** A fresh temporary directory for a test's node home. */
-/** Folders made by tempHome in this test process, removed when it exits. */
+/** Folders made by tempFolder (and tempHome) in this test process, removed when it exits. */
 const madeFolders: string[] = [];
 process.once("exit", () => {
   // A test file's nodes are stopped by then (their harness kills them in `after`); a home left
@@ -42,8 +41,14 @@ process.once("exit", () => {
   }
 });
 
-export function tempHome(prefix = "rxbft-test-"): string {
+/** A fresh temporary folder, removed when the test process exits. */
+export function tempFolder(prefix = "rxbft-test-"): string {
   const folder = mkdtempSync(join(tmpdir(), prefix));
   madeFolders.push(folder);
-  return join(folder, "home");
+  return folder;
+}
+
+/** A fresh node home (not yet made) inside a temporary folder removed when the test process exits. */
+export function tempHome(prefix = "rxbft-test-"): string {
+  return join(tempFolder(prefix), "home");
 }

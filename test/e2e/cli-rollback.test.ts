@@ -3,15 +3,14 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { KvstoreApplication } from "../../src/abci/apps/kvstore.js";
 import { listenAbci } from "../../src/abci/server/socket-server.js";
 import { openStores } from "../../src/store/open-stores.js";
-import { runCli } from "./cli-harness.js";
+import { runCli, tempFolder } from "./cli-harness.js";
 import { initFastHome, killAllNodes, NodeProcess } from "./node-harness.js";
 
 after(killAllNodes);
@@ -252,7 +251,7 @@ test("rollback across a validator-set change rebuilds the change height from the
     }
   ).pub_key.value;
   // persistent_kvstore's rules (val:<key>!<power> txs) behind a socket, as an external app.
-  const appDir = join(mkdtempSync(join(tmpdir(), "rxbft-rollback-app-")), "app.db");
+  const appDir = join(tempFolder("rxbft-rollback-app-"), "app.db");
   let application = await KvstoreApplication.open(appDir, { validatorTxs: true });
   let server = await listenAbci(application, { kind: "tcp", host: "127.0.0.1", port: 0 });
   const port = () => (server.server.address() as AddressInfo).port;

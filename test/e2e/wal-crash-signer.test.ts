@@ -4,8 +4,7 @@
 // request after a restart is refused.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -14,6 +13,7 @@ import {
   writePrivValidatorState,
 } from "../../src/types/key-file-priv-validator-state.js";
 import { readWal } from "../../src/wal/log-reader.js";
+import { tempFolder } from "./cli-harness.js";
 
 const WRITER = fileURLToPath(new URL("../fixtures/wal/signer-writer.ts", import.meta.url));
 const KILLS = 20;
@@ -51,7 +51,7 @@ function runAndKill(dir: string, statePath: string, delayMs: number): Promise<st
 test(`the signing path survives ${KILLS} kill -9 without a conflicting signature`, {
   timeout: 120_000,
 }, async (t) => {
-  const home = mkdtempSync(join(tmpdir(), "rxbft-signer-crash-"));
+  const home = tempFolder("rxbft-signer-crash-");
   const dir = join(home, "cs.wal");
   const statePath = join(home, "priv_validator_state.json");
   writePrivValidatorState(statePath, INITIAL_PRIV_VALIDATOR_STATE);

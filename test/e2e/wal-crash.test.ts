@@ -2,12 +2,12 @@
 // if needed and hold every record the child reported as synced, in order, with no gaps.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Wal } from "../../src/wal/wal.js";
+import { tempFolder } from "./cli-harness.js";
 
 const WRITER = fileURLToPath(new URL("../fixtures/wal/crash-writer.ts", import.meta.url));
 const KILLS = 32;
@@ -57,7 +57,7 @@ function runAndKill(dir: string, seed: number, delayMs: number, fromSpawn: boole
 test(`the log keeps every synced record across ${KILLS} kill -9 at random moments`, {
   timeout: 120_000,
 }, async (t) => {
-  const dir = join(mkdtempSync(join(tmpdir(), "rxbft-wal-crash-")), "cs.wal");
+  const dir = join(tempFolder("rxbft-wal-crash-"), "cs.wal");
   let state = 0x2545f491;
   const random = (n: number) => {
     state ^= state << 13;
