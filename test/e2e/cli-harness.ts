@@ -1,9 +1,10 @@
 // Runs the built `rxbft` binary (bin/run.js over dist/) as a child process, as a user would.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempFolder } from "../fixtures/temp-folder.js";
+
+export { tempFolder };
 
 export const RXBFT_BIN = fileURLToPath(new URL("../../bin/run.js", import.meta.url));
 
@@ -25,27 +26,6 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 
       },
     );
   });
-}
-
-/** Folders made by tempFolder (and tempHome) in this test process, removed when it exits. */
-const madeFolders: string[] = [];
-process.once("exit", () => {
-  // A test file's nodes are stopped by then (their harness kills them in `after`); a home left
-  // behind by each run of the suite filled /tmp with thousands of chains.
-  for (const folder of madeFolders) {
-    try {
-      rmSync(folder, { recursive: true, force: true });
-    } catch {
-      // a folder still busy is left; the next boot's tmp cleaner takes it
-    }
-  }
-});
-
-/** A fresh temporary folder, removed when the test process exits. */
-export function tempFolder(prefix = "rxbft-test-"): string {
-  const folder = mkdtempSync(join(tmpdir(), prefix));
-  madeFolders.push(folder);
-  return folder;
 }
 
 /** A fresh node home (not yet made) inside a temporary folder removed when the test process exits. */

@@ -1,14 +1,12 @@
 // Helpers of the streams tests: a fresh single-validator home with fast timeouts, prepared for
 // startNode as `rxbft node` prepares it.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { firstValueFrom } from "rxjs";
 import { filter } from "rxjs/operators";
 import { initHome } from "../../src/cli/init-home.js";
 import { createLogger } from "../../src/logger/index.js";
 import { type PreparedNode, prepareNode } from "../../streams/boot/prepare-home.js";
 import { type StartNodeOptions, startNode } from "../../streams/node.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 export const FAST_TIMEOUTS = {
   "consensus.timeout_commit": "50ms",
@@ -18,7 +16,7 @@ export const FAST_TIMEOUTS = {
 };
 
 export function freshHome(prefix = "rxbft-streams-"): string {
-  const home = mkdtempSync(join(tmpdir(), prefix));
+  const home = tempFolder(prefix);
   initHome(home, { chainId: "streams-test" }, createLogger({ level: "none" }));
   return home;
 }

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { defaultConfig } from "../../src/config/config-defaults.js";
 import { configFromToml, loadConfig } from "../../src/config/config-loader.js";
 import { allKeys } from "../../src/config/config-schema.js";
 import { configToToml } from "../../src/config/config-toml-writer.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 test("the defaults are Tendermint v0.34's", () => {
   const config = defaultConfig("m");
@@ -86,7 +86,7 @@ test("every problem of a file is listed in one error", () => {
 });
 
 test("loadConfig writes the defaults when asked and the file is missing", () => {
-  const home = mkdtempSync(join(tmpdir(), "rxbft-config-"));
+  const home = tempFolder("rxbft-config-");
   const first = loadConfig(home, {}, { writeIfMissing: true, defaultMoniker: "alpha" });
   assert.equal(first.fileExisted, false);
   assert.ok(existsSync(first.file));
@@ -97,7 +97,7 @@ test("loadConfig writes the defaults when asked and the file is missing", () => 
 });
 
 test("loadConfig reads a file in the home's config directory", () => {
-  const home = mkdtempSync(join(tmpdir(), "rxbft-config-"));
+  const home = tempFolder("rxbft-config-");
   mkdirSync(join(home, "config"));
   writeFileSync(join(home, "config", "config.toml"), '[rpc]\ncompat = "tendermint"\n');
   assert.equal(loadConfig(home).config.rpc.compat, "tendermint");

@@ -1,11 +1,11 @@
 // Bad genesis.json inputs: each error must name the file, the JSON path and what was expected.
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { parseGenesisFile } from "../../src/types/genesis.js";
 import { GenesisError } from "../../src/types/genesis-errors.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 const PUB = "AT/+aaL1eB0477Mud9JMm8Sh8BIvOYlPGC9KkIUmFaE=";
 const ADDRESS = "A3258DCBF45DCA0DF052981870F2D1441A36D145";
@@ -211,7 +211,7 @@ const cases: { name: string; patch: Record<string, unknown>; path: string; expec
   },
 ];
 
-const dir = mkdtempSync(join(tmpdir(), "rxbft-genesis-bad-"));
+const dir = tempFolder("rxbft-genesis-bad-");
 
 for (const [index, { name, patch, path, expected }] of cases.entries()) {
   test(`genesis.json: ${name}`, () => {

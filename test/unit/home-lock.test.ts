@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import { ConfigError } from "../../src/config/errors.js";
@@ -12,9 +12,10 @@ import {
   lockFilePath,
   readLockHolder,
 } from "../../src/config/home-lock.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 function dataDir(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "rxbft-lock-")), "data");
+  const dir = join(tempFolder("rxbft-lock-"), "data");
   mkdirSync(dir);
   return dir;
 }
@@ -32,7 +33,7 @@ test("the home is --home, else $RXBFT_HOME, else ~/.rxbft", () => {
 });
 
 test("ensureHomeDirs creates config/ and data/ with mode 0700", () => {
-  const home = join(mkdtempSync(join(tmpdir(), "rxbft-home-")), "h");
+  const home = join(tempFolder("rxbft-home-"), "h");
   ensureHomeDirs(home);
   for (const dir of [home, join(home, "config"), join(home, "data")]) {
     assert.equal(statSync(dir).mode & 0o777, 0o700, dir);

@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { createTestnet, type TestnetOptions } from "../../src/cli/testnet.js";
 import { loadConfig } from "../../src/config/config-loader.js";
 import { parseGenesisFile } from "../../src/types/genesis.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 function options(patch: Partial<TestnetOptions>): TestnetOptions {
   return {
     validators: 2,
     nonValidators: 0,
-    outputDir: join(mkdtempSync(join(tmpdir(), "rxbft-testnet-")), "net"),
+    outputDir: join(tempFolder("rxbft-testnet-"), "net"),
     nodeDirPrefix: "node",
     initialHeight: 0n,
     populatePersistentPeers: true,
@@ -24,7 +24,7 @@ function options(patch: Partial<TestnetOptions>): TestnetOptions {
 }
 
 test("a config template is the base of every node; per-node settings still apply", () => {
-  const template = join(mkdtempSync(join(tmpdir(), "rxbft-template-")), "config.toml");
+  const template = join(tempFolder("rxbft-template-"), "config.toml");
   writeFileSync(template, '[consensus]\ntimeout_commit = "250ms"\n[p2p]\npex = false\n');
   const report = createTestnet(
     options({ configTemplate: template, validators: 1, nonValidators: 1, initialHeight: 100n }),

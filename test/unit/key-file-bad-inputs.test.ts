@@ -1,14 +1,14 @@
 // Bad key files: each error names the file, the JSON path and what was expected, and never
 // echoes private key material.
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { KeyFileError } from "../../src/types/key-file-errors.js";
 import { readNodeKey } from "../../src/types/key-file-node-key.js";
 import { readPrivValidatorKey } from "../../src/types/key-file-priv-validator.js";
 import { readPrivValidatorState } from "../../src/types/key-file-priv-validator-state.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 const PRIV = "EVkqJO/jIXp3rkASXfh9YnyToYXRXhBr6g9cQVxPFnQBP/5povV4HTjvsy530kybxKHwEi85iU8YL0qQhSYVoQ==";
 const PUB = "AT/+aaL1eB0477Mud9JMm8Sh8BIvOYlPGC9KkIUmFaE=";
@@ -177,7 +177,7 @@ const cases: { name: string; read: Reader; json: unknown; path: string; expected
   },
 ];
 
-const dir = mkdtempSync(join(tmpdir(), "rxbft-keys-bad-"));
+const dir = tempFolder("rxbft-keys-bad-");
 
 for (const [index, { name, read, json, path, expected }] of cases.entries()) {
   test(`key file: ${name}`, () => {

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import {
@@ -22,13 +21,14 @@ import {
   readPrivValidatorState,
   writePrivValidatorState,
 } from "../../src/types/key-file-priv-validator-state.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 // Reference §10.7: a Tendermint key file's values.
 const PRIV = "EVkqJO/jIXp3rkASXfh9YnyToYXRXhBr6g9cQVxPFnQBP/5povV4HTjvsy530kybxKHwEi85iU8YL0qQhSYVoQ==";
 const PUB = "AT/+aaL1eB0477Mud9JMm8Sh8BIvOYlPGC9KkIUmFaE=";
 const ADDRESS = "A3258DCBF45DCA0DF052981870F2D1441A36D145";
 
-const dir = mkdtempSync(join(tmpdir(), "rxbft-keys-"));
+const dir = tempFolder("rxbft-keys-");
 
 test("a Tendermint priv_validator_key.json (tendermint/ prefix) is read", () => {
   const file = join(dir, "tm_priv_validator_key.json");

@@ -1,12 +1,12 @@
 // config.toml as the debug bundle carries it: secret values and URL passwords replaced, the rest
 // byte for byte.
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { tailLines } from "../../src/operations/debug-dump.js";
 import { redactConfigToml } from "../../src/operations/redact-config.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 test("secret keys and URL passwords are redacted; everything else is kept", () => {
   const text = [
@@ -39,7 +39,7 @@ test("secret keys and URL passwords are redacted; everything else is kept", () =
 });
 
 test("tailLines returns the last whole lines of a file, across read chunks", () => {
-  const file = join(mkdtempSync(join(tmpdir(), "rxbft-tail-")), "log");
+  const file = join(tempFolder("rxbft-tail-"), "log");
   const lines = Array.from({ length: 5000 }, (_, i) => `line ${i} ${"x".repeat(40)}`);
   writeFileSync(file, `${lines.join("\n")}\n`);
   assert.equal(tailLines(file, 3).toString(), `${lines.slice(-3).join("\n")}\n`);

@@ -3,11 +3,11 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { buildZip, crc32 } from "../../src/operations/zip-writer.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 test("crc32 matches the standard check value", () => {
   assert.equal(crc32(Buffer.from("123456789")), 0xcbf43926);
@@ -21,7 +21,7 @@ test("unzip accepts the archive and returns every entry's bytes", () => {
     { name: "empty.txt", data: new Uint8Array(0) },
     { name: "dir/naïve.txt", data: Buffer.from("utf-8 name\n") },
   ];
-  const file = join(mkdtempSync(join(tmpdir(), "rxbft-zip-")), "out.zip");
+  const file = join(tempFolder("rxbft-zip-"), "out.zip");
   writeFileSync(file, buildZip(entries));
   assert.match(execFileSync("unzip", ["-t", file], { encoding: "utf8" }), /No errors detected/);
   const listing = execFileSync("unzip", ["-Z1", file], { encoding: "utf8" }).trim().split("\n");

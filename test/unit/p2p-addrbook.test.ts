@@ -2,8 +2,7 @@
 // their limits, good/bad marks, selection sizes, and addrbook.json in v0.34's format, saved
 // atomically, a damaged file moved aside with a reason.
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import {
@@ -26,6 +25,7 @@ import {
 } from "../../src/p2p/addrbook/index.js";
 import type { NetAddress } from "../../src/p2p/net-address.js";
 import { randomFrom } from "../../src/p2p/switch/index.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 const id = (n: number) => n.toString(16).padStart(40, "0");
 const at = (n: number, ip = `8.${(n >> 8) & 255}.${n & 255}.1`): NetAddress => ({
@@ -153,7 +153,7 @@ test("addrbook.json round-trips in v0.34's layout and loads a file written by v0
 });
 
 test("saving is atomic and readable; a damaged file is moved aside with the entry named", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "rxbft-addrbook-"));
+  const dir = tempFolder("rxbft-addrbook-");
   const file = join(dir, "addrbook.json");
   const book = addAddress(emptyBook(KEY, true), at(1), at(2), 0, random).book;
   await saveAddrBook(file, book);

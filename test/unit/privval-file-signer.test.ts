@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { createPublicKey, verify } from "node:crypto";
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { keyPairFromSeed } from "../../src/crypto/ed25519-keys.js";
@@ -15,6 +14,7 @@ import {
 } from "../../src/types/key-file-priv-validator-state.js";
 import { type Proposal, SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";
 import { proposalSignBytes, voteSignBytes } from "../../src/wire/sign-bytes.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 const CHAIN = "test_chain_id";
 const pair = keyPairFromSeed(new Uint8Array(32).fill(9));
@@ -65,7 +65,7 @@ function verifies(message: Uint8Array, signature: Uint8Array): boolean {
 }
 
 function freshStateFile(): string {
-  const path = join(mkdtempSync(join(tmpdir(), "rxbft-privval-")), "priv_validator_state.json");
+  const path = join(tempFolder("rxbft-privval-"), "priv_validator_state.json");
   writePrivValidatorState(path, INITIAL_PRIV_VALIDATOR_STATE);
   return path;
 }

@@ -4,9 +4,8 @@
 // the pending request, a stale socket file of a crashed node is replaced, and a signer with the
 // wrong key is refused while the node waits for the right one.
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { keyPairFromSeed } from "../../src/crypto/ed25519-keys.js";
@@ -19,6 +18,7 @@ import { RemoteSignerServer } from "../../src/privval/remote/signer-server.js";
 import { memorySignStateStore } from "../../src/privval/sign-state-store.js";
 import { SignedMsgType, type Vote } from "../../src/wire/generated/tendermint/types/types.js";
 import { voteSignBytes } from "../../src/wire/sign-bytes.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 const CHAIN = "remote-chain";
 const pair = keyPairFromSeed(new Uint8Array(32).fill(3));
@@ -29,7 +29,7 @@ const logger = createLogger({
   format: "json",
   destination: { write: (t: string) => lines.push(t) },
 });
-const dir = mkdtempSync(join(tmpdir(), "rxbft-pv-"));
+const dir = tempFolder("rxbft-pv-");
 let n = 0;
 const socketPath = () => `unix://${join(dir, `s${n++}.sock`)}`;
 const toStop: (() => Promise<void>)[] = [];

@@ -2,14 +2,14 @@
 // what order (node10 after node9), picking nodes by name or number, clear errors, PID files
 // that do not name a live node of that home, and the status table's layout.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { findTestnetHomes, formatStatusTable, runningPid } from "../../src/cli/testnet-run.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 function folder(names: string[]): string {
-  const dir = mkdtempSync(join(tmpdir(), "rxbft-testnet-run-unit-"));
+  const dir = tempFolder("rxbft-testnet-run-unit-");
   for (const name of names) {
     mkdirSync(join(dir, name, "config"), { recursive: true });
     writeFileSync(join(dir, name, "config", "genesis.json"), "{}");

@@ -3,13 +3,13 @@
 // format-v2 (a header record first) were each written once by the code of their format; a change
 // of framing, record types or codec breaks this test on purpose.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { readWal, type WalEntry } from "../../src/wal/log-reader.js";
 import { Wal } from "../../src/wal/wal.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
 const FIXTURE_V1 = fileURLToPath(new URL("../fixtures/wal/format-v1", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("../fixtures/wal/format-v2", import.meta.url));
@@ -61,7 +61,7 @@ test("a version-2 segment starts with [length 11][CRC-32C][type 3]RXBFTLOG[versi
 });
 
 test("writing the same inputs gives the fixture's bytes", async () => {
-  const dir = join(mkdtempSync(join(tmpdir(), "rxbft-wal-format-")), "cs.wal");
+  const dir = join(tempFolder("rxbft-wal-format-"), "cs.wal");
   const wal = await Wal.open(dir);
   wal.appendInput(first);
   await wal.endHeight(1n);

@@ -1,23 +1,15 @@
 import assert from "node:assert/strict";
-import {
-  appendFileSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  truncateSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { WalError } from "../../src/wal/errors.js";
 import { encodeFrame, FrameType } from "../../src/wal/frame.js";
 import { readWal, type WalEntry } from "../../src/wal/log-reader.js";
 import { Wal } from "../../src/wal/wal.js";
+import { tempFolder } from "../fixtures/temp-folder.js";
 
-const tempDir = () => join(mkdtempSync(join(tmpdir(), "rxbft-wal-")), "cs.wal");
+const tempDir = () => join(tempFolder("rxbft-wal-"), "cs.wal");
 const input = (i: number) => ({
   type: "VoteReceived",
   seq: i,
