@@ -1,7 +1,7 @@
 // Hashes that must match Tendermint v0.34 byte for byte (reference §7.5–7.6): the header hash
 // (which is the block hash), and the data, commit, validator-set, consensus-params, results and
 // evidence hashes a header carries.
-import * as nodeCrypto from "node:crypto";
+import { sha256 } from "../crypto/hash.js";
 import { leafHashOfPrefixed, merkleRoot, merkleRootOfLeafHashes } from "../crypto/merkle.js";
 import { WireError } from "./errors.js";
 import { Timestamp } from "./generated/google/protobuf/timestamp.js";
@@ -21,19 +21,6 @@ import { encodeInt64Varint, encodeUvarint, encodeZigzagVarint } from "./varint.j
 export { blockIdIsComplete, blockIdIsZero, zeroBlockId } from "./block-id.js";
 
 const EMPTY = new Uint8Array(0);
-
-// One-shot crypto.hash where the runtime has it (Node >= 20.12): for a 100-byte tx about half the
-// time of createHash().update().digest() (test/bench/tx-hash.bench.ts), and a block hashes each tx.
-type OneShotHash = (algorithm: string, data: Uint8Array, outputEncoding: "buffer") => Buffer;
-const oneShot = (nodeCrypto as unknown as { hash?: OneShotHash }).hash;
-
-function sha256(data: Uint8Array): Uint8Array {
-  const d =
-    oneShot !== undefined
-      ? oneShot("sha256", data, "buffer")
-      : nodeCrypto.createHash("sha256").update(data).digest();
-  return new Uint8Array(d.buffer, d.byteOffset, d.length);
-}
 
 /** `0a len bytes`: a google BytesValue/StringValue; empty input gives an empty leaf. */
 function wrapBytes(bytes: Uint8Array): Uint8Array {
