@@ -72,6 +72,15 @@ export function merkleRoot(items: readonly Uint8Array[]): Uint8Array {
   return rootOf(items, 0, items.length);
 }
 
+/** Up to this many leaves, merkleRootOfLeafHashes hashes the tree without looking for runs. */
+const SMALL_TREE = 16;
+
+function rootOfHashes(hashes: readonly Uint8Array[], from: number, to: number): Uint8Array {
+  if (to - from === 1) return hashes[from]!;
+  const k = splitPoint(to - from);
+  return innerHash(rootOfHashes(hashes, from, from + k), rootOfHashes(hashes, from + k, to));
+}
+
 /**
  * Merkle root over leaves whose leaf hashes are already known (hashes[i] = leafHash(items[i])).
  * A run of leaves given as the very same array object (a reused leaf hash) is treated as equal
@@ -81,6 +90,8 @@ export function merkleRoot(items: readonly Uint8Array[]): Uint8Array {
 export function merkleRootOfLeafHashes(hashes: readonly Uint8Array[]): Uint8Array {
   const n = hashes.length;
   if (n === 0) return emptyHash();
+  // A small tree (a validator set's) costs fewer hashes than the run bookkeeping below.
+  if (n <= SMALL_TREE) return n === 1 ? hashes[0]! : rootOfHashes(hashes, 0, n);
   // runEnd[i]: end (exclusive) of the run of identical objects starting at i.
   const runEnd = new Int32Array(n);
   runEnd[n - 1] = n;
