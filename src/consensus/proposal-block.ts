@@ -5,6 +5,7 @@
 import { blockPartsAndId, makeBlock } from "../types/block.js";
 import { emptyCommit } from "../types/commit.js";
 import type { PartSetState } from "../types/part-set.js";
+import { rememberSplitBlock } from "../types/part-set-block.js";
 import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
 import type { State as ChainState } from "../wire/generated/tendermint/state/types.js";
 import type { Block } from "../wire/generated/tendermint/types/block.js";
@@ -121,5 +122,7 @@ export function buildProposalBlock(args: ProposalBlockArgs): HeldBlock | undefin
     lastCommit,
   });
   const { blockId, header, parts } = blockPartsAndId(block);
-  return { block, blockId, parts: completePartSet({ header, parts }) };
+  const partSet = completePartSet({ header, parts });
+  rememberSplitBlock(partSet, block, blockId.hash);
+  return { block, blockId, parts: partSet };
 }

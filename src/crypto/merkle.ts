@@ -3,43 +3,34 @@
 // and the empty tree hashing to sha256 of nothing. Data, commit, validator, results, evidence and
 // part-set hashes all rest on this file.
 //
-// Hashing goes through one-shot crypto.hash over a reused scratch buffer (prefix ‖ input) where
-// the runtime has it (Node ≥ 20.12): about half the cost of a createHash object per node, which
-// is most of a 10,000-leaf tree's time. Results are fresh arrays either way.
-import * as nodeCrypto from "node:crypto";
+// Leaves and inner nodes are hashed by hash.ts's sha256 over a reused scratch buffer
+// (prefix ‖ input): one one-shot hash per node where the runtime has it, about half the cost of a
+// createHash object per node, which is most of a 10,000-leaf tree's time. Results are fresh
+// arrays either way.
 import type { Proof } from "../wire/generated/tendermint/crypto/proof.js";
+import { sha256, sha256OfParts } from "./hash.js";
 
-const { createHash } = nodeCrypto;
 const LEAF_PREFIX = Uint8Array.of(0);
 const INNER_PREFIX = Uint8Array.of(1);
-
-type OneShotHash = (algorithm: string, data: Uint8Array, outputEncoding: "buffer") => Buffer;
-const oneShot: OneShotHash | undefined =
-  typeof (nodeCrypto as { hash?: unknown }).hash === "function"
-    ? ((nodeCrypto as unknown as { hash: OneShotHash }).hash as OneShotHash)
-    : undefined;
+const EMPTY = new Uint8Array(0);
 
 /** Inputs up to this size are copied behind their prefix into the scratch buffer. */
 const SCRATCH_SIZE = 4096;
 const scratch = new Uint8Array(SCRATCH_SIZE + 1);
 
-function view(digest: Buffer): Uint8Array {
-  return new Uint8Array(digest.buffer, digest.byteOffset, digest.length);
-}
-
 /** sha256 of nothing: the root of an empty tree. */
 export function emptyHash(): Uint8Array {
-  return view(createHash("sha256").digest());
+  return sha256(EMPTY);
 }
 
 /** sha256(0x00 ‖ leaf). */
 export function leafHash(leaf: Uint8Array): Uint8Array {
-  if (oneShot !== undefined && leaf.length <= SCRATCH_SIZE) {
+  if (leaf.length <= SCRATCH_SIZE) {
     scratch[0] = 0;
     scratch.set(leaf, 1);
-    return view(oneShot("sha256", scratch.subarray(0, leaf.length + 1), "buffer"));
+    return sha256(scratch.subarray(0, leaf.length + 1));
   }
-  return view(createHash("sha256").update(LEAF_PREFIX).update(leaf).digest());
+  return sha256OfParts(LEAF_PREFIX, leaf);
 }
 
 /**
@@ -47,20 +38,19 @@ export function leafHash(leaf: Uint8Array): Uint8Array {
  * encode a leaf straight into their own buffer behind the prefix (lastResultsHash).
  */
 export function leafHashOfPrefixed(prefixed: Uint8Array): Uint8Array {
-  if (oneShot !== undefined) return view(oneShot("sha256", prefixed, "buffer"));
-  return view(createHash("sha256").update(prefixed).digest());
+  return sha256(prefixed);
 }
 
 /** sha256(0x01 ‖ left ‖ right). */
 export function innerHash(left: Uint8Array, right: Uint8Array): Uint8Array {
   const n = left.length + right.length;
-  if (oneShot !== undefined && n <= SCRATCH_SIZE) {
+  if (n <= SCRATCH_SIZE) {
     scratch[0] = 1;
     scratch.set(left, 1);
     scratch.set(right, 1 + left.length);
-    return view(oneShot("sha256", scratch.subarray(0, n + 1), "buffer"));
+    return sha256(scratch.subarray(0, n + 1));
   }
-  return view(createHash("sha256").update(INNER_PREFIX).update(left).update(right).digest());
+  return sha256OfParts(INNER_PREFIX, left, right);
 }
 
 /** Largest power of two strictly less than n (n ≥ 2). */
@@ -82,6 +72,15 @@ export function merkleRoot(items: readonly Uint8Array[]): Uint8Array {
   return rootOf(items, 0, items.length);
 }
 
+/** Up to this many leaves, merkleRootOfLeafHashes hashes the tree without looking for runs. */
+const SMALL_TREE = 16;
+
+function rootOfHashes(hashes: readonly Uint8Array[], from: number, to: number): Uint8Array {
+  if (to - from === 1) return hashes[from]!;
+  const k = splitPoint(to - from);
+  return innerHash(rootOfHashes(hashes, from, from + k), rootOfHashes(hashes, from + k, to));
+}
+
 /**
  * Merkle root over leaves whose leaf hashes are already known (hashes[i] = leafHash(items[i])).
  * A run of leaves given as the very same array object (a reused leaf hash) is treated as equal
@@ -91,6 +90,8 @@ export function merkleRoot(items: readonly Uint8Array[]): Uint8Array {
 export function merkleRootOfLeafHashes(hashes: readonly Uint8Array[]): Uint8Array {
   const n = hashes.length;
   if (n === 0) return emptyHash();
+  // A small tree (a validator set's) costs fewer hashes than the run bookkeeping below.
+  if (n <= SMALL_TREE) return n === 1 ? hashes[0]! : rootOfHashes(hashes, 0, n);
   // runEnd[i]: end (exclusive) of the run of identical objects starting at i.
   const runEnd = new Int32Array(n);
   runEnd[n - 1] = n;

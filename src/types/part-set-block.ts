@@ -1,4 +1,5 @@
-// The block a complete part set carries, decoded and hashed once per part set in a process. Every
+// The block a complete part set carries, decoded and hashed once per part set in a process (or
+// not at all, when the process built that block itself: rememberSplitBlock). Every
 // receiver of a proposal assembles the same parts and decodes the same bytes: in a simulation all
 // validators share the process, so without this each decoded and hashed the block itself (and each
 // then hashed its own copy's header, LastCommit and txs again in block validation, whose per-object
@@ -35,12 +36,15 @@ interface Remembered extends PartSetBlock {
 const decoded = new Map<string, Remembered>();
 let bytesKept = 0;
 
+const keyOf = (parts: PartSetState) =>
+  `${Buffer.from(parts.header.hash).toString("latin1")}/${parts.header.total}`;
+
 /**
  * The block of a complete part set and its hash; throws as decodeBlock does (over `maxBytes`, or
  * bytes that do not decode) and as partSetBytes does (incomplete). A failure is not remembered.
  */
 export function partSetBlock(parts: PartSetState, maxBytes: number): PartSetBlock {
-  const key = `${Buffer.from(parts.header.hash).toString("latin1")}/${parts.header.total}`;
+  const key = keyOf(parts);
   const known = decoded.get(key);
   if (known !== undefined && parts.count === parts.header.total) {
     // The size limit is the asker's (its consensus params), so it is checked for every asker.
@@ -55,6 +59,19 @@ export function partSetBlock(parts: PartSetState, maxBytes: number): PartSetBloc
   const answer: Remembered = { block, hash: blockHash(block), byteSize: parts.byteSize };
   remember(key, answer);
   return { block: answer.block, hash: answer.hash };
+}
+
+/**
+ * Records the block a complete part set was split from (blockPartsAndId of this very block, so the
+ * parts' bytes are its encoding) with its hash: the proposer's own block. The receivers in this
+ * process then get that block instead of decoding the same bytes again, and so the per-object
+ * memos of its header, LastCommit and txs hashes answer their block checks too. Decoding an
+ * encoded block gives the block back (the round trip of test/unit/types-part-set-block.test.ts;
+ * byte fields may come back as Buffers, which every reader treats as the bytes they are).
+ */
+export function rememberSplitBlock(parts: PartSetState, block: Block, hash: Uint8Array): void {
+  if (parts.count !== parts.header.total) return;
+  remember(keyOf(parts), { block, hash, byteSize: parts.byteSize });
 }
 
 function remember(key: string, answer: Remembered): void {

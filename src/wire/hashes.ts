@@ -1,8 +1,8 @@
 // Hashes that must match Tendermint v0.34 byte for byte (reference §7.5–7.6): the header hash
 // (which is the block hash), and the data, commit, validator-set, consensus-params, results and
 // evidence hashes a header carries.
-import * as nodeCrypto from "node:crypto";
-import { leafHashOfPrefixed, merkleRoot, merkleRootOfLeafHashes } from "../crypto/merkle.js";
+import { sha256 } from "../crypto/hash.js";
+import { leafHash, leafHashOfPrefixed, merkleRoot, merkleRootOfLeafHashes } from "../crypto/merkle.js";
 import { WireError } from "./errors.js";
 import { Timestamp } from "./generated/google/protobuf/timestamp.js";
 import type { PublicKey } from "./generated/tendermint/crypto/keys.js";
@@ -21,19 +21,6 @@ import { encodeInt64Varint, encodeUvarint, encodeZigzagVarint } from "./varint.j
 export { blockIdIsComplete, blockIdIsZero, zeroBlockId } from "./block-id.js";
 
 const EMPTY = new Uint8Array(0);
-
-// One-shot crypto.hash where the runtime has it (Node >= 20.12): for a 100-byte tx about half the
-// time of createHash().update().digest() (test/bench/tx-hash.bench.ts), and a block hashes each tx.
-type OneShotHash = (algorithm: string, data: Uint8Array, outputEncoding: "buffer") => Buffer;
-const oneShot = (nodeCrypto as unknown as { hash?: OneShotHash }).hash;
-
-function sha256(data: Uint8Array): Uint8Array {
-  const d =
-    oneShot !== undefined
-      ? oneShot("sha256", data, "buffer")
-      : nodeCrypto.createHash("sha256").update(data).digest();
-  return new Uint8Array(d.buffer, d.byteOffset, d.length);
-}
 
 /** `0a len bytes`: a google BytesValue/StringValue; empty input gives an empty leaf. */
 function wrapBytes(bytes: Uint8Array): Uint8Array {
@@ -146,13 +133,59 @@ const rememberedCommitHash = rememberedPerObject((commit: Commit) =>
   merkleRoot(commit.signatures.map((sig) => CommitSig.encode(sig).finish())),
 );
 
+// Each validator's merkle leaf, remembered per PublicKey object. A chain state's sets are new
+// objects every height (proposer priorities move), but their members keep their PublicKey object
+// (validator-set.ts copies members field by field), and the set hash covers only the key and the
+// power: the proposer hashed both sets of every block it built, and each receiver's check hashed
+// them again, each time one protobuf encoding and one leaf hash per validator. An entry keeps its
+// own copy of the key bytes and the power, and answers only when both still match (a key object
+// changed in place is encoded again), so the leaf is always the one encoding would give. A
+// WeakMap: nothing is kept alive by it, and a set of thousands costs one entry per member.
+interface ValidatorLeaf {
+  readonly keyCase: string;
+  readonly keyBytes: Uint8Array;
+  readonly votingPower: bigint;
+  readonly leaf: Uint8Array;
+}
+const validatorLeaves = new WeakMap<PublicKey, ValidatorLeaf>();
+
+function keyBytesOf(pubKey: PublicKey): Uint8Array | undefined {
+  const sum = pubKey.sum;
+  if (sum?.$case === "ed25519") return sum.ed25519;
+  if (sum?.$case === "secp256k1") return sum.secp256k1;
+  return undefined;
+}
+
+function validatorLeaf(v: { pubKey: PublicKey; votingPower: bigint }): Uint8Array {
+  const pubKey = v.pubKey;
+  const keyBytes = typeof pubKey === "object" && pubKey !== null ? keyBytesOf(pubKey) : undefined;
+  if (keyBytes === undefined)
+    return leafHash(SimpleValidator.encode({ pubKey, votingPower: v.votingPower }).finish());
+  const known = validatorLeaves.get(pubKey);
+  if (
+    known !== undefined &&
+    known.votingPower === v.votingPower &&
+    known.keyCase === pubKey.sum!.$case &&
+    sameBytes(known.keyBytes, keyBytes)
+  )
+    return known.leaf;
+  const leaf = leafHash(SimpleValidator.encode({ pubKey, votingPower: v.votingPower }).finish());
+  validatorLeaves.set(pubKey, {
+    keyCase: pubKey.sum!.$case,
+    keyBytes: keyBytes.slice(),
+    votingPower: v.votingPower,
+    leaf,
+  });
+  return leaf;
+}
+
 /** Merkle root over SimpleValidator {pub_key, voting_power}, in validator-set order. */
 export function validatorSetHash(
   validators: readonly { pubKey: PublicKey; votingPower: bigint }[],
 ): Uint8Array {
-  return merkleRoot(
-    validators.map((v) => SimpleValidator.encode({ pubKey: v.pubKey, votingPower: v.votingPower }).finish()),
-  );
+  // A fresh root each call (callers own it): leaves may be shared, the inner nodes are new.
+  if (validators.length === 1) return validatorLeaf(validators[0]!).slice();
+  return merkleRootOfLeafHashes(validators.map(validatorLeaf));
 }
 
 /** Plain sha256 of HashedParams {block max_bytes, block max_gas}; the rest is not hashed. */

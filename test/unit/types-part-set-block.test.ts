@@ -11,6 +11,7 @@ import {
   PART_SET_BYTES_KEPT,
   partSetBlock,
   partSetBlocksKept,
+  rememberSplitBlock,
 } from "../../src/types/part-set-block.js";
 import * as fx from "./types-fixtures.js";
 
@@ -99,5 +100,39 @@ describe("partSetBlock", () => {
     const hugeBlock = partSetBlock(huge.set, LIMIT).block;
     assert.equal(partSetBlocksKept().count, 1);
     assert.equal(partSetBlock(huge.set, LIMIT).block, hugeBlock);
+  });
+
+  it("hands receivers the block a part set was split from, once that block is remembered", () => {
+    const block = fx.block(fx.commit(), [new Uint8Array(150_000).fill(50), Uint8Array.of(2)]);
+    const { blockId, header, parts } = blockPartsAndId(block);
+    const own: PartSetState = {
+      header,
+      parts,
+      count: parts.length,
+      byteSize: parts.reduce((n, p) => n + p!.bytes.length, 0),
+      maxBytes: undefined,
+    };
+    rememberSplitBlock(own, block, blockId.hash);
+    let received = emptyPartSet(blockId.partSetHeader);
+    for (const p of [...parts].reverse()) received = addPart(received, p);
+    const answer = partSetBlock(received, LIMIT);
+    assert.equal(answer.block, block, "the built block, not a decoded copy");
+    assert.deepEqual(answer.hash, blockHash(block));
+    assert.throws(
+      () => partSetBlock(received, received.byteSize - 1),
+      (e: unknown) => e instanceof TypesError && e.code === "TYPES_BLOCK_TOO_LARGE",
+    );
+  });
+
+  it("remembers no incomplete part set of a built block", () => {
+    const block = fx.block(fx.commit(), [new Uint8Array(150_000).fill(51), Uint8Array.of(3)]);
+    const { blockId, header, parts } = blockPartsAndId(block);
+    const partial = addPart(emptyPartSet(header), parts[0]!);
+    rememberSplitBlock(partial, block, blockId.hash);
+    let received = emptyPartSet(blockId.partSetHeader);
+    for (const p of parts) received = addPart(received, p);
+    const answer = partSetBlock(received, LIMIT);
+    assert.notEqual(answer.block, block);
+    assert.deepEqual(encodeBlock(answer.block), encodeBlock(block));
   });
 });

@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { merkleRoot } from "../../src/crypto/merkle.js";
 import { defaultConsensusParams } from "../../src/types/consensus-params.js";
 import { ValidatorSet } from "../../src/types/validator-set.js";
+import type { PublicKey as PublicKeyProto } from "../../src/wire/generated/tendermint/crypto/keys.js";
 import {
   BlockIDFlag,
   type Commit,
@@ -14,7 +15,14 @@ import {
   type Header,
 } from "../../src/wire/generated/tendermint/types/types.js";
 import type { ValidatorSet as ProtoValidatorSet } from "../../src/wire/generated/tendermint/types/validator.js";
-import { commitHash, consensusParamsHash, headerHash, headerHashLeaves } from "../../src/wire/hashes.js";
+import { SimpleValidator } from "../../src/wire/generated/tendermint/types/validator.js";
+import {
+  commitHash,
+  consensusParamsHash,
+  headerHash,
+  headerHashLeaves,
+  validatorSetHash,
+} from "../../src/wire/hashes.js";
 
 const fill = (n: number, b: number) => new Uint8Array(n).fill(b);
 const header = (height: bigint): Header => ({
@@ -111,5 +119,49 @@ describe("hashes remembered per object", () => {
     };
     assert.throws(() => ValidatorSet.fromProto(bad), /address must be 20 bytes/);
     assert.throws(() => ValidatorSet.fromProto(bad), /address must be 20 bytes/);
+  });
+
+  // The reference: the merkle root over each member's SimpleValidator encoding, nothing remembered.
+  const setRoot = (members: readonly { pubKey: PublicKeyProto; votingPower: bigint }[]) =>
+    merkleRoot(
+      members.map((v) => SimpleValidator.encode({ pubKey: v.pubKey, votingPower: v.votingPower }).finish()),
+    );
+  const member = (b: number, power: bigint) => ({
+    pubKey: { sum: { $case: "ed25519" as const, ed25519: fill(32, b) } } as PublicKeyProto,
+    votingPower: power,
+  });
+
+  it("hashes a validator set as the root over its members' encodings, the same key objects again too", () => {
+    for (const n of [0, 1, 2, 3, 4, 7]) {
+      const members = Array.from({ length: n }, (_, i) => member(i + 1, BigInt(10 + i)));
+      assert.deepEqual(validatorSetHash(members), setRoot(members), `${n} members`);
+      // The next height's set: new member objects with the same key objects (priorities moved).
+      const next = members.map((m) => ({ ...m, proposerPriority: 5n }));
+      assert.deepEqual(validatorSetHash(next), setRoot(next), `${n} members again`);
+    }
+  });
+
+  it("follows a member's new power and a key changed in place", () => {
+    const members = [member(1, 10n), member(2, 20n), member(3, 30n)];
+    const before = validatorSetHash(members);
+    const stronger = [members[0]!, { ...members[1]!, votingPower: 21n }, members[2]!];
+    assert.deepEqual(validatorSetHash(stronger), setRoot(stronger));
+    assert.notDeepEqual(validatorSetHash(stronger), before);
+    const key = members[2]!.pubKey.sum as { ed25519: Uint8Array };
+    key.ed25519[0] = 0xee;
+    assert.deepEqual(validatorSetHash(members), setRoot(members));
+    assert.notDeepEqual(validatorSetHash(members), before);
+    for (const single of [[member(9, 1n)], members.slice(0, 1)]) {
+      assert.deepEqual(validatorSetHash(single), setRoot(single));
+    }
+  });
+
+  it("gives the caller a root of its own: writing into it changes no later answer", () => {
+    for (const members of [[member(4, 1n)], [member(5, 1n), member(6, 2n)]]) {
+      const root = validatorSetHash(members);
+      const copy = root.slice();
+      root.fill(0);
+      assert.deepEqual(validatorSetHash(members), copy);
+    }
   });
 });
