@@ -9,6 +9,7 @@ import { StateError } from "../state/errors.js";
 import { nextState, withAppHash } from "../state/next-state.js";
 import type {
   Event,
+  RequestDeliverTx,
   ResponseCommit,
   ResponseDeliverTx,
   TxResult,
@@ -39,6 +40,12 @@ export interface ExecuteBlockDeps {
   beforeCommit?(): Promise<void>;
   /** Runs after Commit, with the mempool still locked: update it with the block's txs, unlock. */
   afterCommit?(block: Block, deliverTxs: readonly ResponseDeliverTx[]): Promise<void>;
+  /**
+   * Awaited between two windows of DeliverTx (the node's: the event loop's next turn). An in-process
+   * app answers a window synchronously, so a block of tens of thousands of txs otherwise held the
+   * main thread for its whole DeliverTx, and every RPC answer waited behind it.
+   */
+  betweenDeliverTxWindows?(): Promise<void>;
   /** Prunes blocks (and states) below the app's retain height; failures are logged, not fatal. */
   pruneBlocks?(retainHeight: bigint): Promise<unknown>;
 }
@@ -67,6 +74,7 @@ export async function runBlockOnApp(
   blockHash: Uint8Array,
   lastValidators: readonly Validator[],
   initialHeight: bigint,
+  betweenWindows?: () => Promise<void>,
 ): Promise<ABCIResponses> {
   const beginBlock = await consensus.beginBlock(
     beginBlockRequest(block, blockHash, lastValidators, initialHeight),
@@ -74,10 +82,18 @@ export async function runBlockOnApp(
   const txs = block.data.txs;
   const deliverTxs: ResponseDeliverTx[] = new Array(txs.length);
   for (let start = 0; start < txs.length; start += DELIVER_TX_WINDOW) {
+    if (start > 0) await betweenWindows?.();
     const end = Math.min(start + DELIVER_TX_WINDOW, txs.length);
-    const window: Promise<ResponseDeliverTx>[] = [];
-    for (let i = start; i < end; i++) window.push(consensus.deliverTx({ tx: txs[i]! }));
-    const answers = await Promise.all(window);
+    let answers: ResponseDeliverTx[];
+    if (consensus.deliverTxs) {
+      const requests: RequestDeliverTx[] = new Array(end - start);
+      for (let i = start; i < end; i++) requests[i - start] = { tx: txs[i]! };
+      answers = await consensus.deliverTxs(requests);
+    } else {
+      const window: Promise<ResponseDeliverTx>[] = [];
+      for (let i = start; i < end; i++) window.push(consensus.deliverTx({ tx: txs[i]! }));
+      answers = await Promise.all(window);
+    }
     for (let i = 0; i < answers.length; i++) deliverTxs[start + i] = answers[i]!;
   }
   const endBlock = await consensus.endBlock({ height: block.header.height });
@@ -136,6 +152,7 @@ export async function executeBlock(
     blockId.hash,
     state.lastValidators?.validators ?? [],
     state.initialHeight,
+    deps.betweenDeliverTxWindows,
   );
   if (responses.deliverTxs.length !== block.data.txs.length) {
     throw new StateError(

@@ -11,7 +11,11 @@ import { findFrameAfter, type ScanItem, scanSegment } from "./segment-scanner.js
 
 export type WalEntry<T = unknown> = { kind: "input"; input: T } | { kind: "end-height"; height: bigint };
 
-export const DEFAULT_MAX_RECORD_BYTES = 4 * 1024 * 1024;
+// Our own proposal's reaped txs are one record (ProposalBlockReaped), so the bound must hold a
+// block at the default max_bytes (22,020,096; each tx costs the record about what it costs the
+// block's protobuf data). At 4 MiB a validator under load (~40k txs of 100 bytes in one height)
+// stopped with WAL_RECORD_TOO_LARGE. The default 64 MiB segment still holds two such records.
+export const DEFAULT_MAX_RECORD_BYTES = 32 * 1024 * 1024;
 
 /**
  * The reader's declared record schema: the reason a decoded record is refused, or undefined when

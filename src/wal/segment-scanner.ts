@@ -33,8 +33,10 @@ async function* scanHandle(
   start: number,
   maxPayloadBytes: number,
 ): AsyncGenerator<ScanItem> {
-  // Large enough for the largest frame, so a frame always fits once the buffer is compacted.
-  const buf = new Uint8Array(Math.max(CHUNK_SIZE, FRAME_HEADER_SIZE + 1 + maxPayloadBytes));
+  // One chunk, grown (up to the largest frame) only when a frame does not fit it once compacted:
+  // the bound holds a whole block, and most logs never have a record that large.
+  const maxFrame = FRAME_HEADER_SIZE + 1 + maxPayloadBytes;
+  let buf = new Uint8Array(CHUNK_SIZE);
   let bufStart = start; // file offset of buf[0]
   let available = 0;
   let at = 0;
@@ -59,6 +61,11 @@ async function* scanHandle(
         bufStart += at;
         available -= at;
         at = 0;
+      }
+      if (available === buf.length && buf.length < maxFrame) {
+        const grown = new Uint8Array(Math.min(2 * buf.length, maxFrame));
+        grown.set(buf.subarray(0, available));
+        buf = grown;
       }
       const { bytesRead } = await handle.read(buf, available, buf.length - available, bufStart + available);
       if (bytesRead === 0) eof = true;

@@ -147,6 +147,9 @@ export class MempoolCommitLock {
   }
 }
 
+/** Resolves on the event loop's next turn, after the I/O callbacks waiting (admissions) ran. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Milliseconds spent in each named phase of a height's commit, for the debug log. */
 class PhaseClock {
   readonly spans: Record<string, number> = {};
@@ -202,6 +205,8 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
       executed = await executeBlock(
         {
           consensus: deps.consensus,
+          // Admissions and RPC answers run between windows of a large block's DeliverTx.
+          betweenDeliverTxWindows: nextTurn,
           saveAbciResponses: async (height, saved) => {
             phases.mark("executeMs");
             responses = saved;

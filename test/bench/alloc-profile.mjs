@@ -6,9 +6,12 @@
 // function: what allocates most per committed tx, i.e. what the GC spends its time on.
 import { existsSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
+import { isMainThread } from "node:worker_threads";
 
 const out = process.env.ALLOC_PROF_OUT;
-if (out) {
+// Worker threads inherit the preload too; the first to finish would write its own, nearly empty,
+// profile in place of the main thread's.
+if (out && isMainThread) {
   const session = new Session();
   session.connect();
   const post = (method, params) =>

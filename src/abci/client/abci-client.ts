@@ -47,6 +47,14 @@ export interface ConsensusConnection extends BaseConnection {
   initChain(req: RequestInitChain): Promise<ResponseInitChain>;
   beginBlock(req: RequestBeginBlock): Promise<ResponseBeginBlock>;
   deliverTx(req: RequestDeliverTx): Promise<ResponseDeliverTx>;
+  /**
+   * Several DeliverTx in one call, answered in the order given, with one promise for the batch
+   * rather than one per tx (a request object, a closure and a promise fewer per tx): for a
+   * connection whose app answers in this process. Rejects as a whole when the connection fails
+   * during the batch (the block is then not committed and the node halts). A connection that
+   * pipelines over a socket leaves it out and is called per tx.
+   */
+  deliverTxs?(reqs: readonly RequestDeliverTx[]): Promise<ResponseDeliverTx[]>;
   endBlock(req: RequestEndBlock): Promise<ResponseEndBlock>;
   commit(): Promise<ResponseCommit>;
 }

@@ -17,6 +17,7 @@ import type {
   RequestQuery,
   RequestSetOption,
   ResponseCheckTx,
+  ResponseDeliverTx,
 } from "../../wire/generated/tendermint/abci/types.js";
 import type { Application, MaybePromise } from "../apps/application.js";
 import { AbciError } from "../errors.js";
@@ -56,6 +57,29 @@ async function checkRestAsync(
   return out;
 }
 
+/** The app's DeliverTx of each request in order, synchronously until one answers with a promise. */
+function deliverEach(app: Application, rs: readonly RequestDeliverTx[]): MaybePromise<ResponseDeliverTx[]> {
+  const out: ResponseDeliverTx[] = new Array(rs.length);
+  for (let i = 0; i < rs.length; i++) {
+    const answer = app.deliverTx(rs[i]!);
+    if (isPromise(answer)) return deliverRestAsync(app, rs, out, i, answer);
+    out[i] = answer;
+  }
+  return out;
+}
+
+async function deliverRestAsync(
+  app: Application,
+  rs: readonly RequestDeliverTx[],
+  out: ResponseDeliverTx[],
+  from: number,
+  pending: Promise<ResponseDeliverTx>,
+): Promise<ResponseDeliverTx[]> {
+  out[from] = await pending;
+  for (let i = from + 1; i < rs.length; i++) out[i] = await app.deliverTx(rs[i]!);
+  return out;
+}
+
 const COMMIT: RequestCommit = {};
 const LIST_SNAPSHOTS: RequestListSnapshots = {};
 
@@ -90,6 +114,9 @@ export class InProcessAbciClient implements AbciClient {
       initChain: (r: RequestInitChain) => this.run("consensus", "initChain", () => app.initChain(r)),
       beginBlock: (r: RequestBeginBlock) => this.run("consensus", "beginBlock", () => app.beginBlock(r)),
       deliverTx: (r: RequestDeliverTx) => this.run("consensus", "deliverTx", () => app.deliverTx(r)),
+      // One slot in the call order for a window of the block's txs, as checkTxs for CheckTx.
+      deliverTxs: (rs: readonly RequestDeliverTx[]) =>
+        this.run("consensus", "deliverTx", () => deliverEach(app, rs)),
       endBlock: (r: RequestEndBlock) => this.run("consensus", "endBlock", () => app.endBlock(r)),
       commit: () => this.run("consensus", "commit", () => app.commit(COMMIT)),
     });
