@@ -37,10 +37,14 @@ test("reindex-event restores every tx of a deleted index; tx_search finds them a
   let node = new NodeProcess(home);
   try {
     await node.waitFor(() => node.rpcUrl !== undefined && node.height >= 1n, "the RPC server");
+    // Half, committed, then the other half: at least two heights hold txs however fast the
+    // machine sends (all 120 in 100 ms fit one height).
+    const committedTxs = () => node.committed.reduce((n, c) => n + c.txs, 0);
     for (let i = 0; i < TXS; i += 20) {
+      if (i === TXS / 2) await node.waitFor(() => committedTxs() >= TXS / 2, "the first half committed");
       await Promise.all(txs.slice(i, i + 20).map((tx) => node.rpc(`/broadcast_tx_sync?tx="${tx}"`)));
     }
-    await node.waitFor(() => node.committed.reduce((n, c) => n + c.txs, 0) >= TXS, "every tx committed");
+    await node.waitFor(() => committedTxs() >= TXS, "every tx committed");
     node.kill("SIGINT");
     assert.equal((await node.exited).code, 0, node.output.slice(-2000));
   } finally {
