@@ -1,3 +1,8 @@
+// DeliverTx of a block in windows: the in-process connection answers a window in one call
+// (deliverTxs), in order and in one place of the connection's call order, whether the app answers
+// synchronously or with promises; a failure inside a window fails the whole batch; the node's
+// betweenDeliverTxWindows runs between windows, and the block's results are the same as calling
+// DeliverTx per tx (a socket client's way).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { NoopApplication } from "../../src/abci/apps/noop.js";

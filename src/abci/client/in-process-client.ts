@@ -16,8 +16,6 @@ import type {
   RequestOfferSnapshot,
   RequestQuery,
   RequestSetOption,
-  ResponseCheckTx,
-  ResponseDeliverTx,
 } from "../../wire/generated/tendermint/abci/types.js";
 import type { Application, MaybePromise } from "../apps/application.js";
 import { AbciError } from "../errors.js";
@@ -34,49 +32,29 @@ function isPromise<T>(v: MaybePromise<T>): v is Promise<T> {
   return typeof (v as { then?: unknown })?.then === "function";
 }
 
-/** The app's CheckTx of each request in order, synchronously until one answers with a promise. */
-function checkEach(app: Application, rs: readonly RequestCheckTx[]): MaybePromise<ResponseCheckTx[]> {
-  const out: ResponseCheckTx[] = new Array(rs.length);
+/**
+ * The app's answer to each request in order (its CheckTx or DeliverTx), synchronously until one
+ * answers with a promise; from there each waits for the one before, as a socket app's would.
+ */
+function answerEach<R, A>(call: (request: R) => MaybePromise<A>, rs: readonly R[]): MaybePromise<A[]> {
+  const out: A[] = new Array(rs.length);
   for (let i = 0; i < rs.length; i++) {
-    const answer = app.checkTx(rs[i]!);
-    if (isPromise(answer)) return checkRestAsync(app, rs, out, i, answer);
+    const answer = call(rs[i]!);
+    if (isPromise(answer)) return answerRestAsync(call, rs, out, i, answer);
     out[i] = answer;
   }
   return out;
 }
 
-async function checkRestAsync(
-  app: Application,
-  rs: readonly RequestCheckTx[],
-  out: ResponseCheckTx[],
+async function answerRestAsync<R, A>(
+  call: (request: R) => MaybePromise<A>,
+  rs: readonly R[],
+  out: A[],
   from: number,
-  pending: Promise<ResponseCheckTx>,
-): Promise<ResponseCheckTx[]> {
+  pending: Promise<A>,
+): Promise<A[]> {
   out[from] = await pending;
-  for (let i = from + 1; i < rs.length; i++) out[i] = await app.checkTx(rs[i]!);
-  return out;
-}
-
-/** The app's DeliverTx of each request in order, synchronously until one answers with a promise. */
-function deliverEach(app: Application, rs: readonly RequestDeliverTx[]): MaybePromise<ResponseDeliverTx[]> {
-  const out: ResponseDeliverTx[] = new Array(rs.length);
-  for (let i = 0; i < rs.length; i++) {
-    const answer = app.deliverTx(rs[i]!);
-    if (isPromise(answer)) return deliverRestAsync(app, rs, out, i, answer);
-    out[i] = answer;
-  }
-  return out;
-}
-
-async function deliverRestAsync(
-  app: Application,
-  rs: readonly RequestDeliverTx[],
-  out: ResponseDeliverTx[],
-  from: number,
-  pending: Promise<ResponseDeliverTx>,
-): Promise<ResponseDeliverTx[]> {
-  out[from] = await pending;
-  for (let i = from + 1; i < rs.length; i++) out[i] = await app.deliverTx(rs[i]!);
+  for (let i = from + 1; i < rs.length; i++) out[i] = await call(rs[i]!);
   return out;
 }
 
@@ -116,7 +94,7 @@ export class InProcessAbciClient implements AbciClient {
       deliverTx: (r: RequestDeliverTx) => this.run("consensus", "deliverTx", () => app.deliverTx(r)),
       // One slot in the call order for a window of the block's txs, as checkTxs for CheckTx.
       deliverTxs: (rs: readonly RequestDeliverTx[]) =>
-        this.run("consensus", "deliverTx", () => deliverEach(app, rs)),
+        this.run("consensus", "deliverTx", () => answerEach((r: RequestDeliverTx) => app.deliverTx(r), rs)),
       endBlock: (r: RequestEndBlock) => this.run("consensus", "endBlock", () => app.endBlock(r)),
       commit: () => this.run("consensus", "commit", () => app.commit(COMMIT)),
     });
@@ -124,7 +102,8 @@ export class InProcessAbciClient implements AbciClient {
       checkTx: (r: RequestCheckTx) => this.run("mempool", "checkTx", () => app.checkTx(r)),
       // One slot in the call order for the whole batch: no promise per tx while the app answers
       // synchronously (kvstore's CheckTx does).
-      checkTxs: (rs: readonly RequestCheckTx[]) => this.run("mempool", "checkTx", () => checkEach(app, rs)),
+      checkTxs: (rs: readonly RequestCheckTx[]) =>
+        this.run("mempool", "checkTx", () => answerEach((r: RequestCheckTx) => app.checkTx(r), rs)),
     });
     this.query = Object.assign(base("query"), {
       info: (r: RequestInfo) => this.run("query", "info", () => app.info(r)),
