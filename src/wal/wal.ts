@@ -23,7 +23,7 @@ import { encodeRecord } from "./record-codec.js";
 import { segmentPath, syncDirectory } from "./segment-files.js";
 
 export interface WalOptions<T = unknown> {
-  /** Largest encoded input in bytes (default 4 MiB). Bigger appends throw WAL_RECORD_TOO_LARGE. */
+  /** Largest encoded input in bytes (default 32 MiB, DEFAULT_MAX_RECORD_BYTES). Bigger appends throw WAL_RECORD_TOO_LARGE. */
   maxRecordBytes?: number;
   /** A segment is closed and a new one started before it would grow past this (default 64 MiB). */
   maxSegmentBytes?: number;
