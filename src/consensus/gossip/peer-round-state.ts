@@ -58,6 +58,35 @@ export interface NewRoundStepFields {
   readonly lastCommitRound: number;
 }
 
+/** A PeerRoundState being built: only ever a fresh copy, filled in before it is returned. */
+type Draft = { -readonly [K in keyof PeerRoundState]: PeerRoundState[K] };
+
+/**
+ * A field-by-field copy of `ps` that its caller changes before returning it: every update here
+ * copies the peer's 15 fields, and an object spread (`{ ...ps, field }`) runs V8's generic clone,
+ * where one literal in a fixed field order is a plain allocation of one hidden class. This runs
+ * for every vote, part and announcement a peer is sent or tells us of.
+ */
+export function copied(ps: PeerRoundState): Draft {
+  return {
+    height: ps.height,
+    round: ps.round,
+    step: ps.step,
+    startTimeMs: ps.startTimeMs,
+    proposal: ps.proposal,
+    proposalHeader: ps.proposalHeader,
+    proposalParts: ps.proposalParts,
+    proposalPolRound: ps.proposalPolRound,
+    proposalPol: ps.proposalPol,
+    prevotes: ps.prevotes,
+    precommits: ps.precommits,
+    lastCommitRound: ps.lastCommitRound,
+    lastCommit: ps.lastCommit,
+    catchupCommitRound: ps.catchupCommitRound,
+    catchupCommit: ps.catchupCommit,
+  };
+}
+
 /** -1, 0, 1 as (height, round, step) of `a` orders before, equal to or after `b`'s. */
 function compareHrs(a: NewRoundStepFields, b: PeerRoundState): number {
   if (a.height !== b.height) return a.height < b.height ? -1 : 1;
@@ -70,37 +99,29 @@ export function applyNewRoundStep(ps: PeerRoundState, m: NewRoundStepFields, now
   if (compareHrs(m, ps) <= 0) return ps;
   const sameHeight = ps.height === m.height;
   const moved = !sameHeight || ps.round !== m.round;
-  let next: PeerRoundState = {
-    ...ps,
-    height: m.height,
-    round: m.round,
-    step: m.step,
-    startTimeMs: nowMs - Number(m.secondsSinceStartTime) * 1000,
-  };
-  if (moved)
-    next = {
-      ...next,
-      proposal: false,
-      proposalHeader: undefined,
-      proposalParts: undefined,
-      proposalPolRound: -1,
-      proposalPol: undefined,
-      prevotes: undefined,
-      precommits: undefined,
-    };
+  const next = copied(ps);
+  next.height = m.height;
+  next.round = m.round;
+  next.step = m.step;
+  next.startTimeMs = nowMs - Number(m.secondsSinceStartTime) * 1000;
+  if (moved) {
+    next.proposal = false;
+    next.proposalHeader = undefined;
+    next.proposalParts = undefined;
+    next.proposalPolRound = -1;
+    next.proposalPol = undefined;
+    next.prevotes = undefined;
+    next.precommits = undefined;
+  }
   // The peer reached the round of the commit we were catching it up with: those are its precommits.
-  if (sameHeight && ps.round !== m.round && m.round === ps.catchupCommitRound)
-    next = { ...next, precommits: ps.catchupCommit };
+  if (sameHeight && ps.round !== m.round && m.round === ps.catchupCommitRound) next.precommits = ps.catchupCommit;
   if (!sameHeight) {
     // Its precommits of the height it left become its last commit, when the rounds agree.
     const kept = ps.height + 1n === m.height && ps.round === m.lastCommitRound;
-    next = {
-      ...next,
-      lastCommitRound: m.lastCommitRound,
-      lastCommit: kept ? ps.precommits : undefined,
-      catchupCommitRound: -1,
-      catchupCommit: undefined,
-    };
+    next.lastCommitRound = m.lastCommitRound;
+    next.lastCommit = kept ? ps.precommits : undefined;
+    next.catchupCommitRound = -1;
+    next.catchupCommit = undefined;
   }
   return next;
 }
@@ -115,7 +136,10 @@ export function applyNewValidBlock(
 ): PeerRoundState {
   if (ps.height !== height) return ps;
   if (ps.round !== round && !isCommit) return ps;
-  return { ...ps, proposalHeader: header, proposalParts: parts };
+  const next = copied(ps);
+  next.proposalHeader = header;
+  next.proposalParts = parts;
+  return next;
 }
 
 export function applyProposalPol(
@@ -125,7 +149,9 @@ export function applyProposalPol(
   bits: Bits,
 ): PeerRoundState {
   if (ps.height !== height || ps.proposalPolRound !== polRound) return ps;
-  return { ...ps, proposalPol: bits };
+  const next = copied(ps);
+  next.proposalPol = bits;
+  return next;
 }
 
 /** The peer has (or was sent) the proposal of its height and round. */
@@ -138,21 +164,23 @@ export function setHasProposal(
 ): PeerRoundState {
   if (ps.height !== height || ps.round !== round || ps.proposal) return ps;
   // Parts already announced by its NewValidBlock stay (v0.34 keeps them).
-  if (ps.proposalParts !== undefined) return { ...ps, proposal: true };
-  return {
-    ...ps,
-    proposal: true,
-    proposalHeader: header,
-    proposalParts: emptyBits(header.total),
-    proposalPolRound: polRound,
-    proposalPol: undefined,
-  };
+  const next = copied(ps);
+  next.proposal = true;
+  if (ps.proposalParts !== undefined) return next;
+  next.proposalHeader = header;
+  next.proposalParts = emptyBits(header.total);
+  next.proposalPolRound = polRound;
+  next.proposalPol = undefined;
+  return next;
 }
 
 /** A catch-up: the peer's part set is the stored block's (set only when it has none). */
 export function initProposalParts(ps: PeerRoundState, header: PartSetHeader): PeerRoundState {
   if (ps.proposalParts !== undefined) return ps;
-  return { ...ps, proposalHeader: header, proposalParts: emptyBits(header.total) };
+  const next = copied(ps);
+  next.proposalHeader = header;
+  next.proposalParts = emptyBits(header.total);
+  return next;
 }
 
 export function setHasPart(
@@ -164,7 +192,10 @@ export function setHasPart(
 ): PeerRoundState {
   if (ps.height !== height || ps.round !== round || ps.proposalParts === undefined) return ps;
   const parts = withBit(ps.proposalParts, index, value);
-  return parts === ps.proposalParts ? ps : { ...ps, proposalParts: parts };
+  if (parts === ps.proposalParts) return ps;
+  const next = copied(ps);
+  next.proposalParts = parts;
+  return next;
 }
 
 type VoteSlot = "prevotes" | "precommits" | "catchupCommit" | "proposalPol" | "lastCommit";
@@ -221,39 +252,44 @@ export function setHasVote(
   return bits === held ? ps : withSlot(ps, slot, bits);
 }
 
-/**
- * `ps` with one slot's bits replaced. Literal keys, not `{ ...ps, [slot]: bits }`: a computed key
- * after a spread takes V8's generic path, and this runs for every vote sent or announced.
- */
+/** `ps` with one slot's bits replaced (a literal key: a computed key takes V8's generic path). */
 function withSlot(ps: PeerRoundState, slot: VoteSlot, bits: Bits): PeerRoundState {
+  const next = copied(ps);
   switch (slot) {
     case "prevotes":
-      return { ...ps, prevotes: bits };
+      next.prevotes = bits;
+      break;
     case "precommits":
-      return { ...ps, precommits: bits };
+      next.precommits = bits;
+      break;
     case "catchupCommit":
-      return { ...ps, catchupCommit: bits };
+      next.catchupCommit = bits;
+      break;
     case "proposalPol":
-      return { ...ps, proposalPol: bits };
+      next.proposalPol = bits;
+      break;
     case "lastCommit":
-      return { ...ps, lastCommit: bits };
+      next.lastCommit = bits;
+      break;
   }
+  return next;
 }
 
 /** Bit arrays for the votes of `height` (its validator count `size`), where the peer lacks them. */
 export function ensureVoteBits(ps: PeerRoundState, height: bigint, size: number): PeerRoundState {
   if (ps.height === height) {
     if (ps.prevotes && ps.precommits && ps.catchupCommit && ps.proposalPol) return ps;
-    return {
-      ...ps,
-      prevotes: ps.prevotes ?? emptyBits(size),
-      precommits: ps.precommits ?? emptyBits(size),
-      catchupCommit: ps.catchupCommit ?? emptyBits(size),
-      proposalPol: ps.proposalPol ?? emptyBits(size),
-    };
+    const next = copied(ps);
+    next.prevotes = ps.prevotes ?? emptyBits(size);
+    next.precommits = ps.precommits ?? emptyBits(size);
+    next.catchupCommit = ps.catchupCommit ?? emptyBits(size);
+    next.proposalPol = ps.proposalPol ?? emptyBits(size);
+    return next;
   }
-  if (ps.height === height + 1n && ps.lastCommit === undefined) return { ...ps, lastCommit: emptyBits(size) };
-  return ps;
+  if (ps.height !== height + 1n || ps.lastCommit !== undefined) return ps;
+  const next = copied(ps);
+  next.lastCommit = emptyBits(size);
+  return next;
 }
 
 /** We are catching the peer up with the commit of its height made in `round`. */
@@ -266,9 +302,8 @@ export function ensureCatchupCommitRound(
   if (ps.height !== height || ps.catchupCommitRound === round) return ps;
   // (v0.34 keeps a catch-up commit once chosen: a peer has one commit to learn per height.)
   if (ps.catchupCommitRound !== -1) return ps;
-  return {
-    ...ps,
-    catchupCommitRound: round,
-    catchupCommit: round === ps.round ? (ps.precommits ?? emptyBits(size)) : emptyBits(size),
-  };
+  const next = copied(ps);
+  next.catchupCommitRound = round;
+  next.catchupCommit = round === ps.round ? (ps.precommits ?? emptyBits(size)) : emptyBits(size);
+  return next;
 }

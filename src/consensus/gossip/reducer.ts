@@ -17,7 +17,7 @@ import { dataIdleAgain, votesIdleAgain } from "./idle-memo.js";
 import type { GossipInput } from "./input.js";
 import type { ConsensusMessage } from "./message.js";
 import type { Pass, StoredView } from "./pass.js";
-import { setHasPart, setHasVote } from "./peer-round-state.js";
+import { copied, setHasPart, setHasVote } from "./peer-round-state.js";
 import { queryMaj23 } from "./query-maj23.js";
 import { receive } from "./receive.js";
 import {
@@ -225,7 +225,10 @@ function unmark(prs: PeerGossip["prs"], m: ConsensusMessage): PeerGossip["prs"] 
     }
     case "proposal": {
       const p = m.proposal.proposal;
-      return prs.height === p.height && prs.round === p.round ? { ...prs, proposal: false } : prs;
+      if (prs.height !== p.height || prs.round !== p.round) return prs;
+      const next = copied(prs);
+      next.proposal = false;
+      return next;
     }
     default:
       return prs;
