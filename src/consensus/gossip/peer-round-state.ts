@@ -114,7 +114,8 @@ export function applyNewRoundStep(ps: PeerRoundState, m: NewRoundStepFields, now
     next.precommits = undefined;
   }
   // The peer reached the round of the commit we were catching it up with: those are its precommits.
-  if (sameHeight && ps.round !== m.round && m.round === ps.catchupCommitRound) next.precommits = ps.catchupCommit;
+  if (sameHeight && ps.round !== m.round && m.round === ps.catchupCommitRound)
+    next.precommits = ps.catchupCommit;
   if (!sameHeight) {
     // Its precommits of the height it left become its last commit, when the rounds agree.
     const kept = ps.height + 1n === m.height && ps.round === m.lastCommitRound;
