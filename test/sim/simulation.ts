@@ -3,7 +3,6 @@
 // Byzantine validators, until every honest validator has executed the target height or the
 // liveness deadline passes. Returns what was checked and what failed; everything that happened
 // is a function of the scenario (and so of the seed).
-import { VirtualTimeScheduler } from "rxjs";
 import { type ConsensusConfig, DEFAULT_CONSENSUS_CONFIG } from "../../src/consensus/config.js";
 import { createDefaultConsensusRules } from "../../src/consensus/default-rules.js";
 import { lockSplitFilter, lockSplitRoles, validatorsAt } from "./lock-split.js";
@@ -17,6 +16,7 @@ import { SimNetwork } from "./sim-network.js";
 import { SimNode } from "./sim-node.js";
 import { MemoVerifier } from "./sim-verify.js";
 import { WireCrossing } from "./sim-wire.js";
+import { virtualClock } from "./virtual-clock.js";
 
 export interface SimOutcome {
   readonly scenario: Scenario;
@@ -58,7 +58,7 @@ const RECONNECT_EVERY_MS = 200;
 
 export function runSimulation(scenario: Scenario): SimOutcome {
   const seed = new Prng(scenario.seed);
-  const scheduler = new VirtualTimeScheduler();
+  const scheduler = virtualClock();
   const keys = makeKeys(seed.fork("keys"), scenario.validators);
   const genesis = genesisState(keys, scenario.powers);
   const config: ConsensusConfig = { ...DEFAULT_CONSENSUS_CONFIG, ...scenario.config };
