@@ -1,5 +1,6 @@
 // Checking a merkle inclusion proof (crypto/merkle/proof.go semantics): the proof's leaf hash must
 // be the leaf's, and folding the aunts with the same split rule must give the expected root.
+import { bytesEqual } from "../bytes.js";
 import { CodedError } from "../coded-error.js";
 import type { Proof } from "../wire/generated/tendermint/crypto/proof.js";
 import { HASH_SIZE } from "./hash.js";
@@ -14,12 +15,6 @@ export class MerkleProofError extends CodedError<MerkleProofErrorCode> {
   constructor(code: MerkleProofErrorCode, message: string) {
     super(code, message);
   }
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**
@@ -82,7 +77,7 @@ export function validateMerkleProof(proof: Proof, where = "proof"): void {
 /** Throws MerkleProofError unless `proof` proves `leaf` under `root`. */
 export function verifyMerkleProof(proof: Proof, root: Uint8Array, leaf: Uint8Array, where = "proof"): void {
   validateMerkleProof(proof, where);
-  if (!equalBytes(leafHash(leaf), proof.leafHash))
+  if (!bytesEqual(leafHash(leaf), proof.leafHash))
     throw new MerkleProofError("MERKLE_PROOF_MISMATCH", `${where}.leafHash is not the hash of the leaf`);
   const computed = rootFromAunts(proof.index, proof.total, proof.leafHash, proof.aunts);
   if (computed === undefined)
@@ -90,7 +85,7 @@ export function verifyMerkleProof(proof: Proof, root: Uint8Array, leaf: Uint8Arr
       "MERKLE_PROOF_MALFORMED",
       `${where}: ${proof.aunts.length} aunts do not fit index ${proof.index} of ${proof.total}`,
     );
-  if (!equalBytes(computed, root))
+  if (!bytesEqual(computed, root))
     throw new MerkleProofError("MERKLE_PROOF_MISMATCH", `${where} leads to a different root`);
 }
 

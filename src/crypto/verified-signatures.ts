@@ -9,6 +9,7 @@
 // changes an answer, only its cost. Copies, not the caller's arrays, so an entry neither follows a
 // later change of the caller's bytes nor holds a large receive buffer alive. Bounded: the oldest
 // entry goes first when it is full, so peers sending fresh signatures cannot grow it.
+import { bytesEqual } from "../bytes.js";
 import { PUBLIC_KEY_SIZE, SIGNATURE_SIZE } from "./ed25519-keys.js";
 import { verifyEd25519 } from "./ed25519-verify.js";
 
@@ -24,16 +25,6 @@ interface Answer {
 type Check = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) => boolean;
 
 const bytesView = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-
-// A plain loop: keys are 32 bytes and sign bytes about a hundred, where two Buffer views and a
-// native equals cost more than the comparison (every answer from the memo makes two).
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true;
-  const n = a.length;
-  if (n !== b.length) return false;
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 export class VerifiedSignatures {
   // Map keeps insertion order: the first entry is the oldest.
@@ -58,7 +49,7 @@ export class VerifiedSignatures {
   known(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean | undefined {
     if (signature.length !== SIGNATURE_SIZE) return undefined;
     const found = this.answers.get(keyOf(signature));
-    if (found === undefined || !sameBytes(found.publicKey, publicKey) || !sameBytes(found.message, message))
+    if (found === undefined || !bytesEqual(found.publicKey, publicKey) || !bytesEqual(found.message, message))
       return undefined;
     return found.ok;
   }

@@ -1,6 +1,7 @@
 // What v0.34 records about each committed block (consensus/state.go recordMetrics), as a pure
 // function of the block and the validator sets, so the projection only sets gauges.
 
+import { bytesEqual } from "../bytes.js";
 import type { Block } from "../wire/generated/tendermint/types/block.js";
 import { Block as BlockCodec } from "../wire/generated/tendermint/types/block.js";
 import { BlockIDFlag, type Vote } from "../wire/generated/tendermint/types/types.js";
@@ -21,7 +22,6 @@ export interface CommitFigures {
 }
 
 const upperHex = (b: Uint8Array) => Buffer.from(b).toString("hex").toUpperCase();
-const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 
 export interface CommitContext {
   /** The set that decides this block (v0.34's cs.Validators). */
@@ -48,7 +48,7 @@ export function commitFigures(block: Block, ctx: CommitContext): CommitFigures {
         missingValidators++;
         missingValidatorsPower += v.votingPower;
       }
-      if (ctx.ownAddress !== undefined && sameBytes(v.address, ctx.ownAddress)) {
+      if (ctx.ownAddress !== undefined && bytesEqual(v.address, ctx.ownAddress)) {
         own = {
           address: upperHex(v.address),
           power: v.votingPower,
@@ -62,7 +62,7 @@ export function commitFigures(block: Block, ctx: CommitContext): CommitFigures {
   for (const ev of block.evidence?.evidence ?? []) {
     if (ev.sum?.$case !== "duplicateVoteEvidence") continue;
     const address = ev.sum.duplicateVoteEvidence.voteA?.validatorAddress;
-    const val = address && ctx.validators.find((v) => sameBytes(v.address, address));
+    const val = address && ctx.validators.find((v) => bytesEqual(v.address, address));
     if (val) {
       byzantineValidators++;
       byzantineValidatorsPower += val.votingPower;

@@ -1,10 +1,6 @@
 // Byte comparisons used across the types module (Uint8Array has no value equality).
 
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+export { bytesEqual } from "../bytes.js";
 
 /** Lexicographic order, as Go's bytes.Compare. */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {

@@ -8,6 +8,7 @@
 // the commit (Go's Commit.GetVote). Signatures can be checked on a BatchVerifier (the worker
 // pool) with exactly the answers of the one-by-one path: the first failing index in commit order
 // is the one reported, as in Go.
+import { bytesEqual } from "../bytes.js";
 import { verifyEd25519 } from "../crypto/ed25519-verify.js";
 import { ed25519KeyBytes } from "../crypto/public-key-address.js";
 import type { BatchVerifier, VerifyItem } from "../crypto/verify-item.js";
@@ -39,10 +40,6 @@ export interface CommitVerificationOptions {
 }
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex").toUpperCase();
-
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0;
-}
 
 /** Go's BlockID.Equals. */
 export function blockIdsEqual(a: BlockID, b: BlockID): boolean {

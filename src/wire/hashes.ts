@@ -1,6 +1,7 @@
 // Hashes that must match Tendermint v0.34 byte for byte (reference §7.5–7.6): the header hash
 // (which is the block hash), and the data, commit, validator-set, consensus-params, results and
 // evidence hashes a header carries.
+import { bytesEqual } from "../bytes.js";
 import { sha256 } from "../crypto/hash.js";
 import { leafHash, leafHashOfPrefixed, merkleRoot, merkleRootOfLeafHashes } from "../crypto/merkle.js";
 import { WireError } from "./errors.js";
@@ -166,7 +167,7 @@ function validatorLeaf(v: { pubKey: PublicKey; votingPower: bigint }): Uint8Arra
     known !== undefined &&
     known.votingPower === v.votingPower &&
     known.keyCase === pubKey.sum!.$case &&
-    sameBytes(known.keyBytes, keyBytes)
+    bytesEqual(known.keyBytes, keyBytes)
   )
     return known.leaf;
   const leaf = leafHash(SimpleValidator.encode({ pubKey, votingPower: v.votingPower }).finish());
@@ -267,13 +268,6 @@ function encodePrefixedResult(r: DeterministicTxResult): number {
   return pos;
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /**
  * Merkle root over each result reduced to code, data, gas_wanted and gas_used (Go's
  * ABCIResults.Hash over deterministic ResponseDeliverTx). Each result is encoded directly into
@@ -298,7 +292,7 @@ export function lastResultsHash(deliverTxs: readonly DeterministicTxResult[]): U
         (r.code === previous.code &&
           r.gasWanted === previous.gasWanted &&
           r.gasUsed === previous.gasUsed &&
-          sameBytes(r.data, previous.data)))
+          bytesEqual(r.data, previous.data)))
     ) {
       leaves[i] = previousLeaf!;
       continue;

@@ -15,6 +15,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const LAYERS: Readonly<Record<string, number>> = {
   "src/version.ts": 0,
   "src/coded-error.ts": 0,
+  "src/bytes.ts": 0,
   "src/wire/generated": 0,
   "src/crypto": 1,
   "src/wire": 2,
