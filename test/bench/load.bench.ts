@@ -3,8 +3,8 @@
 // driven over loopback by wrk, a C client that costs the 2 cores far less than the node does (a
 // Node client saturates first and makes every server look equal).
 //   1. broadcast_tx_async of unique 100-byte txs (test/bench/wrk/broadcast-tx.lua) over
-//      LOAD_CONNECTIONS connections for LOAD_SECONDS (LOAD_RATE > 0 paces wrk to about that many
-//      requests per second): committed tx/s from the committed heights' num_txs (the node's
+//      LOAD_CONNECTIONS connections for LOAD_SECONDS (LOAD_RATE > 0 makes it an open-loop offer of
+//      that many requests per second, on wrk-pacing.ts's schedule): committed tx/s from the committed heights' num_txs (the node's
 //      `committed block … txs=` lines, checked against /blockchain), wrk's latency percentiles
 //      and per-thread rate spread, the node's RSS (and V8's heap size, from --trace-gc, so RSS
 //      minus heap is native memory) sampled every second (and after the load,
@@ -32,6 +32,7 @@ import {
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scheduledDelayLua } from "./wrk-pacing.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = process.env.LOAD_BIN ?? join(root, "bin", "run.js");
@@ -306,10 +307,30 @@ const toCount = (value: string) => {
   return m ? Number(m[1]) * (m[2] === "k" ? 1000 : m[2] === "M" ? 1e6 : 1) : Number.NaN;
 };
 
+/** broadcast-tx.lua with its delay() replaced by wrk-pacing.ts's schedule at RATE in all. */
+function pacedLua(dir: string): string {
+  const own = /function delay\(\)\n {2}return pause\nend\n/;
+  const text = readFileSync(LUA, "utf8");
+  if (!own.test(text)) throw new Error(`${LUA}: its delay() is not the one this bench replaces`);
+  const file = join(dir, "broadcast-tx-paced.lua");
+  const intervalMs = (THREADS * 1000) / RATE;
+  writeFileSync(
+    file,
+    scheduledDelayLua(intervalMs, Math.ceil((SECONDS * RATE) / THREADS)) + text.replace(own, ""),
+  );
+  return file;
+}
+
 /** Runs wrk (asynchronously: the bench samples the node meanwhile) and parses its report. */
-function wrk(url: string, seconds: number, connections: number, lua?: string[]): Promise<WrkResult> {
+function wrk(
+  url: string,
+  seconds: number,
+  connections: number,
+  lua?: string[],
+  script = LUA,
+): Promise<WrkResult> {
   const args = ["-t", String(THREADS), "-c", String(connections), "-d", `${seconds}s`, "--latency"];
-  if (lua) args.push("-s", LUA, url, "--", ...lua);
+  if (lua) args.push("-s", script, url, "--", ...lua);
   else args.push(url);
   return new Promise((resolve, reject) => {
     const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
@@ -378,7 +399,10 @@ try {
   const idleBefore = node.rssMb();
 
   // 1. broadcast_tx_async under wrk, RSS sampled each second.
-  const pause = RATE > 0 ? String(Math.max(1, Math.round((CONNECTIONS * 1000) / RATE))) : "0";
+  // Paced: the tx script with its delay() replaced by a schedule of RATE / THREADS requests per
+  // second for each wrk thread (a fixed pause per connection rounds to whole milliseconds: 11,333
+  // asked over 34 connections sent 8,430).
+  const pacedScript = RATE > 0 ? pacedLua(node.home) : LUA;
   const startIndex = node.commits.length;
   const startHeight = node.commits.at(-1)!.height;
   const cpu0 = node.cpuMs();
@@ -395,7 +419,7 @@ try {
       }),
     1000,
   );
-  const asyncRun = await wrk(url, SECONDS, CONNECTIONS, ["broadcast_tx_async", "a", pause]);
+  const asyncRun = await wrk(url, SECONDS, CONNECTIONS, ["broadcast_tx_async", "a", "0"], pacedScript);
   const t1 = performance.now();
   clearInterval(sampling);
   const during = node.commits.slice(startIndex).filter((c) => c.at <= t1);

@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { Network } from "../e2e/network-harness.js";
 import { killAllNodes } from "../e2e/node-harness.js";
 import { setConfig } from "../e2e/p2p-harness.js";
+import { scheduledDelayLua } from "./wrk-pacing.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const LOAD_SECONDS = Number(process.env.NETB_SECONDS ?? 15);
@@ -134,30 +135,9 @@ end
   return file;
 }
 
-/**
- * wrk's delay() as a schedule (wrk2's idea, in wrk's LuaJIT): request k of this thread is due at
- * start + k × interval (monotonic clock through ffi), whatever the answers' latency, so the offer
- * does not fall when the node slows; a thread behind schedule sends at once on every free
- * connection. After LOAD_SECONDS' worth of requests it sends no more (wrk's -d ends the run).
- */
+/** The schedule for one node's wrk thread: BATCH txs per request at `ratePerNode` tx/s. */
 function pacing(ratePerNode: number): string {
-  const intervalMs = (BATCH * 1000) / ratePerNode;
-  const limit = Math.ceil((LOAD_SECONDS * ratePerNode) / BATCH);
-  return `local ffi = require("ffi")
-ffi.cdef[[ typedef struct { long tv_sec; long tv_nsec; } rx_timespec; int clock_gettime(int, rx_timespec*); ]]
-local ts = ffi.new("rx_timespec")
-local function now_ms() ffi.C.clock_gettime(1, ts); return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6 end
-local due, start = 0, nil
-function delay()
-  local t = now_ms()
-  if start == nil then start = t end
-  if due >= ${limit} then return 3600000 end
-  local at = start + due * ${intervalMs}
-  due = due + 1
-  if at <= t then return 0 end
-  return math.floor(at - t)
-end
-`;
+  return scheduledDelayLua((BATCH * 1000) / ratePerNode, Math.ceil((LOAD_SECONDS * ratePerNode) / BATCH));
 }
 
 function runWrk(script: string, url: string, prefix: string): Promise<number> {
