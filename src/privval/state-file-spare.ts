@@ -14,7 +14,16 @@
 // of each path in a thread's life removes both spare names before anything else. A link that
 // fails (a file system without hard links) just leaves the next stage a fresh temporary file.
 
-import { fchmodSync, fstatSync, ftruncateSync, linkSync, openSync, rmSync, writeSync } from "node:fs";
+import {
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 interface Spares {
@@ -93,6 +102,8 @@ export function linkSpare(path: string, staged: string): string | undefined {
   const name = namesOf(path).find((n) => n !== staged && n !== spares.inUse);
   if (name === undefined) return undefined;
   try {
+    // A symbolic link's name would lead the next stage's write to the file it points at.
+    if (!lstatSync(path).isFile()) return undefined;
     rmSync(name, { force: true });
     linkSync(path, name);
     return name;

@@ -3,7 +3,7 @@
 // over the spare never touches the state file itself, and a spare left by an earlier run (possibly
 // a second name of the state file) is never written.
 import assert from "node:assert/strict";
-import { chmodSync, linkSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, linkSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { StateFileWriter } from "../../src/privval/state-file-writer.js";
@@ -76,4 +76,15 @@ test("a spare left by an earlier run, linked to the state file, is never written
   } finally {
     await held.close();
   }
+});
+
+test("a state file that is a symbolic link gets no spare: the file it pointed at is never written", async () => {
+  const target = freshStateFile();
+  const before = readFileSync(target, "utf8");
+  const path = join(dirname(freshStateFile()), "linked_state.json");
+  symlinkSync(target, path);
+  await writer.write(path, text(1n), 0o600);
+  await writer.write(path, text(2n), 0o600);
+  assert.equal(readFileSync(path, "utf8"), text(2n));
+  assert.equal(readFileSync(target, "utf8"), before);
 });
