@@ -2,7 +2,8 @@
 // replacement of a state file with blocking calls, so one signature costs the main thread one
 // message out and one answer back instead of a thread-pool round trip (and a wait for the main
 // thread's turn) per open, write, fsync, close, rename and directory fsync. A replacement comes in
-// two messages: `stage` writes the temporary file at once and hands its fsync to a pool thread;
+// two messages: `stage` writes the temporary file at once (over the previous state's inode, kept
+// under a spare name, when there is one: state-file-spare.ts) and hands its sync to a pool thread;
 // `commit` (sent once the caller's consensus log is synced) renames it over the file and fsyncs the
 // directory once the stage's fsync is done, or `abort` removes it. `datasync-then-commit` is the
 // commit for a log that lends its descriptor (log-sync.ts): the log's fdatasync runs here, blocking
@@ -10,10 +11,11 @@
 // adding up (docs/network.md, "seventh pass"); the rename runs only once both are done, and one
 // answer tells both outcomes. If the fdatasync fails the staged file is removed and the old state
 // stays. Messages are handled in the order sent, so a commit always follows its stage.
-import { closeSync, fdatasyncSync, fsync, rmSync } from "node:fs";
+import { closeSync, fdatasync, fdatasyncSync, fsync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { parentPort } from "node:worker_threads";
 import { openDirectory, replaceWithStagedSync, writeTemporarySync } from "../types/key-file-atomic-write.js";
+import { linkSpare, releaseSpare, spareLinked, writeSpare } from "./state-file-spare.js";
 
 export type StateFileRequest =
   | {
@@ -116,6 +118,15 @@ function removeQuietly(temporary: string): void {
   }
 }
 
+/** A staged file that will not be renamed: removed (a spare is then never reused). */
+function discard(entry: Staged): void {
+  try {
+    releaseSpare(entry.path, entry.temporary);
+  } catch {
+    // A stray file is harmless: readers take only the file's own name.
+  }
+}
+
 /** Test-only (`fail`): a descriptor number no process has open. */
 const NO_SUCH_FD = 2 ** 30;
 
@@ -125,16 +136,20 @@ const NO_SUCH_FD = 2 ** 30;
  */
 
 function stage(
+  path: string,
   temporary: string,
   content: string,
   mode: number,
   test: { hold: boolean; fail: boolean },
-): Promise<void> {
+): { name: string; ready: Promise<void> } {
+  let name = temporary;
   let fd: number;
   try {
-    fd = writeTemporarySync(temporary, content, mode);
+    const spare = writeSpare(path, content, mode);
+    if (spare === undefined) fd = writeTemporarySync(temporary, content, mode);
+    else ({ name, fd } = spare);
   } catch (error) {
-    return Promise.reject(error);
+    return { name, ready: Promise.reject(error) };
   }
   const close = (error: unknown) => {
     try {
@@ -143,25 +158,38 @@ function stage(
       error ??= closeError;
     }
     if (error !== undefined && error !== null) {
-      removeQuietly(temporary);
+      if (name === temporary) removeQuietly(temporary);
+      else releaseSpare(path, name);
       throw error;
     }
   };
-  if (test.hold) return new Promise<void>(() => {}); // a test's stage still running when the thread stops
-  // A test's failing disk: the fsync runs on a descriptor no process has open, so it fails (EBADF)
+  if (test.hold) return { name, ready: new Promise<void>(() => {}) }; // a test's stage still running when the thread stops
+  // A test's failing disk: the sync runs on a descriptor no process has open, so it fails (EBADF)
   // as a real fsync error would, through the same close-and-remove path.
   const syncFd = test.fail ? NO_SUCH_FD : fd;
-  return new Promise<void>((resolve, reject) =>
-    fsync(syncFd, (error) => (error ? reject(error) : resolve())),
-  ).then(() => close(undefined), close);
+  // A fresh file is fsynced whole; a reused spare needs only its data and length (fdatasync):
+  // its inode and directory entry are durable already, and its times matter to no reader.
+  const sync = name === temporary ? fsync : fdatasync;
+  return {
+    name,
+    ready: new Promise<void>((resolve, reject) =>
+      sync(syncFd, (error) => (error ? reject(error) : resolve())),
+    ).then(() => close(undefined), close),
+  };
 }
 
-/** The staged file renamed over its path and the directory fsynced, answered with `extra`. */
+/**
+ * The staged file renamed over its path and the directory fsynced, answered with `extra`. The
+ * state file's inode before the rename keeps a spare name (state-file-spare.ts) for the next stage.
+ */
 function replace(id: number, entry: Staged, extra: { synced?: true }): void {
+  const spare = linkSpare(entry.path, entry.temporary);
   try {
     replaceWithStagedSync(entry.temporary, entry.path, directoryFd(entry.path));
+    if (spare !== undefined) spareLinked(entry.path, spare);
     port!.postMessage({ id, ok: true, ...extra } satisfies StateFileAnswer);
   } catch (error) {
+    if (spare !== undefined) releaseSpare(entry.path, spare);
     port!.postMessage({ ...failed(id, error), ...extra } satisfies StateFileAnswer);
   }
 }
@@ -172,14 +200,15 @@ port.on("message", (request: StateFileRequest) => {
     return;
   }
   if (request.kind === "stage") {
+    const staging = stage(request.path, request.temporary, request.content, request.mode, {
+      hold: request.hold === true,
+      fail: request.fail === true,
+    });
     const entry: Staged = {
       path: request.path,
-      temporary: request.temporary,
-      ready: stage(request.temporary, request.content, request.mode, {
-        hold: request.hold === true,
-        fail: request.fail === true,
-      }).catch((error: unknown) => {
-        throw naming(request.temporary, error);
+      temporary: staging.name,
+      ready: staging.ready.catch((error: unknown) => {
+        throw naming(staging.name, error);
       }),
     };
     staged.set(request.id, entry);
@@ -200,7 +229,7 @@ port.on("message", (request: StateFileRequest) => {
       // The log is not durable: the state must not get ahead of it, so the old file stays. The
       // temporary file is removed now (its name unlinked; an fsync still running on the pool
       // finishes on the nameless file), so none is left behind when the failure is answered.
-      if (entry !== undefined) removeQuietly(entry.temporary);
+      if (entry !== undefined) discard(entry);
       port.postMessage({ ...failed(request.id, error), synced: false } satisfies StateFileAnswer);
       return;
     }
@@ -226,7 +255,7 @@ port.on("message", (request: StateFileRequest) => {
   if (entry === undefined) return; // its stage failed and was answered already
   if (request.kind === "abort") {
     entry.ready.then(
-      () => removeQuietly(entry.temporary),
+      () => discard(entry),
       () => {},
     );
     return;

@@ -57,7 +57,9 @@ async function measure(createEmptyBlocks: boolean) {
     const sync = await timed(node, "broadcast_tx_sync", "s", CALLS);
     const from = node.commits.length;
     const load0 = load1();
+    const cpu0 = node.cpuMs();
     const commit = await timed(node, "broadcast_tx_commit", "c", CALLS);
+    const cpu = node.cpuMs() - cpu0;
     const heights = node.commits.slice(from);
     const gaps = heights.slice(1).map((c, i) => c.at - heights[i]!.at);
     const interval = spread(gaps);
@@ -71,6 +73,8 @@ async function measure(createEmptyBlocks: boolean) {
       heights: heights.length,
       emptyHeights: heights.filter((c) => c.txs === 0).length,
       heightsPerCall: round(heights.length / CALLS),
+      // the node's CPU (all its threads) over the calls, per height made meanwhile
+      cpuMsPerHeight: round(cpu / Math.max(1, heights.length)),
       commitP50OverHeightP50: round(commitMs.p50 / Math.max(0.01, interval.p50)),
       failures: sync.failures + commit.failures,
     };
@@ -83,7 +87,7 @@ const results = [await measure(true), await measure(false)];
 for (const r of results) {
   const c = r.broadcastTxCommitMs;
   console.log(
-    `create_empty_blocks=${r.createEmptyBlocks}: broadcast_tx_commit p50/p90/p99 ${c.p50}/${c.p90}/${c.p99} ms | broadcast_tx_sync p50 ${r.broadcastTxSyncMs.p50} ms | height interval p50 ${r.heightIntervalMs.p50} ms, commit p50 ÷ that ${r.commitP50OverHeightP50} | ${r.heights} heights for ${CALLS} calls (${r.emptyHeights} empty) | failures ${r.failures} | load ${r.loadAverage.join("→")}`,
+    `create_empty_blocks=${r.createEmptyBlocks}: broadcast_tx_commit p50/p90/p99 ${c.p50}/${c.p90}/${c.p99} ms | broadcast_tx_sync p50 ${r.broadcastTxSyncMs.p50} ms | height interval p50 ${r.heightIntervalMs.p50} ms, CPU ${r.cpuMsPerHeight} ms/height, commit p50 ÷ that ${r.commitP50OverHeightP50} | ${r.heights} heights for ${CALLS} calls (${r.emptyHeights} empty) | failures ${r.failures} | load ${r.loadAverage.join("→")}`,
   );
 }
 mkdirSync(join(root, "bench-results"), { recursive: true });
