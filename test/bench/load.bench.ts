@@ -16,8 +16,9 @@
 // Says so and skips when wrk is absent (test/system/packages.txt installs it). CI runs a few
 // seconds; the long runs: LOAD_SECONDS=60 (throughput), LOAD_SECONDS=600 LOAD_RATE=10000 (memory).
 // LOAD_PROF=<dir> runs the node under --cpu-prof; LOAD_ALLOC_PROF=<file> samples its allocations (alloc-profile.mjs); LOAD_LOG=<file> keeps the node's log and
-// LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases). Writes bench-results/load.json; never fails
-// on time.
+// LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases); LOAD_SMAPS_DIR=<dir> keeps the node's
+// smaps 30, 60 and 120 s after the load; LOAD_MALLOC_DEFAULTS=0 runs the node with glibc's own malloc settings instead of
+// bin/run.js's. Writes bench-results/load.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
