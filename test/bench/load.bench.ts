@@ -16,8 +16,9 @@
 // Says so and skips when wrk is absent (test/system/packages.txt installs it). CI runs a few
 // seconds; the long runs: LOAD_SECONDS=60 (throughput), LOAD_SECONDS=600 LOAD_RATE=10000 (memory).
 // LOAD_PROF=<dir> runs the node under --cpu-prof; LOAD_ALLOC_PROF=<file> samples its allocations (alloc-profile.mjs); LOAD_LOG=<file> keeps the node's log and
-// LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases). Writes bench-results/load.json; never fails
-// on time.
+// LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases); LOAD_SMAPS_DIR=<dir> keeps the node's
+// smaps 30, 60 and 120 s after the load; LOAD_MALLOC_DEFAULTS=0 runs the node with glibc's own malloc settings instead of
+// bin/run.js's. Writes bench-results/load.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
@@ -63,7 +64,9 @@ const round = (n: number, d = 1) => Number(n.toFixed(d));
 const load1 = () => round(loadavg()[0]!, 2);
 
 const COMMITTED = /committed block\s.*height=(\d+) .*txs=(\d+)/;
-const GC_TRACE = /-> [\d.]+ \(([\d.]+)\) MB/;
+// --trace-gc's lines start with the isolate's address: the node's worker threads (signature
+// verification, the signer's state file) have heaps of their own, summed with the main one's.
+const GC_TRACE = /^\[\d+:(0x[0-9a-f]+)\].*-> [\d.]+ \(([\d.]+)\) MB/;
 const RPC_LISTENING = /RPC server listening\s.*address=tcp:\/\/([0-9.]+:\d+)/;
 
 /** One RSS sample: s after the load began, RSS split into anonymous and file-backed pages, V8 heap. */
@@ -130,12 +133,56 @@ function rssSummary(samples: RssSample[]) {
   };
 }
 
+/**
+ * glibc's malloc settings the `rxbft` program sets for itself when run as a program (bin/run.js's
+ * shell preamble, `NAME="${NAME:-value}"`), read from that file: the bench starts the node through
+ * `node` (to pass --trace-gc and the probes), which skips the preamble, so it applies the same
+ * defaults, the bench's own environment first. LOAD_MALLOC_DEFAULTS=0 leaves glibc's own.
+ */
+function mallocDefaultsOf(bin: string): Record<string, string> {
+  if (process.env.LOAD_MALLOC_DEFAULTS === "0") return {};
+  const text = readFileSync(bin, "utf8");
+  const preamble = text.startsWith("#!/bin/sh") ? text.slice(0, text.indexOf('exec node "$0"')) : "";
+  const defaults: Record<string, string> = {};
+  for (const m of preamble.matchAll(/(MALLOC_[A-Z_]+)="\$\{\1:-([^}]*)\}"/g)) {
+    defaults[m[1]!] = process.env[m[1]!] ?? m[2]!;
+  }
+  return defaults;
+}
+const MALLOC_DEFAULTS = mallocDefaultsOf(BIN);
+
+/** Seconds after the load at which RSS is reported (those the idle wait reaches). */
+const AFTER_MARKS = [30, 60, 120];
+/** LOAD_SMAPS_DIR=<dir>: a copy of the node's /proc/PID/smaps at each of AFTER_MARKS. */
+const SMAPS_DIR = process.env.LOAD_SMAPS_DIR;
+
+function copySmaps(pid: number, file: string) {
+  try {
+    writeFileSync(file, readFileSync(`/proc/${pid}/smaps`, "utf8"));
+  } catch {
+    // the node exited meanwhile
+  }
+}
+
+/** The after-load samples nearest each of AFTER_MARKS that the idle wait reached. */
+function afterLoad(samples: RssSample[]): Record<string, RssSample> {
+  const end = samples.at(-1)?.s ?? 0;
+  const marks: Record<string, RssSample> = {};
+  for (const s of AFTER_MARKS) {
+    if (s > end + 1) continue;
+    marks[`${s}s`] = samples.reduce((best, r) => (Math.abs(r.s - s) < Math.abs(best.s - s) ? r : best));
+  }
+  return marks;
+}
+
 /** A node in a temporary home, its committed heights read from its log as they happen. */
 class BenchNode {
   readonly home = mkdtempSync(join(tmpdir(), "rxbft-load-"));
   readonly commits: { height: number; txs: number; at: number }[] = [];
   address = "";
-  /** V8's heap size after the latest GC (--trace-gc), MB: RSS minus this is native memory. */
+  /** V8's heap size of each isolate after its latest GC (--trace-gc), MB. */
+  readonly #heapOf = new Map<string, number>();
+  /** V8's heap size, all isolates, after their latest GCs, MB: RSS minus this is native memory. */
   heapTotalMb = 0;
   tail = "";
   #pending = "";
@@ -182,6 +229,7 @@ class BenchNode {
       stdio: ["ignore", "pipe", "pipe"],
       env: {
         ...process.env,
+        ...MALLOC_DEFAULTS,
         MEMORY_PROBE_OUT: process.env.LOAD_MEMORY_PROBE ?? "",
         ALLOC_PROF_OUT: process.env.LOAD_ALLOC_PROF ?? "",
       },
@@ -200,7 +248,10 @@ class BenchNode {
         const c = COMMITTED.exec(line);
         if (c) this.commits.push({ height: Number(c[1]), txs: Number(c[2]), at: performance.now() });
         const gc = GC_TRACE.exec(line);
-        if (gc) this.heapTotalMb = Math.round(Number(gc[1]));
+        if (gc) {
+          this.#heapOf.set(gc[1]!, Number(gc[2]));
+          this.heapTotalMb = Math.round([...this.#heapOf.values()].reduce((a, b) => a + b, 0));
+        }
         const r = RPC_LISTENING.exec(line);
         if (r) this.address = r[1]!;
       }
@@ -437,7 +488,14 @@ try {
   const commitsPerHeight = during.map((c) => c.txs);
   const asyncLoad = load1();
 
-  // Let the mempool drain, then idle RSS.
+  // Let the mempool drain, then idle RSS, sampled each second from the load's end: whether the
+  // node gives back what the load took is read at 30, 60 and 120 s after it.
+  const after: RssSample[] = [];
+  const afterSampling = setInterval(() => {
+    const s = Math.round((performance.now() - t1) / 1000);
+    after.push({ s, ...memoryOf(node.pid), heapMb: node.heapTotalMb });
+    if (SMAPS_DIR && AFTER_MARKS.includes(s)) copySmaps(node.pid, join(SMAPS_DIR, `smaps-after-${s}s.txt`));
+  }, 1000);
   const drainDeadline = performance.now() + 60_000;
   while (performance.now() < drainDeadline) {
     const n = await node.rpc("num_unconfirmed_txs");
@@ -445,7 +503,9 @@ try {
     await sleep(250);
   }
   await sleep(IDLE_SECONDS * 1000);
+  clearInterval(afterSampling);
   const idleAfter = node.rssMb();
+  const afterMarks = afterLoad(after);
 
   // 2. GET /health on the same node.
   const health = await wrk(`${url}/health`, HEALTH_SECONDS, CONNECTIONS);
@@ -485,6 +545,7 @@ try {
   const result = {
     machine: { cores: (await import("node:os")).cpus().length, node: process.version },
     config: {
+      malloc: MALLOC_DEFAULTS,
       connections: CONNECTIONS,
       threads: THREADS,
       seconds: SECONDS,
@@ -517,7 +578,7 @@ try {
       rssMb: rss,
       rssSummary: rssSummary(rss),
     },
-    rssIdleMb: { before: idleBefore, after: idleAfter },
+    rssIdleMb: { before: idleBefore, after: idleAfter, afterLoad: afterMarks },
     health: { loadAverage: healthLoad, perSecond: health.perSecond, latencyMs: health.latencyMs },
     ratioToHealth: round(committedPerSecond / Math.max(1, health.perSecond), 3),
     sync: {
@@ -541,6 +602,13 @@ try {
     `broadcast_tx_async (wrk ${CONNECTIONS} conns, ${SECONDS} s${RATE ? `, paced ~${RATE}/s` : ""}): committed ${committedPerSecond} tx/s (${committedDuring} txs over ${during.length} heights, store says ${stored}; ${commitsPerHeight.length ? `${result.async.txsPerHeight.min}-${result.async.txsPerHeight.max}` : "-"} per height; interval p50 ${result.async.blockIntervalMs.p50} ms max ${result.async.blockIntervalMs.max} ms) | sent ${asyncRun.perSecond}/s (rate stdev ${asyncRun.threadRate.stdev}) | latency p50/p90/p99 ${asyncRun.latencyMs.p50}/${asyncRun.latencyMs.p90}/${asyncRun.latencyMs.p99} ms | node ${result.async.nodeCpuMsPerKTx} CPU-ms/1k tx | load ${load0}→${asyncLoad}`,
   );
   console.log(
+    `node's malloc settings: ${
+      Object.entries(MALLOC_DEFAULTS)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ") || "glibc's defaults"
+    }`,
+  );
+  console.log(
     `node CPU-ms per 1k committed txs by thread: ${Object.entries(threadShare)
       .map(([name, ms]) => `${name} ${ms}`)
       .join(" | ")}`,
@@ -553,6 +621,13 @@ try {
       .join(
         " | ",
       )} | peak ${summary.peakMb} MB | slope from ${summary.trendFromS} s: RSS ${summary.slopeMbPerMin.rss} MB/min (anon ${summary.slopeMbPerMin.anon}, file ${summary.slopeMbPerMin.file}, heap ${summary.slopeMbPerMin.heap}) | idle before ${idleBefore}, after ${idleAfter} MB`,
+  );
+  console.log(
+    `RSS after the load: ${
+      Object.entries(afterMarks)
+        .map(([at, r]) => `${at} ${r.mb} MB (anon ${r.anonMb}, file ${r.fileMb}, heap ${r.heapMb})`)
+        .join(" | ") || `none reached (LOAD_IDLE_SECONDS=${IDLE_SECONDS})`
+    }`,
   );
   console.log(
     `GET /health same node: ${health.perSecond} req/s (load ${healthLoad}) | committed/health ratio ${result.ratioToHealth}`,

@@ -9,10 +9,13 @@
 //                (LevelDB's memtables and block caches are allocated on the thread pool)
 //   fileMb       file-backed pages: the binaries and LevelDB tables read through mmap
 // V8's own figures (heapTotal, heapUsed, external, arrayBuffers) say how much of that is the heap.
+// The node's worker threads load preloads too; only the main thread samples (the figures are the
+// process's, and V8's of the main isolate).
 import { appendFileSync, readFileSync } from "node:fs";
+import { isMainThread } from "node:worker_threads";
 
 const out = process.env.MEMORY_PROBE_OUT;
-if (out) {
+if (out && isMainThread) {
   const started = Date.now();
   const mb = (bytes) => Math.round(bytes / 1048576);
   const sample = () => {
