@@ -17,8 +17,8 @@
 // seconds; the long runs: LOAD_SECONDS=60 (throughput), LOAD_SECONDS=600 LOAD_RATE=10000 (memory).
 // LOAD_PROF=<dir> runs the node under --cpu-prof; LOAD_ALLOC_PROF=<file> samples its allocations (alloc-profile.mjs); LOAD_LOG=<file> keeps the node's log and
 // LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases); LOAD_SMAPS_DIR=<dir> keeps the node's
-// smaps 30, 60 and 120 s after the load; LOAD_MALLOC_DEFAULTS=0 runs the node with glibc's own malloc settings instead of
-// bin/run.js's. Writes bench-results/load.json; never fails on time.
+// smaps 30, 60 and 120 s after the load; LOAD_MALLOC=1 runs the node with the malloc settings
+// docs/configuration.md measures (glibc's defaults otherwise). Writes bench-results/load.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
@@ -134,22 +134,20 @@ function rssSummary(samples: RssSample[]) {
 }
 
 /**
- * glibc's malloc settings the `rxbft` program sets for itself when run as a program (bin/run.js's
- * shell preamble, `NAME="${NAME:-value}"`), read from that file: the bench starts the node through
- * `node` (to pass --trace-gc and the probes), which skips the preamble, so it applies the same
- * defaults, the bench's own environment first. LOAD_MALLOC_DEFAULTS=0 leaves glibc's own.
+ * LOAD_MALLOC=1: the node runs with the glibc malloc settings docs/configuration.md ("Memory")
+ * measures for operators (two arenas, 128 KB mmap and trim thresholds), each only where the
+ * bench's own environment has not set it; otherwise glibc's defaults (or the environment's).
+ * glibc reads them at the process's start only, so they go into the node's environment.
  */
-function mallocDefaultsOf(bin: string): Record<string, string> {
-  if (process.env.LOAD_MALLOC_DEFAULTS === "0") return {};
-  const text = readFileSync(bin, "utf8");
-  const preamble = text.startsWith("#!/bin/sh") ? text.slice(0, text.indexOf('exec node "$0"')) : "";
-  const defaults: Record<string, string> = {};
-  for (const m of preamble.matchAll(/(MALLOC_[A-Z_]+)="\$\{\1:-([^}]*)\}"/g)) {
-    defaults[m[1]!] = process.env[m[1]!] ?? m[2]!;
-  }
-  return defaults;
-}
-const MALLOC_DEFAULTS = mallocDefaultsOf(BIN);
+const TUNED_MALLOC = {
+  MALLOC_ARENA_MAX: "2",
+  MALLOC_MMAP_THRESHOLD_: "131072",
+  MALLOC_TRIM_THRESHOLD_: "131072",
+};
+const MALLOC_DEFAULTS: Record<string, string> =
+  process.env.LOAD_MALLOC === "1"
+    ? Object.fromEntries(Object.entries(TUNED_MALLOC).map(([k, v]) => [k, process.env[k] ?? v]))
+    : {};
 
 /** Seconds after the load at which RSS is reported (those the idle wait reaches). */
 const AFTER_MARKS = [30, 60, 120];
@@ -605,7 +603,7 @@ try {
     `node's malloc settings: ${
       Object.entries(MALLOC_DEFAULTS)
         .map(([k, v]) => `${k}=${v}`)
-        .join(" ") || "glibc's defaults"
+        .join(" ") || "glibc's defaults (or the environment's)"
     }`,
   );
   console.log(
