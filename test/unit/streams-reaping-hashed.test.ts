@@ -73,7 +73,7 @@ describe("reaping a proposal's txs", () => {
     const entries = [...pool.txs.values()];
     const remembered = rememberedTxHashes(answer.txs);
     assert.ok(remembered !== undefined, "the answer's txs have their hashes remembered");
-    entries.forEach((entry, i) => assert.equal(remembered[i], entry.digests.hash));
+    for (const [i, entry] of entries.entries()) assert.equal(remembered[i], entry.digests.hash);
     assert.deepEqual(dataHash(answer.txs), merkleRoot(entries.map((e) => sha256(e.tx))));
   });
 
