@@ -152,21 +152,59 @@ export function dataHash(txs: readonly Uint8Array[]): Uint8Array {
  */
 export class TxDigests {
   readonly #made = true;
+  /** sha256(tx) then the leaf: 64 bytes of a slab shared with the digests made around it. */
+  readonly #bytes: Uint8Array;
+
   private constructor(
     readonly tx: Uint8Array,
-    readonly hash: Uint8Array,
-    readonly leaf: Uint8Array,
-  ) {}
+    bytes: Uint8Array,
+  ) {
+    this.#bytes = bytes;
+  }
 
   static of(tx: Uint8Array): TxDigests {
     const hash = txHash(tx);
-    return new TxDigests(tx, hash, leafHash(hash));
+    const bytes = digestSlot();
+    bytes.set(hash, 0);
+    bytes.set(leafHash(hash), HASH_BYTES);
+    return new TxDigests(tx, bytes);
+  }
+
+  /** sha256(tx): a view of the digests' bytes (never to be written). */
+  get hash(): Uint8Array {
+    return this.#bytes.subarray(0, HASH_BYTES);
+  }
+
+  /** sha256(0x00 ‖ sha256(tx)): a view of the digests' bytes (never to be written). */
+  get leaf(): Uint8Array {
+    return this.#bytes.subarray(HASH_BYTES, 2 * HASH_BYTES);
   }
 
   /** Whether `value` was made by TxDigests.of (not an object of the same shape). */
   static made(value: unknown): value is TxDigests {
     return typeof value === "object" && value !== null && #made in value;
   }
+}
+
+const HASH_BYTES = 32;
+/** Digests per slab: a pool entry keeps one view of a slab, not two buffers of its own. */
+const SLAB_DIGESTS = 1024;
+let slab = new Uint8Array(0);
+let slabUsed = 0;
+
+// Each digest's two hashes live in a 64-byte view of a shared slab rather than two buffers of
+// their own: a pool entry keeps them from its admission to its block (a second or more, through
+// young-generation collections into the old one), and one ArrayBuffer each cost the collector
+// more than the hashing. Txs admitted together mostly leave together, so a slab is freed soon
+// after its last entry.
+function digestSlot(): Uint8Array {
+  if (slabUsed === slab.length) {
+    slab = new Uint8Array(SLAB_DIGESTS * 2 * HASH_BYTES);
+    slabUsed = 0;
+  }
+  const slot = slab.subarray(slabUsed, slabUsed + 2 * HASH_BYTES);
+  slabUsed += 2 * HASH_BYTES;
+  return slot;
 }
 
 /** How many leaves dataHashAhead hashes between two pauses. */
