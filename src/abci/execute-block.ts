@@ -24,6 +24,12 @@ import { silentLogger } from "./client/abci-client.js";
 
 /** DeliverTx requests in flight at once: one write and one flush per window on a socket. */
 export const DELIVER_TX_WINDOW = 8192;
+/**
+ * DeliverTx per call to an app in this process (deliverTxs), which answers at once on the node's
+ * thread: a window of 8,192 kvstore txs held it ~10-15 ms, a quarter of that lets RPC requests in
+ * four times as often, and a window's own cost (one call, one promise) stays small beside it.
+ */
+export const IN_PROCESS_DELIVER_TX_WINDOW = 2048;
 
 export interface ExecuteBlockDeps {
   consensus: ConsensusConnection;
@@ -81,9 +87,10 @@ export async function runBlockOnApp(
   );
   const txs = block.data.txs;
   const deliverTxs: ResponseDeliverTx[] = new Array(txs.length);
-  for (let start = 0; start < txs.length; start += DELIVER_TX_WINDOW) {
+  const windowSize = consensus.deliverTxs ? IN_PROCESS_DELIVER_TX_WINDOW : DELIVER_TX_WINDOW;
+  for (let start = 0; start < txs.length; start += windowSize) {
     if (start > 0) await betweenWindows?.();
-    const end = Math.min(start + DELIVER_TX_WINDOW, txs.length);
+    const end = Math.min(start + windowSize, txs.length);
     let answers: ResponseDeliverTx[];
     if (consensus.deliverTxs) {
       const requests: RequestDeliverTx[] = new Array(end - start);

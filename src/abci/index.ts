@@ -41,6 +41,7 @@ export {
   type ExecuteBlockDeps,
   type ExecutedBlock,
   executeBlock,
+  IN_PROCESS_DELIVER_TX_WINDOW,
   runBlockOnApp,
 } from "./execute-block.js";
 export {

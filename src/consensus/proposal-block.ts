@@ -117,7 +117,9 @@ export function buildProposalBlock(args: ProposalBlockArgs): HeldBlock | undefin
     appHash: chain.appHash,
     lastResultsHash: chain.lastResultsHash,
     proposerAddress: args.proposerAddress,
-    txs: args.txs.slice(),
+    // The reaped array itself, not a copy: its data hash may have been made ahead for this very
+    // array (wire/hashes.ts, dataHashAhead); neither the input nor the block changes it.
+    txs: args.txs as Uint8Array[],
     evidence: args.evidence.slice(),
     lastCommit,
   });

@@ -60,6 +60,20 @@ export interface BlockCommitted {
   time: number;
 }
 
+/**
+ * A piece of a committed block's txs, in block order, ahead of the BlockCommitted that carries the
+ * rest: they leave the pool and the cache learns their outcome, as BlockCommitted's txs do, so that
+ * a block of tens of thousands of txs is folded a piece per turn of the event loop. Nothing else of
+ * the block (height, expiry, recheck, the "txs available" notice) happens before BlockCommitted.
+ */
+export interface BlockTxsCommitted {
+  type: "BlockTxsCommitted";
+  height: bigint;
+  txHashes: readonly string[];
+  deliverTxCodes: readonly number[];
+  time: number;
+}
+
 /** A recheck (CheckTx type Recheck) answered. */
 export interface RecheckCompleted {
   type: "RecheckCompleted";
@@ -93,6 +107,7 @@ export type MempoolInput =
   | TxsSubmitted
   | CheckTxCompleted
   | CheckTxsCompleted
+  | BlockTxsCommitted
   | BlockCommitted
   | RecheckCompleted
   | RechecksCompleted

@@ -5,7 +5,7 @@ import {
   onTxSubmitted,
   onTxsSubmitted,
 } from "./handlers/admission.js";
-import { onBlockCommitted } from "./handlers/block-committed.js";
+import { onBlockCommitted, onBlockTxsCommitted } from "./handlers/block-committed.js";
 import { onMempoolFlushed } from "./handlers/flush.js";
 import { onRecheckCompleted, onRechecksCompleted } from "./handlers/recheck.js";
 import type { MempoolInput } from "./input.js";
@@ -24,6 +24,8 @@ export function mempoolReducer(state: MempoolState, input: MempoolInput): Mempoo
       return onCheckTxCompleted(state, input);
     case "CheckTxsCompleted":
       return onCheckTxsCompleted(state, input);
+    case "BlockTxsCommitted":
+      return onBlockTxsCommitted(state, input);
     case "BlockCommitted":
       return onBlockCommitted(state, input);
     case "RecheckCompleted":

@@ -1,5 +1,6 @@
 // The mempool's state: pending txs in arrival order, the cache of recently seen tx hashes,
 // and the bookkeeping of rechecks and the once-per-height "txs available" notice.
+import type { TxDigests } from "../wire/hashes.js";
 import { TxCache } from "./cache.js";
 import { VersionedMap } from "./versioned-map.js";
 
@@ -37,6 +38,12 @@ export interface MempoolTx {
   /** Upper-case hex sha256 of the tx: the key of the pool and of the cache. */
   hash: string;
   tx: Uint8Array;
+  /**
+   * The tx's sha256 and data-hash leaf, hashed as it entered the pool (one tx at a time, while
+   * admissions are spread over time), so that a proposal reaping tens of thousands of txs does
+   * not hash them all at once.
+   */
+  digests: TxDigests;
   gasWanted: bigint;
   /** Height of the last committed block when the tx was added (for ttl-num-blocks). */
   height: bigint;

@@ -3,7 +3,13 @@
 // evidence hashes a header carries.
 import { bytesEqual } from "../bytes.js";
 import { sha256 } from "../crypto/hash.js";
-import { leafHash, leafHashOfPrefixed, merkleRoot, merkleRootOfLeafHashes } from "../crypto/merkle.js";
+import {
+  leafHash,
+  leafHashOfPrefixed,
+  merkleRoot,
+  merkleRootOfLeafHashes,
+  merkleRootOfLeafHashesInPieces,
+} from "../crypto/merkle.js";
 import { WireError } from "./errors.js";
 import { Timestamp } from "./generated/google/protobuf/timestamp.js";
 import type { PublicKey } from "./generated/tendermint/crypto/keys.js";
@@ -101,26 +107,139 @@ export function txHash(tx: Uint8Array): Uint8Array {
 // built): the data hash computes them when the block is made, validating the same block (our own
 // proposal) asks again and gets the remembered root instead of a second merkle tree (two sha256
 // per tx), and the tx index, the mempool's update and the event bus read the tx hashes instead
-// of hashing every tx again.
-const blockTxHashes = new WeakMap<
-  readonly Uint8Array[],
-  { hashes: readonly Uint8Array[]; root: Uint8Array }
->();
+// of hashing every tx again. An entry made ahead of the block (dataHashAhead) keeps the txs it was
+// made from and answers only while the array still holds those very txs.
+interface RememberedTxs {
+  readonly hashes: readonly Uint8Array[];
+  readonly root: Uint8Array;
+  /** The txs hashed, when the entry was made before the array reached its block. */
+  readonly txs?: readonly Uint8Array[];
+}
+const blockTxHashes = new WeakMap<readonly Uint8Array[], RememberedTxs>();
+
+function rememberedFor(txs: readonly Uint8Array[]): RememberedTxs | undefined {
+  const known = blockTxHashes.get(txs);
+  if (known?.txs === undefined) return known;
+  const hashed = known.txs;
+  let same = hashed.length === txs.length;
+  for (let i = 0; same && i < txs.length; i++) same = hashed[i] === txs[i];
+  if (same) return known;
+  blockTxHashes.delete(txs);
+  return undefined;
+}
 
 /** The tx hashes dataHash computed for this very array, if it did. */
 export function rememberedTxHashes(txs: readonly Uint8Array[]): readonly Uint8Array[] | undefined {
-  return blockTxHashes.get(txs)?.hashes;
+  return rememberedFor(txs)?.hashes;
 }
 
 /** Merkle root over the tx hashes (not the raw txs). A fresh copy each call (callers own it). */
 export function dataHash(txs: readonly Uint8Array[]): Uint8Array {
-  let remembered = blockTxHashes.get(txs);
+  let remembered = rememberedFor(txs);
   if (remembered === undefined) {
     const hashes = txs.map(txHash);
     remembered = { hashes, root: merkleRoot(hashes) };
     blockTxHashes.set(txs, remembered);
   }
   return remembered.root.slice();
+}
+
+/**
+ * A tx's sha256 and its data-hash merkle leaf, sha256(0x00 ‖ sha256(tx)), made from the tx's bytes
+ * when it enters the mempool, so a proposal of tens of thousands of txs need not hash them all at
+ * once. Only TxDigests.of makes one (a private constructor), and it keeps the very tx it hashed: a
+ * digest is used for a block's tx only when that tx is this object.
+ */
+export class TxDigests {
+  readonly #made = true;
+  /** sha256(tx) then the leaf: 64 bytes of a slab shared with the digests made around it. */
+  readonly #bytes: Uint8Array;
+
+  private constructor(
+    readonly tx: Uint8Array,
+    bytes: Uint8Array,
+  ) {
+    this.#bytes = bytes;
+  }
+
+  static of(tx: Uint8Array): TxDigests {
+    const hash = txHash(tx);
+    const bytes = digestSlot();
+    bytes.set(hash, 0);
+    bytes.set(leafHash(hash), HASH_BYTES);
+    return new TxDigests(tx, bytes);
+  }
+
+  /** sha256(tx): a view of the digests' bytes (never to be written). */
+  get hash(): Uint8Array {
+    return this.#bytes.subarray(0, HASH_BYTES);
+  }
+
+  /** sha256(0x00 ‖ sha256(tx)): a view of the digests' bytes (never to be written). */
+  get leaf(): Uint8Array {
+    return this.#bytes.subarray(HASH_BYTES, 2 * HASH_BYTES);
+  }
+
+  /** Whether `value` was made by TxDigests.of (not an object of the same shape). */
+  static made(value: unknown): value is TxDigests {
+    return typeof value === "object" && value !== null && #made in value;
+  }
+}
+
+const HASH_BYTES = 32;
+/** Digests per slab: a pool entry keeps one view of a slab, not two buffers of its own. */
+const SLAB_DIGESTS = 1024;
+let slab = new Uint8Array(0);
+let slabUsed = 0;
+
+// Each digest's two hashes live in a 64-byte view of a shared slab rather than two buffers of
+// their own: a pool entry keeps them from its admission to its block (a second or more, through
+// young-generation collections into the old one), and one ArrayBuffer each cost the collector
+// more than the hashing. Txs admitted together mostly leave together, so a slab is freed soon
+// after its last entry.
+function digestSlot(): Uint8Array {
+  if (slabUsed === slab.length) {
+    slab = new Uint8Array(SLAB_DIGESTS * 2 * HASH_BYTES);
+    slabUsed = 0;
+  }
+  const slot = slab.subarray(slabUsed, slabUsed + 2 * HASH_BYTES);
+  slabUsed += 2 * HASH_BYTES;
+  return slot;
+}
+
+/** How many leaves dataHashAhead hashes between two pauses. */
+const AHEAD_PIECE = 2048;
+
+/**
+ * The data hash of `txs`, made before the block is built and remembered for this array, so that
+ * dataHash (inside the consensus reducer's fold) finds it done: tx and leaf hashes from `digests`
+ * where one belongs to the tx at its index (hashed now otherwise), the tree in pieces of
+ * AHEAD_PIECE leaves with `pause()` awaited between them, so the thread serves others meanwhile.
+ * The root is the one dataHash computes, byte for byte; the caller must not change `txs` after.
+ */
+export async function dataHashAhead(
+  txs: readonly Uint8Array[],
+  digests: readonly (TxDigests | undefined)[],
+  pause: () => Promise<void>,
+): Promise<void> {
+  const n = txs.length;
+  const hashes: Uint8Array[] = new Array(n);
+  const leaves: Uint8Array[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const tx = txs[i]!;
+    const known = digests[i];
+    if (known !== undefined && known.tx === tx && TxDigests.made(known)) {
+      hashes[i] = known.hash;
+      leaves[i] = known.leaf;
+    } else {
+      const hash = txHash(tx);
+      hashes[i] = hash;
+      leaves[i] = leafHash(hash);
+      if ((i + 1) % AHEAD_PIECE === 0) await pause();
+    }
+  }
+  const root = await merkleRootOfLeafHashesInPieces(leaves, pause, AHEAD_PIECE);
+  blockTxHashes.set(txs, { hashes, root, txs: txs.slice() });
 }
 
 /**

@@ -35,6 +35,7 @@ import { nodeEvidenceHistory } from "../effects/block-validation.js";
 import { NO_PEERS } from "../effects/broadcasts.js";
 import { consensusHandlers } from "../effects/consensus-handlers.js";
 import { HeightIndexQueue } from "../effects/height-index-queue.js";
+import { mempoolReaping } from "../effects/reaping.js";
 import { StateSaveTail } from "../effects/state-save-tail.js";
 import { createLoop, type Loop, type Step } from "../loop.js";
 import type { MempoolNode } from "../mempool-node.js";
@@ -219,8 +220,7 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
           }
         : {}),
       reaping: {
-        reapTxs: (maxBytes, maxGas) =>
-          reapMaxBytesMaxGas(parts.mempool.state(), maxBytes, maxGas).map((t) => t.tx),
+        ...mempoolReaping((maxBytes, maxGas) => reapMaxBytesMaxGas(parts.mempool.state(), maxBytes, maxGas)),
         evidencePool: () => evidence.state(),
       },
       validation: { chainState: () => chain.current, ports: validationPorts },

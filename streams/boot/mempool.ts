@@ -10,6 +10,8 @@ import { mempoolConfigOf } from "../node-config.js";
 import type { NodeLifecycle } from "../node-lifecycle.js";
 import type { NodeProjections } from "./projections.js";
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export function openMempool(parts: {
   config: NodeConfig;
   height: bigint;
@@ -26,6 +28,8 @@ export function openMempool(parts: {
     events$: parts.projections.events.events$,
     logger: parts.log.mempool,
     onFault: (fault) => parts.life.halt(`the mempool halted on an internal error: ${fault.reason}`),
+    // A block's update and its recheck a piece per turn: RPC requests are answered between them.
+    betweenPieces: nextTurn,
   });
   return { mempool, mempoolLock };
 }

@@ -61,8 +61,12 @@ export interface BlockCommitDeps {
    * makes it durable together with what follows it (Wal.appendEndHeight).
    */
   markEndHeight?(height: bigint): Promise<void>;
-  /** Tells the mempool which txs left with the block (BlockCommitted), right after the app's Commit. */
-  blockCommitted(block: Block, deliverTxs: readonly ResponseDeliverTx[]): void;
+  /**
+   * Tells the mempool which txs left with the block (BlockCommitted), right after the app's Commit;
+   * a promise when it does so over several turns of the event loop (the lock is held until it
+   * resolves).
+   */
+  blockCommitted(block: Block, deliverTxs: readonly ResponseDeliverTx[]): void | Promise<void>;
   /**
    * Indexes each height off the critical path (the node's). Absent: the height is indexed before
    * BlockExecuted.
@@ -237,13 +241,29 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
             mempoolUpdated = new Promise<void>((resolve) =>
               setImmediate(() => {
                 const at = performance.now();
-                try {
-                  deps.blockCommitted(committed, deliverTxs);
-                } finally {
+                const done = () => {
                   lock?.unlock();
                   mempoolMs = Math.round((performance.now() - at) * 10) / 10;
                   resolve();
+                };
+                // A piece per turn of the event loop (mempool-node.ts): the lock is held until
+                // the last recheck is sent.
+                let updating: void | Promise<void>;
+                try {
+                  updating = deps.blockCommitted(committed, deliverTxs);
+                } catch (error) {
+                  done();
+                  throw error;
                 }
+                if (updating === undefined) done();
+                else
+                  updating.then(done, (error: unknown) => {
+                    done();
+                    deps.halt(
+                      `the mempool's update after block ${e.height} failed: ${error instanceof Error ? error.message : String(error)}`,
+                      error,
+                    );
+                  });
               }),
             );
           },

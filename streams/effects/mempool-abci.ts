@@ -21,6 +21,14 @@ export interface MempoolAbciDeps {
   onCheckTxResponse(requestId: number, response: ResponseCheckTx): void;
   /** A failing mempool connection stops the node (haltOnAbciFailure); here the tx is dropped. */
   logger: Logger;
+  /**
+   * Awaited between a recheck's windows (the node's: the event loop's next turn): an in-process
+   * app answers a window at once, so tens of thousands of rechecks sent together held the thread.
+   * Absent: every window is sent at once.
+   */
+  betweenRecheckWindows?: () => Promise<void>;
+  /** Told of each recheck's sending, which resolves once its last window is sent. */
+  recheckSending?(sending: Promise<void>): void;
 }
 
 type CheckedTx = Pick<CheckTxResult, "requestId" | "hash" | "tx" | "from">;
@@ -88,9 +96,10 @@ export function mempoolAbciHandler(deps: MempoolAbciDeps) {
             if (results.length > 0) emit({ type: "CheckTxsCompleted", results, time: 0 });
           });
         } else if (e.type === "RunRecheck") {
-          // Every recheck is sent at once (pipelined); the answers come back as one input per
-          // window of RECHECK_WINDOW, in the order sent.
-          for (let start = 0; start < e.txs.length; start += RECHECK_WINDOW) {
+          // Every recheck is sent (pipelined) in windows of RECHECK_WINDOW, whose answers come
+          // back as one input each, in the order sent; with a pause between windows, a window
+          // is sent per turn.
+          const sendWindow = (start: number) => {
             if (batch !== undefined) {
               const slice = e.txs.slice(start, start + RECHECK_WINDOW);
               batch(slice.map(({ tx }) => ({ tx, type: CheckTxType.RECHECK }))).then(
@@ -100,7 +109,7 @@ export function mempoolAbciHandler(deps: MempoolAbciDeps) {
                 },
                 (error: unknown) => batchFailed("recheck failed", slice.length, error),
               );
-              continue;
+              return;
             }
             const window = e.txs.slice(start, start + RECHECK_WINDOW).map(({ hash, tx }) =>
               deps.mempool.checkTx({ tx, type: CheckTxType.RECHECK }).then(
@@ -116,7 +125,20 @@ export function mempoolAbciHandler(deps: MempoolAbciDeps) {
               if (results.length > 0)
                 emit({ type: "RechecksCompleted", generation: e.generation, results, time: 0 });
             });
+          };
+          const pause = deps.betweenRecheckWindows;
+          if (pause === undefined || e.txs.length <= RECHECK_WINDOW) {
+            for (let start = 0; start < e.txs.length; start += RECHECK_WINDOW) sendWindow(start);
+            return;
           }
+          const sending = (async () => {
+            for (let start = 0; start < e.txs.length; start += RECHECK_WINDOW) {
+              if (start > 0) await pause();
+              if (!open) return;
+              sendWindow(start);
+            }
+          })();
+          deps.recheckSending?.(sending);
         }
       });
       return () => {

@@ -1,45 +1,103 @@
 // ReapProposalBlock → ProposalBlockReaped: pending evidence first (within max evidence bytes),
 // then the mempool's txs within what the block's data may hold and max gas (the mempool port:
 // src/mempool's reap over the node's mempool state; a stand-in in the simulation). Reads of the
-// latest pool states; the answer is logged, so replay needs neither pool.
-import { map, type Observable } from "rxjs";
-import type { ConsensusEffect } from "../../src/consensus/effect.js";
+// latest pool states; the answer is logged, so replay needs neither pool. The node's port also
+// makes the reaped txs' data hash before answering, a piece per turn of the event loop
+// (`reapTxsHashed`): the fold that builds the proposal then finds it done instead of hashing a
+// block of tens of thousands of txs in one piece; without it (the simulation) the answer is
+// synchronous, as before.
+import { concatMap, from, map, type Observable } from "rxjs";
+import type { ConsensusEffect, ReapProposalBlock } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { type EvidencePoolState, pendingEvidence } from "../../src/evidence/index.js";
 import { maxDataBytes } from "../../src/types/block-limits.js";
+import type { Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
+import { dataHashAhead, type TxDigests } from "../../src/wire/hashes.js";
 import { UNSTAMPED } from "../sources/stamp-time.js";
 import { ofKinds } from "./effect-kinds.js";
 
 export interface ReapingDeps {
   /** The mempool's txs in arrival order, within `maxBytes` of data and `maxGas` (-1: no limit). */
   reapTxs(maxBytes: number, maxGas: bigint): readonly Uint8Array[];
+  /**
+   * Reaps as reapTxs does and resolves once the txs' data hash is made and remembered for the
+   * array it answers (src/wire/hashes.ts, dataHashAhead). The array goes into the answer as it is.
+   */
+  reapTxsHashed?(maxBytes: number, maxGas: bigint): Promise<readonly Uint8Array[]>;
   evidencePool(): EvidencePoolState;
+}
+
+/** Resolves on the event loop's next turn, after the I/O callbacks waiting (RPC requests) ran. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The node's reaping ports over its mempool's reap: the txs, and the txs with their data hash made
+ * ahead from the digests each pool entry carries (hashed as it was admitted), the tree a piece per
+ * turn of the event loop.
+ */
+export function mempoolReaping(
+  reap: (maxBytes: number, maxGas: bigint) => readonly { tx: Uint8Array; digests: TxDigests }[],
+): Pick<ReapingDeps, "reapTxs" | "reapTxsHashed"> {
+  return {
+    reapTxs: (maxBytes, maxGas) => reap(maxBytes, maxGas).map((t) => t.tx),
+    reapTxsHashed: async (maxBytes, maxGas) => {
+      const reaped = reap(maxBytes, maxGas);
+      const txs = reaped.map((t) => t.tx);
+      await dataHashAhead(
+        txs,
+        reaped.map((t) => t.digests),
+        nextTurn,
+      );
+      return txs;
+    },
+  };
 }
 
 /** The effect kinds this handler carries out (the factory routes these to it). */
 export const REAPING_KINDS = ["ReapProposalBlock"] as const;
 
 export function reapingHandler(deps: ReapingDeps) {
+  /** The evidence and the bytes left for txs (0: propose no tx). */
+  const contents = (e: ReapProposalBlock) => {
+    const { evidence, bytes } = pendingEvidence(deps.evidencePool(), e.maxEvidenceBytes);
+    let dataBytes = 0;
+    try {
+      dataBytes = maxDataBytes(Number(e.maxBytes), bytes, e.validatorCount);
+    } catch {
+      // Params too small for any tx: propose an empty block (the reducer checks the size).
+    }
+    return { evidence, dataBytes };
+  };
+  const answer = (
+    e: ReapProposalBlock,
+    txs: readonly Uint8Array[],
+    evidence: Evidence[],
+  ): ConsensusInput => ({
+    type: "ProposalBlockReaped",
+    time: UNSTAMPED,
+    height: e.height,
+    round: e.round,
+    txs,
+    evidence,
+  });
+  const hashed = deps.reapTxsHashed?.bind(deps);
   return function reaping(effect$: Observable<ConsensusEffect>): Observable<ConsensusInput> {
-    return effect$.pipe(
-      ofKinds(REAPING_KINDS),
-      map((e): ConsensusInput => {
-        const { evidence, bytes } = pendingEvidence(deps.evidencePool(), e.maxEvidenceBytes);
-        let dataBytes = 0;
-        try {
-          dataBytes = maxDataBytes(Number(e.maxBytes), bytes, e.validatorCount);
-        } catch {
-          // Params too small for any tx: propose an empty block (the reducer checks the size).
-        }
+    const reap$ = effect$.pipe(ofKinds(REAPING_KINDS));
+    if (hashed !== undefined) {
+      // In order, one at a time: a later reap (a new round) answers after an earlier one.
+      return reap$.pipe(
+        concatMap((e) => {
+          const { evidence, dataBytes } = contents(e);
+          const txs = dataBytes > 0 ? hashed(dataBytes, e.maxGas) : Promise.resolve([]);
+          return from(txs.then((reaped) => answer(e, reaped, evidence)));
+        }),
+      );
+    }
+    return reap$.pipe(
+      map((e) => {
+        const { evidence, dataBytes } = contents(e);
         const txs = dataBytes > 0 ? deps.reapTxs(dataBytes, e.maxGas) : [];
-        return {
-          type: "ProposalBlockReaped",
-          time: UNSTAMPED,
-          height: e.height,
-          round: e.round,
-          txs: [...txs],
-          evidence,
-        };
+        return answer(e, [...txs], evidence);
       }),
     );
   };

@@ -33,6 +33,7 @@ export function mempoolInputSource(input: { type: string; from?: string }): stri
     case "RecheckCompleted":
     case "RechecksCompleted":
       return "app";
+    case "BlockTxsCommitted":
     case "BlockCommitted":
       return "consensus";
     default:

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { ClassicLevel } from "classic-level";
-import { KvstoreApplication } from "../../src/abci/apps/kvstore.js";
-import { nativeBatchOf } from "../../src/level/native-batch.js";
+import { COMMIT_PIECE, KvstoreApplication } from "../../src/abci/apps/kvstore.js";
+import { FillingBatch, nativeBatchOf } from "../../src/level/native-batch.js";
 import { countArrayWrites } from "./level-batch-fixture.js";
 
 type Db = ClassicLevel<Uint8Array, Uint8Array>;
@@ -97,6 +97,50 @@ describe("kvstore Commit", () => {
     assert.equal(info.lastBlockHeight, 5n, "the retry commits the block's own height, not 1");
     assert.equal(hex(retried.data), "0200000000000000");
     assert.equal(text(app.query(query("k")).value), "1");
+    await app.close();
+  });
+
+  it("a large block's Commit fills the native batch a piece per turn, answers queries from the last commit meanwhile, and lands whole", async () => {
+    const dir = join(root, `app${dirs++}`);
+    const app = await KvstoreApplication.open(dir);
+    const arrays = countArrayWrites(dbOf(app));
+    app.deliverTx({ tx: tx("k=old") });
+    await app.commit({});
+    const count = 2 * COMMIT_PIECE + 10;
+    app.deliverTx({ tx: tx("k=first") });
+    for (let i = 1; i < count - 1; i++) app.deliverTx({ tx: tx(`key${i}=${i}`) });
+    // The same key again, in the last piece: the later write wins across pieces.
+    app.deliverTx({ tx: tx("k=last") });
+    let turns = 0;
+    const seen: string[] = [];
+    let immediate = setImmediate(function tick() {
+      turns++;
+      seen.push(text(app.query(query("k")).value));
+      immediate = setImmediate(tick);
+    });
+    // The turns before the one write starts: the batch was filled a piece per turn.
+    let turnsBeforeWrite = -1;
+    const write = FillingBatch.prototype.write;
+    FillingBatch.prototype.write = function (this: FillingBatch, sync: boolean) {
+      turnsBeforeWrite = turns;
+      return write.call(this, sync);
+    };
+    const committed = await app.commit({}).finally(() => {
+      FillingBatch.prototype.write = write;
+    });
+    clearImmediate(immediate);
+    assert.ok(turnsBeforeWrite >= 2, `the event loop turned ${turnsBeforeWrite} times before the write`);
+    // Between pieces nothing of the block is in the database; once the one write lands, all of it.
+    assert.equal(seen[0], "old", "a query between pieces answers the last commit");
+    assert.ok(
+      seen.every((v) => v === "old" || v === "last"),
+      `never part of the block: ${seen.join(",")}`,
+    );
+    assert.equal(arrays.count, 0, "one write through the native batch");
+    assert.equal(text(app.query(query("k")).value), "last");
+    assert.equal(text(app.query(query(`key${count - 2}`)).value), String(count - 2));
+    assert.equal(app.info({ version: "", blockVersion: 0n, p2pVersion: 0n }).data, `{"size":${count + 1}}`);
+    assert.equal(committed.data.length, 8);
     await app.close();
   });
 });

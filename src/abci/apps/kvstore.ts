@@ -5,7 +5,7 @@
 // touches memory; the block's writes and the app state go to disk in one batch at Commit.
 import { ClassicLevel } from "classic-level";
 import { addressOf as validatorAddress } from "../../crypto/hash.js";
-import { writeOperations } from "../../level/native-batch.js";
+import { nativeBatchOf, writeOperations } from "../../level/native-batch.js";
 import type {
   RequestBeginBlock,
   RequestCheckTx,
@@ -50,6 +50,9 @@ const VAL_PREFIX = utf8.encode("val:");
 const VAL_END = utf8.encode("val;");
 const STATE_KEY = utf8.encode("stateKey");
 const EMPTY = new Uint8Array(0);
+/** Writes copied into the native batch per turn of the event loop at Commit (writePending). */
+export const COMMIT_PIECE = 4096;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 // Shared, never mutated: the constant attributes of every DeliverTx event.
 const CREATOR = attribute("creator", "Cosmoshi Netowoko");
@@ -258,10 +261,32 @@ export class KvstoreApplication extends NoopApplication {
   /**
    * The block's writes in one LevelDB write (src/level/native-batch.ts: the reused native batch,
    * or the array form where it is busy). Not a chained batch: classic-level frees its native copy
-   * only when V8 collects it.
+   * only when V8 collects it. The native batch is filled COMMIT_PIECE writes per turn of the event
+   * loop: this app shares the node's thread, and a block of 20,000-50,000 txs took 20-75 ms to
+   * copy into the batch in one piece, while every RPC request waited. Still one atomic write.
    */
-  private writePending(): Promise<void> {
-    return writeOperations(this.db, { keys: this.pendingKeys, values: this.pendingValues }, false);
+  private async writePending(): Promise<void> {
+    const keys = this.pendingKeys;
+    const values = this.pendingValues;
+    const native = nativeBatchOf(this.db);
+    if (keys.length <= COMMIT_PIECE || native === undefined || !native.available)
+      return writeOperations(this.db, { keys, values }, false);
+    const filling = native.begin();
+    try {
+      for (let from = 0; from < keys.length; from += COMMIT_PIECE) {
+        if (from > 0) await nextTurn();
+        const to = Math.min(keys.length, from + COMMIT_PIECE);
+        for (let i = from; i < to; i++) {
+          const value = values[i];
+          if (value === undefined) filling.del(keys[i]!);
+          else filling.put(keys[i]!, value);
+        }
+      }
+    } catch (error) {
+      filling.abandon();
+      throw error;
+    }
+    return filling.write(false);
   }
 
   override query(req: RequestQuery) {

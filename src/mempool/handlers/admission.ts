@@ -3,6 +3,7 @@
 // folded over one tx (TxSubmitted, CheckTxCompleted) or a batch (TxsSubmitted, CheckTxsCompleted):
 // a batch is the same as its txs folded one after another, with one copy of each map per fold
 // instead of one per tx. The state passed in is never changed.
+import { TxDigests } from "../../wire/hashes.js";
 import type { TxCacheDraft } from "../cache.js";
 import type { MempoolEffect } from "../effect.js";
 import { type MempoolRefusal, mempoolFull, txEmpty, txInCache, txTooLarge } from "../errors.js";
@@ -153,6 +154,7 @@ function completeOne(d: AdmissionDraft, input: CheckTxResult): void {
   d.txs.set(input.hash, {
     hash: input.hash,
     tx: input.tx,
+    digests: TxDigests.of(input.tx),
     gasWanted: input.gasWanted,
     height: d.height,
     addedAtMs: d.time,

@@ -1,13 +1,19 @@
-// After a block: committed txs leave the pool, the cache learns their outcome, expired txs
-// are dropped, and the rest are rechecked against the new application state.
+// After a block: committed txs leave the pool, the cache learns their outcome (a large block's
+// a piece at a time, BlockTxsCommitted, then the rest with BlockCommitted), expired txs are
+// dropped, and the rest are rechecked against the new application state.
 import { cacheRemove, cacheUpdate } from "../cache.js";
 import type { MempoolEffect } from "../effect.js";
-import type { BlockCommitted } from "../input.js";
+import type { BlockCommitted, BlockTxsCommitted } from "../input.js";
 import type { MempoolState } from "../state.js";
 import type { MempoolTransition } from "../transition.js";
 import { noticeTxsAvailable } from "./txs-available.js";
 
-export function onBlockCommitted(state: MempoolState, input: BlockCommitted): MempoolTransition {
+/** The pool, running checks, cache and bytes once `hashes` left with a block; the ones that were pooled. */
+function withoutCommitted(
+  state: MempoolState,
+  hashes: readonly string[],
+  deliverTxCodes: readonly number[],
+): Pick<MempoolState, "txs" | "cache" | "checking" | "txsBytes"> & { left: string[] } {
   const { config } = state;
   let { txsBytes } = state;
   // One transient copy of the pool and the running checks for the whole block (withMutations),
@@ -15,7 +21,6 @@ export function onBlockCommitted(state: MempoolState, input: BlockCommitted): Me
   let txs = state.txs;
   let cache = state.cache;
   let checking = state.checking;
-  const hashes = input.txHashes;
   const left: string[] = [];
   if (hashes.length > 0) {
     txs = txs.withMutations((pool) => {
@@ -42,12 +47,29 @@ export function onBlockCommitted(state: MempoolState, input: BlockCommitted): Me
     // one transient edit of the cache for the whole block.
     const changes: [string, boolean][] = [];
     hashes.forEach((hash, i) => {
-      const valid = (input.deliverTxCodes[i] ?? 0) === 0;
+      const valid = (deliverTxCodes[i] ?? 0) === 0;
       if (valid) changes.push([hash, true]);
       else if (!config.keepInvalidTxsInCache) changes.push([hash, false]);
     });
     cache = cacheUpdate(cache, changes, config.cacheSize);
   }
+  return { txs, cache, checking, txsBytes, left };
+}
+
+/** A piece of the block's txs leaves ahead of BlockCommitted; nothing else changes. */
+export function onBlockTxsCommitted(state: MempoolState, input: BlockTxsCommitted): MempoolTransition {
+  const { left, ...rest } = withoutCommitted(state, input.txHashes, input.deliverTxCodes);
+  const effects: MempoolEffect[] = left.length > 0 ? [{ type: "StopGossipingTxs", hashes: left }] : [];
+  return { state: { ...state, ...rest }, effects };
+}
+
+export function onBlockCommitted(state: MempoolState, input: BlockCommitted): MempoolTransition {
+  const { config } = state;
+  let { txs, cache, checking, txsBytes, left } = withoutCommitted(
+    state,
+    input.txHashes,
+    input.deliverTxCodes,
+  );
 
   const expired: string[] = [];
   if (config.ttlNumBlocks > 0 || config.ttlDurationMs > 0) {

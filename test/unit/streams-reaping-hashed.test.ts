@@ -1,0 +1,95 @@
+// The node's reaping (streams/effects/reaping.ts, mempoolReaping): the pool's entries carry each
+// tx's digests from its admission, and the reaped txs' data hash is made before the answer, the
+// event loop turning between pieces, so the proposal's fold finds it done. Without the hashed
+// port (the simulation) the answer stays synchronous.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { firstValueFrom, of, toArray } from "rxjs";
+import type { ReapProposalBlock } from "../../src/consensus/effect.js";
+import type { ProposalBlockReaped } from "../../src/consensus/input.js";
+import { sha256 } from "../../src/crypto/hash.js";
+import { merkleRoot } from "../../src/crypto/merkle.js";
+import { EMPTY_EVIDENCE_POOL } from "../../src/evidence/state.js";
+import {
+  DEFAULT_MEMPOOL_CONFIG,
+  initialMempoolState,
+  type MempoolState,
+  mempoolReducer,
+} from "../../src/mempool/index.js";
+import { reapMaxBytesMaxGas } from "../../src/mempool/reap.js";
+import { dataHash, rememberedTxHashes } from "../../src/wire/hashes.js";
+import { mempoolReaping, reapingHandler } from "../../streams/effects/reaping.js";
+
+/** Whether two arrays are views of the very same bytes (not equal copies). */
+const sameMemory = (a: Uint8Array, b: Uint8Array) =>
+  a.buffer === b.buffer && a.byteOffset === b.byteOffset && a.length === b.length;
+const upperHex = (b: Uint8Array) => Buffer.from(b).toString("hex").toUpperCase();
+
+/** A pool of `n` admitted txs, folded through the reducer as the node admits them. */
+function poolOf(n: number): MempoolState {
+  let state = initialMempoolState({ ...DEFAULT_MEMPOOL_CONFIG, size: n }, 1n);
+  const txs = Array.from({ length: n }, (_, i) => new TextEncoder().encode(`tx-${i}=value-${i}`));
+  const submissions = txs.map((tx, i) => ({ requestId: i + 1, hash: upperHex(sha256(tx)), tx, from: "rpc" }));
+  state = mempoolReducer(state, { type: "TxsSubmitted", submissions, time: 0 }).state;
+  const results = submissions.map((s) => ({ ...s, code: 0, gasWanted: 0n }));
+  return mempoolReducer(state, { type: "CheckTxsCompleted", results, time: 0 }).state;
+}
+
+const reap: ReapProposalBlock = {
+  type: "ReapProposalBlock",
+  height: 2n,
+  round: 0,
+  maxBytes: 22_020_096n,
+  maxGas: -1n,
+  maxEvidenceBytes: 1_048_576n,
+  validatorCount: 1,
+};
+
+describe("reaping a proposal's txs", () => {
+  it("an admitted tx's pool entry carries its sha256 and data-hash leaf", () => {
+    const pool = poolOf(3);
+    for (const entry of pool.txs.values()) {
+      assert.equal(entry.digests.tx, entry.tx);
+      assert.deepEqual(entry.digests.hash, sha256(entry.tx));
+      assert.equal(upperHex(entry.digests.hash), entry.hash);
+    }
+  });
+
+  it("the node's answer comes with its data hash made, from the entries' digests, over several turns", async () => {
+    const pool = poolOf(5000);
+    const handler = reapingHandler({
+      ...mempoolReaping((maxBytes, maxGas) => reapMaxBytesMaxGas(pool, maxBytes, maxGas)),
+      evidencePool: () => EMPTY_EVIDENCE_POOL,
+    });
+    let turns = 0;
+    let immediate = setImmediate(function tick() {
+      turns++;
+      immediate = setImmediate(tick);
+    });
+    const answers = await firstValueFrom(handler(of(reap)).pipe(toArray()));
+    clearImmediate(immediate);
+    assert.equal(answers.length, 1);
+    const answer = answers[0] as ProposalBlockReaped;
+    assert.equal(answer.txs.length, 5000);
+    // The event loop turned while the tree was hashed (two whole pieces of 2,048 leaves).
+    assert.ok(turns >= 2, `turns ${turns}`);
+    const entries = [...pool.txs.values()];
+    const remembered = rememberedTxHashes(answer.txs);
+    assert.ok(remembered !== undefined, "the answer's txs have their hashes remembered");
+    for (const [i, entry] of entries.entries())
+      assert.ok(sameMemory(remembered[i]!, entry.digests.hash), `tx ${i}`);
+    assert.deepEqual(dataHash(answer.txs), merkleRoot(entries.map((e) => sha256(e.tx))));
+  });
+
+  it("without the hashed port the answer is synchronous, its data hash left to the fold", () => {
+    const pool = poolOf(10);
+    const seen: ProposalBlockReaped[] = [];
+    reapingHandler({
+      reapTxs: (maxBytes, maxGas) => reapMaxBytesMaxGas(pool, maxBytes, maxGas).map((t) => t.tx),
+      evidencePool: () => EMPTY_EVIDENCE_POOL,
+    })(of(reap)).subscribe((input) => seen.push(input as ProposalBlockReaped));
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0]!.txs.length, 10);
+    assert.equal(rememberedTxHashes(seen[0]!.txs), undefined);
+  });
+});
