@@ -62,6 +62,18 @@ type LayerHub = Pick<PeerLayer, "hub" | "reportPeer">;
  */
 export const MEMPOOL_GOSSIP_BATCH_TXS = 1;
 
+/**
+ * Most one-tx messages handed to a peer's connection in one send (each still its own message on
+ * the wire, as v0.34 sends them). v0.34's routine blocks on a send queue of one place that its
+ * connection's own goroutine empties at once; here the queue empties on the connection's next
+ * event-loop turn, so one message per send moved each peer's walk one tx per turn, and every tx
+ * cost a fold, a send and its answer per peer. A group pays those once; it is bounded by
+ * MEMPOOL_GOSSIP_SEND_BYTES too, so large txs go a few at a time.
+ */
+export const MEMPOOL_GOSSIP_MESSAGES_PER_SEND = 64;
+/** Bytes after which a send takes no further message: one write batch of the connection. */
+export const MEMPOOL_GOSSIP_SEND_BYTES = 65536;
+
 /** The settings the reactor reads: mempool.broadcast, mempool.max_tx_bytes, peer_gossip_sleep. */
 export function mempoolGossipConfigOf(config: NodeConfig): MempoolGossipDeps["config"] {
   return {
@@ -69,6 +81,8 @@ export function mempoolGossipConfigOf(config: NodeConfig): MempoolGossipDeps["co
     maxTxBytes: config.mempool.max_tx_bytes,
     peerGossipSleepMs: config.consensus.peer_gossip_sleep_duration,
     batchTxs: MEMPOOL_GOSSIP_BATCH_TXS,
+    messagesPerSend: MEMPOOL_GOSSIP_MESSAGES_PER_SEND,
+    sendBytes: MEMPOOL_GOSSIP_SEND_BYTES,
     // One message of our largest tx: a peer with our max_tx_bytes takes every batch.
     batchMessageBytes: mempoolRecvMessageCapacity(config.mempool.max_tx_bytes),
   };
@@ -113,7 +127,7 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
   );
 
   const sendOne = (e: SendGossipTx) =>
-    sendWhenRoom(hub, e.peerId, e.channelId, e.message, scheduler).pipe(
+    sendWhenRoom(hub, e.peerId, e.channelId, e.messages, scheduler).pipe(
       map(
         (delivered): MempoolGossipInput => ({
           type: "GossipTxSendFinished",
