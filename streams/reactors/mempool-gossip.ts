@@ -4,7 +4,7 @@
 // connections and their outcome comes back as input. Peers' txs are decoded against our
 // max_tx_bytes and the channel capacity, then submitted to the mempool with their sender (CheckTx
 // refusals never stop a peer); garbage is reported to the peer layer with the reason.
-import { asyncScheduler, map, mergeMap, type Observable, type SchedulerLike, timer } from "rxjs";
+import { asyncScheduler, filter, map, mergeMap, type Observable, type SchedulerLike, timer } from "rxjs";
 import type { NodeConfig } from "../../src/config/config-schema.js";
 import type { Logger } from "../../src/logger/index.js";
 import type { MempoolEffect } from "../../src/mempool/effect.js";
@@ -88,6 +88,21 @@ export function mempoolGossipConfigOf(config: NodeConfig): MempoolGossipDeps["co
   };
 }
 
+/** The gossip's input for a mempool effect, or undefined for one it does not follow. */
+function gossipInputOf(e: MempoolEffect): MempoolGossipInput | undefined {
+  switch (e.type) {
+    case "GossipTx":
+      return { type: "TxAdmitted", hash: e.hash, tx: e.tx, height: e.height, senders: e.exceptPeers };
+    case "NoteTxSender":
+      return { type: "TxSenderNoted", hash: e.hash, peerId: e.peerId };
+    case "StopGossipingTxs":
+    case "TxsEvicted":
+      return { type: "TxsLeftPool", hashes: e.hashes };
+    default:
+      return undefined;
+  }
+}
+
 export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDeps): MempoolGossipReactor {
   const { hub } = layer;
   const scheduler = deps.scheduler ?? asyncScheduler;
@@ -110,20 +125,11 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
           : { type: "GossipPeerRemoved", peerId: e.peerId },
     ),
   );
+  // One input per mempool effect that gossip cares about, by a plain map and filter: a mergeMap
+  // subscribed an inner observable per admitted tx (12 % of a node's allocations in a profile).
   const mempoolInputs$ = deps.mempool.effect$.pipe(
-    mergeMap((e): MempoolGossipInput[] => {
-      switch (e.type) {
-        case "GossipTx":
-          return [{ type: "TxAdmitted", hash: e.hash, tx: e.tx, height: e.height, senders: e.exceptPeers }];
-        case "NoteTxSender":
-          return [{ type: "TxSenderNoted", hash: e.hash, peerId: e.peerId }];
-        case "StopGossipingTxs":
-        case "TxsEvicted":
-          return [{ type: "TxsLeftPool", hashes: e.hashes }];
-        default:
-          return [];
-      }
-    }),
+    map(gossipInputOf),
+    filter((input): input is MempoolGossipInput => input !== undefined),
   );
 
   const sendOne = (e: SendGossipTx) =>
