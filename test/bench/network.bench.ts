@@ -16,7 +16,7 @@
 // phase is bounded (NETB_SECONDS of load, timeouts on every wait). Builds first if dist/ is
 // missing. Writes bench-results/network.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -276,6 +276,7 @@ async function measure(validators: number): Promise<Figures> {
     );
     const fin = finality(net, validators, () => loadDone);
     const requestsSent = (await Promise.all(loads)).reduce((a, b) => a + b, 0);
+    rmSync(dir, { recursive: true, force: true });
     if (profiler !== undefined) {
       writeFileSync(PROFILE_FILE!, await profiler.stop());
       console.log(`load-window CPU profile of node${profiled}: ${PROFILE_FILE}`);
