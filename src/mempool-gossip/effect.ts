@@ -1,8 +1,8 @@
 // What the mempool gossip reducer asks the wiring to do.
 
 /**
- * Queue one message of txs on the peer's mempool channel: admission numbers `seq` to `through`
- * (those of them the peer did not send us); the answer is GossipTxSendFinished.
+ * Queue messages of txs on the peer's mempool channel, in order and all or none: admission numbers
+ * `seq` to `through` (those of them the peer did not send us); the answer is GossipTxSendFinished.
  */
 export interface SendGossipTx {
   type: "SendGossipTx";
@@ -10,7 +10,7 @@ export interface SendGossipTx {
   channelId: number;
   seq: number;
   through: number;
-  message: Uint8Array;
+  messages: readonly Uint8Array[];
 }
 
 /** Wait `afterMs`, then GossipSleepElapsed for the peer. */

@@ -1,7 +1,8 @@
 // The mempool gossip reducer (v0.34's broadcastTxRoutine, one walk per peer): each admitted tx is
-// offered to each peer once, in admission order, with at most one message in flight per peer: up
-// to batchTxs consecutive txs per message (v0.34 sends one; see src/p2p/mempool-wire.ts for why a
-// v0.34 peer takes several). A peer that sent us the tx is skipped; a peer whose height is below the tx's
+// offered to each peer once, in admission order, with at most one send in flight per peer: up to
+// messagesPerSend messages in a send, each of up to batchTxs consecutive txs (v0.34 sends one tx
+// per message; see src/p2p/mempool-wire.ts for why a v0.34 peer takes several). A peer that sent
+// us the tx is skipped; a peer whose height is below the tx's
 // height − 1 (one block of lag allowed) waits peer_gossip_sleep and is looked at again; so does a
 // peer whose connection did not take the message. With mempool.broadcast = false nothing is sent.
 // With no peer nothing is kept: an admission is a no-op (on a lone validator the per-tx fold was
@@ -17,6 +18,7 @@ import {
 import type { MempoolGossipEffect } from "./effect.js";
 import type { MempoolGossipInput, PooledTx } from "./input.js";
 import type { GossipedTx, MempoolGossipState, PeerCursor } from "./state.js";
+import { TxKey } from "./tx-key.js";
 
 export interface MempoolGossipTransition {
   state: MempoolGossipState;
@@ -24,9 +26,10 @@ export interface MempoolGossipTransition {
 }
 
 /**
- * Moves a ready peer's walk on to the next txs it should get: emits their message (up to
- * batchTxs txs in admission order, within batchMessageBytes), or its sleep, or leaves it idle at
- * the end of the list.
+ * Moves a ready peer's walk on to the next txs it should get: emits their messages (up to
+ * messagesPerSend messages, or fewer once they hold sendBytes, of up to batchTxs txs each in
+ * admission order, each within batchMessageBytes), or its sleep, or leaves it idle at the end of
+ * the list.
  */
 function advance(
   state: MempoolGossipState,
@@ -34,44 +37,59 @@ function advance(
   cursor: PeerCursor,
   effects: MempoolGossipEffect[],
 ) {
-  const { batchTxs, batchMessageBytes } = state.config;
+  const { batchTxs, batchMessageBytes, messagesPerSend, sendBytes } = state.config;
+  let messages: Uint8Array[] | undefined; // allocated at the first tx found: most walks find none
+  let bytes = 0;
+  let open: Uint8Array[] = []; // the txs of the message being gathered, when batchTxs > 1
+  let opened: GossipedTx | undefined; // its first tx
+  let entries = 0;
   let next = cursor.next;
   let first = -1;
   let through = -1;
-  const batch: Uint8Array[] = [];
-  let alone: Uint8Array | undefined; // the first tx's own message, for a batch of one
-  let entries = 0;
-  while (next < state.nextSeq && batch.length < batchTxs) {
+  while (next < state.nextSeq) {
     const tx = state.txs.get(next);
     if (tx === undefined || tx.senders.includes(peerId)) {
       next++; // gone from the pool, or the peer sent it to us
       continue;
     }
     if (cursor.height !== undefined && cursor.height < tx.height - 1n) {
-      if (batch.length > 0) break; // what is gathered goes; this tx is looked at after it
+      if (first >= 0) break; // what is gathered goes; this tx is looked at after it
       effects.push({ type: "ScheduleGossipSleep", peerId, afterMs: state.config.peerGossipSleepMs });
       return state.peers.set(peerId, { ...cursor, next, status: "sleeping" });
     }
-    const entry = mempoolTxEntryBytes(tx.tx.length);
-    if (batch.length > 0 && mempoolMessageBytes(entries + entry) > batchMessageBytes) break;
-    if (first < 0) {
+    if (messages === undefined) {
+      messages = [];
       first = next;
-      alone = tx.message;
     }
-    batch.push(tx.tx);
-    entries += entry;
+    if (batchTxs === 1) {
+      // v0.34's one tx per message: the message encoded at its admission, one encode per tx
+      if (messages.length === messagesPerSend || bytes >= sendBytes) break;
+      messages.push(tx.message);
+      bytes += tx.message.length;
+    } else {
+      const entry = mempoolTxEntryBytes(tx.tx.length);
+      if (
+        opened !== undefined &&
+        (open.length === batchTxs || mempoolMessageBytes(entries + entry) > batchMessageBytes)
+      ) {
+        const message = open.length === 1 ? opened.message : encodeMempoolTxs(open);
+        messages.push(message);
+        bytes += message.length;
+        open = [];
+        opened = undefined;
+        entries = 0;
+        if (messages.length === messagesPerSend || bytes >= sendBytes) break;
+      }
+      opened ??= tx;
+      open.push(tx.tx);
+      entries += entry;
+    }
     through = next;
     next++;
   }
-  if (batch.length === 0) return state.peers.set(peerId, { ...cursor, next, status: "idle" });
-  effects.push({
-    type: "SendGossipTx",
-    peerId,
-    channelId: CHANNEL_MEMPOOL,
-    seq: first,
-    through,
-    message: batch.length === 1 && alone !== undefined ? alone : encodeMempoolTxs(batch),
-  });
+  if (messages === undefined) return state.peers.set(peerId, { ...cursor, next, status: "idle" });
+  if (opened !== undefined) messages.push(open.length === 1 ? opened.message : encodeMempoolTxs(open));
+  effects.push({ type: "SendGossipTx", peerId, channelId: CHANNEL_MEMPOOL, seq: first, through, messages });
   return state.peers.set(peerId, { ...cursor, next: first, status: "sending" });
 }
 
@@ -87,10 +105,11 @@ function withPool(state: MempoolGossipState, pool: readonly PooledTx[]): Mempool
   const seqOf = state.seqOf.withMutations((seqs) => {
     txs = txs.withMutations((list) => {
       for (const tx of pool) {
-        if (seqs.has(tx.hash)) continue;
+        const key = new TxKey(tx.hash);
+        if (seqs.has(key)) continue;
         const seq = nextSeq++;
         list.set(seq, gossipedTx(seq, tx.hash, tx.tx, tx.height, tx.senders));
-        seqs.set(tx.hash, seq);
+        seqs.set(key, seq);
       }
     });
   });
@@ -131,13 +150,15 @@ export function mempoolGossipReducer(
       return { state: { ...state, peers, txs: state.txs.clear(), seqOf: state.seqOf.clear() }, effects: [] };
     }
     case "TxAdmitted": {
-      if (state.peers.isEmpty() || state.seqOf.has(input.hash)) return { state, effects: [] };
+      if (state.peers.isEmpty()) return { state, effects: [] };
+      const key = new TxKey(input.hash);
+      if (state.seqOf.has(key)) return { state, effects: [] };
       const seq = state.nextSeq;
       const added: MempoolGossipState = {
         ...state,
         nextSeq: seq + 1,
         txs: state.txs.set(seq, gossipedTx(seq, input.hash, input.tx, input.height, input.senders)),
-        seqOf: state.seqOf.set(input.hash, seq),
+        seqOf: state.seqOf.set(key, seq),
       };
       // Wake the peers that were waiting at the end of the list.
       const effects: MempoolGossipEffect[] = [];
@@ -148,7 +169,7 @@ export function mempoolGossipReducer(
       return { state: { ...added, peers }, effects };
     }
     case "TxSenderNoted": {
-      const seq = state.seqOf.get(input.hash);
+      const seq = state.seqOf.get(new TxKey(input.hash));
       const tx = seq === undefined ? undefined : state.txs.get(seq);
       if (seq === undefined || tx === undefined || tx.senders.includes(input.peerId))
         return { state, effects: [] };
@@ -164,10 +185,11 @@ export function mempoolGossipReducer(
       const seqOf = state.seqOf.withMutations((seqs) => {
         txs = txs.withMutations((pool) => {
           for (const hash of input.hashes) {
-            const seq = seqs.get(hash);
+            const key = new TxKey(hash);
+            const seq = seqs.get(key);
             if (seq === undefined) continue;
             pool.delete(seq);
-            seqs.delete(hash);
+            seqs.delete(key);
           }
         });
       });

@@ -2,6 +2,7 @@
 // peers that sent it to us) and one cursor per peer over
 // them, as v0.34's per-peer broadcastTxRoutine walks the mempool's list.
 import { Map as ImmutableMap } from "immutable";
+import type { TxKey } from "./tx-key.js";
 
 export interface MempoolGossipConfig {
   /** `mempool.broadcast`: false sends nothing (received txs are still checked and admitted). */
@@ -10,6 +11,14 @@ export interface MempoolGossipConfig {
   readonly peerGossipSleepMs: number;
   /** Most txs in one message (1: v0.34's one tx per message). */
   readonly batchTxs: number;
+  /**
+   * Most messages in one send: a peer's walk hands the connection up to this many consecutive
+   * messages at once, each still its own message on the wire (v0.34's one tx per message when
+   * batchTxs is 1), so the fold, the send and its answer are paid once per group, not per tx.
+   */
+  readonly messagesPerSend: number;
+  /** A send takes no further message once its messages hold this many bytes (one always goes). */
+  readonly sendBytes: number;
   /**
    * Most bytes of one message: the channel's receive capacity, the size of one message of a
    * max_tx_bytes tx, so a peer that takes our largest tx takes every batch.
@@ -21,6 +30,8 @@ export const DEFAULT_MEMPOOL_GOSSIP_CONFIG: MempoolGossipConfig = {
   broadcast: true,
   peerGossipSleepMs: 100,
   batchTxs: 1,
+  messagesPerSend: 1,
+  sendBytes: Number.POSITIVE_INFINITY,
   batchMessageBytes: Number.POSITIVE_INFINITY,
 };
 
@@ -66,7 +77,8 @@ export interface MempoolGossipState {
    * the list).
    */
   readonly txs: ImmutableMap<number, GossipedTx>;
-  readonly seqOf: ImmutableMap<string, number>;
+  /** Admission number by tx hash (keys of cheap hash codes: tx-key.ts). */
+  readonly seqOf: ImmutableMap<TxKey, number>;
   readonly peers: ImmutableMap<string, PeerCursor>;
 }
 

@@ -102,6 +102,8 @@ export interface PeerConnection {
   readonly outbound: boolean;
   /** Queues a message; false when the channel's send queue is full or the connection is closed. */
   send(channelId: number, message: Uint8Array): boolean;
+  /** Queues several messages in order, all or none: false as send's. */
+  sendAll(channelId: number, messages: readonly Uint8Array[]): boolean;
   /** Whole reassembled messages, per channel. */
   onMessage(listener: (channelId: number, message: Uint8Array) => void): void;
   /** Called once when the connection ends, with why (peer error, our close, ping timeout...). */

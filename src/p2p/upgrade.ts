@@ -123,6 +123,11 @@ class MConnectionPeer implements PeerConnection {
     return this.mconnection.send(channelId, message);
   }
 
+  sendAll(channelId: number, messages: readonly Uint8Array[]): boolean {
+    if (!this.remoteChannels.has(channelId)) return false;
+    return this.mconnection.sendAll(channelId, messages);
+  }
+
   onMessage(listener: (channelId: number, message: Uint8Array) => void): void {
     this.mconnection.onMessage(listener);
   }

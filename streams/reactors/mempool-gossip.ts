@@ -4,7 +4,7 @@
 // connections and their outcome comes back as input. Peers' txs are decoded against our
 // max_tx_bytes and the channel capacity, then submitted to the mempool with their sender (CheckTx
 // refusals never stop a peer); garbage is reported to the peer layer with the reason.
-import { asyncScheduler, map, mergeMap, type Observable, type SchedulerLike, timer } from "rxjs";
+import { asyncScheduler, filter, map, mergeMap, type Observable, type SchedulerLike, timer } from "rxjs";
 import type { NodeConfig } from "../../src/config/config-schema.js";
 import type { Logger } from "../../src/logger/index.js";
 import type { MempoolEffect } from "../../src/mempool/effect.js";
@@ -62,6 +62,18 @@ type LayerHub = Pick<PeerLayer, "hub" | "reportPeer">;
  */
 export const MEMPOOL_GOSSIP_BATCH_TXS = 1;
 
+/**
+ * Most one-tx messages handed to a peer's connection in one send (each still its own message on
+ * the wire, as v0.34 sends them). v0.34's routine blocks on a send queue of one place that its
+ * connection's own goroutine empties at once; here the queue empties on the connection's next
+ * event-loop turn, so one message per send moved each peer's walk one tx per turn, and every tx
+ * cost a fold, a send and its answer per peer. A group pays those once; it is bounded by
+ * MEMPOOL_GOSSIP_SEND_BYTES too, so large txs go a few at a time.
+ */
+export const MEMPOOL_GOSSIP_MESSAGES_PER_SEND = 64;
+/** Bytes after which a send takes no further message: one write batch of the connection. */
+export const MEMPOOL_GOSSIP_SEND_BYTES = 65536;
+
 /** The settings the reactor reads: mempool.broadcast, mempool.max_tx_bytes, peer_gossip_sleep. */
 export function mempoolGossipConfigOf(config: NodeConfig): MempoolGossipDeps["config"] {
   return {
@@ -69,9 +81,26 @@ export function mempoolGossipConfigOf(config: NodeConfig): MempoolGossipDeps["co
     maxTxBytes: config.mempool.max_tx_bytes,
     peerGossipSleepMs: config.consensus.peer_gossip_sleep_duration,
     batchTxs: MEMPOOL_GOSSIP_BATCH_TXS,
+    messagesPerSend: MEMPOOL_GOSSIP_MESSAGES_PER_SEND,
+    sendBytes: MEMPOOL_GOSSIP_SEND_BYTES,
     // One message of our largest tx: a peer with our max_tx_bytes takes every batch.
     batchMessageBytes: mempoolRecvMessageCapacity(config.mempool.max_tx_bytes),
   };
+}
+
+/** The gossip's input for a mempool effect, or undefined for one it does not follow. */
+function gossipInputOf(e: MempoolEffect): MempoolGossipInput | undefined {
+  switch (e.type) {
+    case "GossipTx":
+      return { type: "TxAdmitted", hash: e.hash, tx: e.tx, height: e.height, senders: e.exceptPeers };
+    case "NoteTxSender":
+      return { type: "TxSenderNoted", hash: e.hash, peerId: e.peerId };
+    case "StopGossipingTxs":
+    case "TxsEvicted":
+      return { type: "TxsLeftPool", hashes: e.hashes };
+    default:
+      return undefined;
+  }
 }
 
 export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDeps): MempoolGossipReactor {
@@ -96,24 +125,15 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
           : { type: "GossipPeerRemoved", peerId: e.peerId },
     ),
   );
+  // One input per mempool effect that gossip cares about, by a plain map and filter: a mergeMap
+  // subscribed an inner observable per admitted tx (12 % of a node's allocations in a profile).
   const mempoolInputs$ = deps.mempool.effect$.pipe(
-    mergeMap((e): MempoolGossipInput[] => {
-      switch (e.type) {
-        case "GossipTx":
-          return [{ type: "TxAdmitted", hash: e.hash, tx: e.tx, height: e.height, senders: e.exceptPeers }];
-        case "NoteTxSender":
-          return [{ type: "TxSenderNoted", hash: e.hash, peerId: e.peerId }];
-        case "StopGossipingTxs":
-        case "TxsEvicted":
-          return [{ type: "TxsLeftPool", hashes: e.hashes }];
-        default:
-          return [];
-      }
-    }),
+    map(gossipInputOf),
+    filter((input): input is MempoolGossipInput => input !== undefined),
   );
 
   const sendOne = (e: SendGossipTx) =>
-    sendWhenRoom(hub, e.peerId, e.channelId, e.message, scheduler).pipe(
+    sendWhenRoom(hub, e.peerId, e.channelId, e.messages, scheduler).pipe(
       map(
         (delivered): MempoolGossipInput => ({
           type: "GossipTxSendFinished",

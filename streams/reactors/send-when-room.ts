@@ -2,7 +2,7 @@
 // the mempool and evidence channels) and drains on the connection's next turn, so a full queue
 // is tried again on the next few turns, then with growing pauses, until the message is queued,
 // the peer is gone, or SEND_TIMEOUT_MS passed (v0.34's Send gives up after 10 s). Emits once:
-// whether the connection took the message.
+// whether the connection took the message (or, given several, all of them in order).
 import { Observable, type SchedulerLike } from "rxjs";
 import type { PeerHub } from "../sources/peers.js";
 
@@ -12,10 +12,10 @@ const IMMEDIATE_RETRIES = 8;
 const MAX_PAUSE_MS = 100;
 
 export function sendWhenRoom(
-  hub: Pick<PeerHub, "send" | "get">,
+  hub: Pick<PeerHub, "send" | "sendAll" | "get">,
   peerId: string,
   channelId: number,
-  message: Uint8Array,
+  message: Uint8Array | readonly Uint8Array[],
   scheduler: SchedulerLike,
 ): Observable<boolean> {
   return new Observable<boolean>((subscriber) => {
@@ -29,7 +29,11 @@ export function sendWhenRoom(
     };
     const tryOnce = () => {
       if (cancelled) return;
-      if (hub.send(peerId, channelId, message)) return finish(true);
+      const sent =
+        message instanceof Uint8Array
+          ? hub.send(peerId, channelId, message)
+          : hub.sendAll(peerId, channelId, message);
+      if (sent) return finish(true);
       if (hub.get(peerId) === undefined || scheduler.now() - started >= SEND_TIMEOUT_MS) return finish(false);
       attempt++;
       if (attempt <= IMMEDIATE_RETRIES) {

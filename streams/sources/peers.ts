@@ -166,6 +166,25 @@ export class PeerHub {
     return this.sendTyped(peerId, channelId, bytes, undefined);
   }
 
+  /** Queues several messages to one peer in order, all or none; false as send's. */
+  sendAll(peerId: string, channelId: number, messages: readonly Uint8Array[]): boolean {
+    const connection = this.connections.get(peerId);
+    if (connection?.remoteNodeInfo.channels.includes(channelId) !== true) return false;
+    const queued = connection!.sendAll(channelId, messages);
+    if (queued)
+      for (const bytes of messages) {
+        this.metrics.bytesSent(peerId, channelId, bytes.length);
+        this.metrics.messageSent(messageTypeLabel(channelId, bytes), bytes.length);
+      }
+    if (this.log.isEnabled("debug"))
+      this.log.debug(queued ? "sent" : "send queue full, dropped", {
+        peer: peerId,
+        channel: hexChannel(channelId),
+        messages: messages.length,
+      });
+    return queued;
+  }
+
   /** Sends to every peer that speaks the channel; returns how many took it. */
   broadcast(channelId: number, bytes: Uint8Array): number {
     // One message, one type: read it once, not once per peer.

@@ -1,5 +1,6 @@
 // Txs per second through the mempool gossip reducer (each admission offered to 4 peers: the
-// TxAdmitted fold, one SendGossipTx per peer, each answered by GossipTxSendFinished) beside the
+// TxAdmitted fold, SendGossipTx per peer, each answered by GossipTxSendFinished; txs admitted 50
+// at a time as an RPC batch brings them, at the node's messages per send and at one) beside the
 // mempool's own admission rate (the node's mempool loop with CheckTx on the in-process kvstore)
 // in the same run: gossip must not be what limits a node's tx intake. Fresh txs each round;
 // rounds alternate; medians. Bounded in count and time; never fails on time. Writes
@@ -15,6 +16,7 @@ import { InProcessAbciClient } from "../../src/abci/client/in-process-client.js"
 import { createLogger } from "../../src/logger/index.js";
 import { DEFAULT_MEMPOOL_CONFIG } from "../../src/mempool/state.js";
 import {
+  DEFAULT_MEMPOOL_GOSSIP_CONFIG,
   initialMempoolGossipState,
   type MempoolGossipInput,
   type MempoolGossipState,
@@ -22,6 +24,10 @@ import {
 } from "../../src/mempool-gossip/index.js";
 import { createMempoolNode } from "../../streams/mempool-node.js";
 import type { NodeEvent } from "../../streams/node-handle.js";
+import {
+  MEMPOOL_GOSSIP_MESSAGES_PER_SEND,
+  MEMPOOL_GOSSIP_SEND_BYTES,
+} from "../../streams/reactors/mempool-gossip.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const ROUNDS = 5;
@@ -56,74 +62,95 @@ async function admissions(): Promise<number> {
   return (BATCH * 1000) / ms;
 }
 
-let gossip: MempoolGossipState = initialMempoolGossipState();
-for (let p = 0; p < PEERS; p++)
-  gossip = mempoolGossipReducer(gossip, {
-    type: "GossipPeerAdded",
-    peerId: `peer${p}`,
-    peerHeight: 0n,
-    pool: [],
-  }).state;
-let sends = 0;
+/** Txs admitted before the peers' sends are answered: one JSON-RPC batch of the load benches. */
+const CHUNK = 50;
 
-function gossipRound(): number {
-  const txs = freshTxs(BATCH).map((tx) => ({ tx, hash: hashOf(tx) }));
-  const start = performance.now();
-  for (const { tx, hash } of txs) {
-    const admitted: MempoolGossipInput = { type: "TxAdmitted", hash, tx, height: 0n, senders: [] };
-    let t = mempoolGossipReducer(gossip, admitted);
-    gossip = t.state;
-    // every send answered as delivered, in turn (the reactor's loop does the same through the hub)
-    let queue = t.effects;
-    while (queue.length > 0) {
-      const next = [];
-      for (const e of queue) {
-        if (e.type !== "SendGossipTx") continue;
-        sends++;
-        t = mempoolGossipReducer(gossip, {
-          type: "GossipTxSendFinished",
-          peerId: e.peerId,
-          seq: e.seq,
-          through: e.through,
-          delivered: true,
-          peerHeight: 0n,
-        });
-        gossip = t.state;
-        next.push(...t.effects);
+/** A reducer with PEERS peers, each send carrying up to `messagesPerSend` messages. */
+function gossipWith(messagesPerSend: number) {
+  let state: MempoolGossipState = initialMempoolGossipState({
+    ...DEFAULT_MEMPOOL_GOSSIP_CONFIG,
+    messagesPerSend,
+    sendBytes: MEMPOOL_GOSSIP_SEND_BYTES,
+  });
+  for (let p = 0; p < PEERS; p++)
+    state = mempoolGossipReducer(state, {
+      type: "GossipPeerAdded",
+      peerId: `peer${p}`,
+      peerHeight: 0n,
+      pool: [],
+    }).state;
+  let messages = 0;
+  /** Admits a round's txs CHUNK at a time, answering every send as delivered after each chunk. */
+  const round = (): number => {
+    const txs = freshTxs(BATCH).map((tx) => ({ tx, hash: hashOf(tx) }));
+    const start = performance.now();
+    for (let at = 0; at < txs.length; at += CHUNK) {
+      let queue: MempoolGossipInput[] = [];
+      const fold = (input: MempoolGossipInput) => {
+        const t = mempoolGossipReducer(state, input);
+        state = t.state;
+        for (const e of t.effects) {
+          if (e.type !== "SendGossipTx") continue;
+          messages += e.messages.length;
+          queue.push({
+            type: "GossipTxSendFinished",
+            peerId: e.peerId,
+            seq: e.seq,
+            through: e.through,
+            delivered: true,
+            peerHeight: 0n,
+          });
+        }
+      };
+      for (const { tx, hash } of txs.slice(at, at + CHUNK))
+        fold({ type: "TxAdmitted", hash, tx, height: 0n, senders: [] });
+      // the connections take the sends, in turn (the reactor's loop does the same through the hub)
+      while (queue.length > 0) {
+        const answers = queue;
+        queue = [];
+        for (const answer of answers) fold(answer);
       }
-      queue = next;
     }
-  }
-  const ms = performance.now() - start;
-  // the pool empties as blocks commit: keep the reducer's list at a steady size
-  gossip = mempoolGossipReducer(gossip, { type: "TxsLeftPool", hashes: txs.map((t) => t.hash) }).state;
-  return (BATCH * 1000) / ms;
+    const ms = performance.now() - start;
+    // the pool empties as blocks commit: keep the reducer's list at a steady size
+    state = mempoolGossipReducer(state, { type: "TxsLeftPool", hashes: txs.map((t) => t.hash) }).state;
+    return (BATCH * 1000) / ms;
+  };
+  return { round, messages: () => messages };
 }
 
-gossipRound(); // warm-up
+const single = gossipWith(1);
+const grouped = gossipWith(MEMPOOL_GOSSIP_MESSAGES_PER_SEND);
+single.round(); // warm-up
+grouped.round();
 await admissions();
 const ours: number[] = [];
+const one: number[] = [];
 const baseline: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  ours.push(gossipRound());
+  one.push(single.round());
+  ours.push(grouped.round());
   baseline.push(await admissions());
 }
 running.unsubscribe();
 await client.close();
 rmSync(dir, { recursive: true, force: true });
 
-if (sends !== (ROUNDS + 1) * BATCH * PEERS)
-  throw new Error(`expected every tx sent to every peer, got ${sends} sends`);
+for (const g of [single, grouped])
+  if (g.messages() !== (ROUNDS + 1) * BATCH * PEERS)
+    throw new Error(`expected every tx sent to every peer, got ${g.messages()} messages`);
 const result = {
   batch: BATCH,
   rounds: ROUNDS,
   peers: PEERS,
+  messagesPerSend: MEMPOOL_GOSSIP_MESSAGES_PER_SEND,
   gossipReducerTxsPerSecond: Math.round(median(ours)),
+  oneMessagePerSendTxsPerSecond: Math.round(median(one)),
   mempoolAdmissionsPerSecond: Math.round(median(baseline)),
   ratio: Number((median(ours) / median(baseline)).toFixed(3)),
 };
 console.log(
-  `mempool gossip reducer (${PEERS} peers): ${result.gossipReducerTxsPerSecond} txs/s | mempool admissions: ${result.mempoolAdmissionsPerSecond}/s | ratio ${result.ratio}`,
+  `mempool gossip reducer (${PEERS} peers, txs admitted ${CHUNK} at a time): ${result.gossipReducerTxsPerSecond} txs/s at up to ${MEMPOOL_GOSSIP_MESSAGES_PER_SEND} messages per send, ${result.oneMessagePerSendTxsPerSecond} at one | mempool admissions: ${result.mempoolAdmissionsPerSecond}/s | ratio ${result.ratio}`,
 );
 mkdirSync(join(root, "bench-results"), { recursive: true });
 writeFileSync(join(root, "bench-results", "mempool-gossip.json"), `${JSON.stringify(result, null, 2)}\n`);

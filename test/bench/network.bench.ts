@@ -16,7 +16,7 @@
 // phase is bounded (NETB_SECONDS of load, timeouts on every wait). Builds first if dist/ is
 // missing. Writes bench-results/network.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { Network } from "../e2e/network-harness.js";
 import { killAllNodes } from "../e2e/node-harness.js";
 import { setConfig } from "../e2e/p2p-harness.js";
+import { inspectorUrl, startProfile, type WindowProfiler } from "./inspector-profile.js";
 import { scheduledDelayLua } from "./wrk-pacing.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -43,6 +44,13 @@ const VALUE = "v".repeat(64);
 const MEMPOOL_SIZE = process.env.NETB_MEMPOOL_SIZE;
 /** Offered tx/s for the whole network (NETB_RATE), or undefined for closed-loop load. */
 const RATE = process.env.NETB_RATE === undefined ? undefined : Number(process.env.NETB_RATE);
+/**
+ * NETB_PROFILE=<file>: a CPU profile of node NETB_PROFILE_NODE (default 1) of the four validators,
+ * over the load window only (started with the load, stopped when the last wrk ends), through the
+ * inspector; read it with cpu-profile-summary.mjs --root "(root)".
+ */
+const PROFILE_FILE = process.env.NETB_PROFILE;
+const PROFILE_NODE = Number(process.env.NETB_PROFILE_NODE ?? 1);
 if (RATE !== undefined && !(Number.isFinite(RATE) && RATE > 0))
   throw new Error(`NETB_RATE must be a positive number of tx/s, got "${process.env.NETB_RATE}"`);
 
@@ -234,7 +242,15 @@ async function measure(validators: number): Promise<Figures> {
   const all = Array.from({ length: validators }, (_, i) => i);
   if (MEMPOOL_SIZE !== undefined)
     for (const home of net.homes) setConfig(home, "mempool", { size: Number(MEMPOOL_SIZE) });
-  net.startAll();
+  const profiled = PROFILE_FILE !== undefined && validators === 4 ? PROFILE_NODE : -1;
+  const nodeOptions = process.env.NODE_OPTIONS;
+  for (const i of all) {
+    // only the profiled node gets an inspector (the child's environment is copied at spawn)
+    if (i === profiled) process.env.NODE_OPTIONS = `${nodeOptions ?? ""} --inspect=127.0.0.1:0`.trim();
+    net.start(i);
+    if (nodeOptions === undefined) delete process.env.NODE_OPTIONS;
+    else process.env.NODE_OPTIONS = nodeOptions;
+  }
   try {
     await net.waitForHeight(all, 2n, 120_000);
     const idleFrom = net.commonHeight(all);
@@ -247,6 +263,12 @@ async function measure(validators: number): Promise<Figures> {
     if (RATE !== undefined && !useWrk) throw new Error("NETB_RATE needs wrk (/usr/bin/wrk)");
     const script = useWrk ? wrkScript(dir, RATE === undefined ? undefined : RATE / validators) : "";
     let loadDone = false;
+    let profiler: WindowProfiler | undefined;
+    if (profiled >= 0) {
+      const url = inspectorUrl(net.node(profiled).output);
+      if (url === undefined) throw new Error(`node${profiled} printed no inspector address`);
+      profiler = await startProfile(url);
+    }
     const loads = all.map((i) =>
       useWrk
         ? runWrk(script, net.node(i).rpcUrl!, `n${validators}-${i}`)
@@ -254,6 +276,11 @@ async function measure(validators: number): Promise<Figures> {
     );
     const fin = finality(net, validators, () => loadDone);
     const requestsSent = (await Promise.all(loads)).reduce((a, b) => a + b, 0);
+    rmSync(dir, { recursive: true, force: true });
+    if (profiler !== undefined) {
+      writeFileSync(PROFILE_FILE!, await profiler.stop());
+      console.log(`load-window CPU profile of node${profiled}: ${PROFILE_FILE}`);
+    }
     loadDone = true;
     const underLoad = await fin;
     // the mempools drain: wait until two heights in a row carry no tx (bounded)

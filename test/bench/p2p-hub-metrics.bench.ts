@@ -39,6 +39,9 @@ class MemoryConnection implements PeerConnection {
   send(): boolean {
     return true;
   }
+  sendAll(): boolean {
+    return true;
+  }
   onMessage(listener: (channelId: number, message: Uint8Array) => void): void {
     this.listener = listener;
   }

@@ -12,6 +12,7 @@ import {
   mempoolGossipReducer,
   type PooledTx,
 } from "../../src/mempool-gossip/index.js";
+import { TxKey } from "../../src/mempool-gossip/tx-key.js";
 import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
 import { encodeMempoolTx, encodeMempoolTxs } from "../../src/p2p/mempool-wire.js";
 
@@ -55,7 +56,7 @@ const send = (peerId: string, seq: number, n: number): MempoolGossipEffect => ({
   channelId: CHANNEL_MEMPOOL,
   seq,
   through: seq,
-  message: encodeMempoolTx(tx(n)),
+  messages: [encodeMempoolTx(tx(n))],
 });
 const sleep = (peerId: string): MempoolGossipEffect => ({
   type: "ScheduleGossipSleep",
@@ -122,7 +123,7 @@ describe("mempool gossip reducer", () => {
     for (const peer of ["A", "B", "C"]) state = mempoolGossipReducer(state, added(peer)).state;
     const sent = mempoolGossipReducer(state, admitted(7)).effects;
     assert.equal(sent.length, 3);
-    const messages = sent.map((e) => (e.type === "SendGossipTx" ? e.message : undefined));
+    const messages = sent.map((e) => (e.type === "SendGossipTx" ? e.messages[0] : undefined));
     assert.deepEqual(messages[0], encodeMempoolTx(tx(7)));
     assert.ok(
       messages.every((m) => m === messages[0]),
@@ -176,7 +177,7 @@ describe("mempool gossip reducer", () => {
       [admitted(3), []], // the same tx again: already known
     ]);
     assert.equal(s.txs.size, 1);
-    assert.equal(s.seqOf.get("H3"), 2);
+    assert.equal(s.seqOf.get(new TxKey("H3")), 2);
   });
 
   test("txs leaving the pool leave the state before them unchanged", () => {
@@ -189,7 +190,10 @@ describe("mempool gossip reducer", () => {
     assert.equal(after.txs.size, 0);
     assert.equal(after.seqOf.size, 0);
     assert.equal(before.txs.size, 2);
-    assert.deepEqual([...before.seqOf.keys()], ["H1", "H2"]);
+    assert.deepEqual(
+      [...before.seqOf.keys()].map((k) => k.hash),
+      ["H1", "H2"],
+    );
   });
 
   test("the tx in flight leaving the pool does not stall the walk", () => {
@@ -232,7 +236,11 @@ describe("mempool gossip reducer", () => {
       ],
       alone,
     );
-    assert.deepEqual([...s.seqOf.keys()], ["H1", "H2", "H3", "H4"], "B's join did not read its pool");
+    assert.deepEqual(
+      [...s.seqOf.keys()].map((k) => k.hash),
+      ["H1", "H2", "H3", "H4"],
+      "B's join did not read its pool",
+    );
     const gone = mempoolGossipReducer(s, { type: "GossipPeerRemoved", peerId: "B" }).state;
     assert.equal(gone.txs.size, 0);
     assert.equal(gone.seqOf.size, 0);
@@ -265,7 +273,7 @@ describe("mempool gossip reducer", () => {
       channelId: CHANNEL_MEMPOOL,
       seq,
       through,
-      message: encodeMempoolTxs(ns.map(tx)),
+      messages: [encodeMempoolTxs(ns.map(tx))],
     });
     const done = (peerId: string, seq: number, through: number, delivered = true): MempoolGossipInput => ({
       type: "GossipTxSendFinished",
@@ -309,10 +317,83 @@ describe("mempool gossip reducer", () => {
         channelId: CHANNEL_MEMPOOL,
         seq: 0,
         through: 1,
-        message: encodeMempoolTxs([Uint8Array.of(1, 1), Uint8Array.of(2, 2)]),
+        messages: [encodeMempoolTxs([Uint8Array.of(1, 1), Uint8Array.of(2, 2)])],
       },
     ]);
     assert.ok(encodeMempoolTxs([Uint8Array.of(1, 1), Uint8Array.of(2, 2)]).length <= 11);
     assert.ok(encodeMempoolTxs([1, 2, 3].map((n) => Uint8Array.of(n, n))).length > 11);
+  });
+
+  test("several messages per send: up to messagesPerSend one-tx messages in one send, each the tx's own message; senders' txs skipped, a lagging tx ends the send, a failed send resends from the first", () => {
+    const grouped = initialMempoolGossipState({ ...DEFAULT_MEMPOOL_GOSSIP_CONFIG, messagesPerSend: 3 });
+    const group = (peerId: string, seq: number, through: number, ns: number[]): MempoolGossipEffect => ({
+      type: "SendGossipTx",
+      peerId,
+      channelId: CHANNEL_MEMPOOL,
+      seq,
+      through,
+      messages: ns.map((n) => encodeMempoolTx(tx(n))),
+    });
+    const done = (seq: number, through: number, delivered = true): MempoolGossipInput => ({
+      type: "GossipTxSendFinished",
+      peerId: "A",
+      seq,
+      through,
+      delivered,
+      peerHeight: 1n,
+    });
+    const pool = [
+      pooled(1, 1n),
+      pooled(2, 1n, ["A"]),
+      pooled(3, 1n),
+      pooled(4, 1n),
+      pooled(5, 1n),
+      pooled(6, 1n),
+      pooled(7, 5n),
+    ];
+    steps(
+      [
+        // tx 2 came from A: the first send carries 1, 3, 4 (admission numbers 0-3), one message each.
+        [added("A", 1n, pool), [group("A", 0, 3, [1, 3, 4])]],
+        [done(0, 3), [group("A", 4, 5, [5, 6])]], // tx 7 (height 5) is too far ahead: the send ends
+        [done(4, 5, false), [sleep("A")]],
+        [{ type: "GossipSleepElapsed", peerId: "A", peerHeight: 1n }, [group("A", 4, 5, [5, 6])]],
+        [done(4, 5), [sleep("A")]], // now only tx 7 is left, and A is behind it
+      ],
+      grouped,
+    );
+    // Each message of a send is the one encoded at the tx's admission, shared by every peer.
+    let state = grouped;
+    for (const peer of ["A", "B"]) state = mempoolGossipReducer(state, added(peer)).state;
+    const sends = mempoolGossipReducer(state, admitted(8)).effects;
+    const messages = sends.map((e) => (e.type === "SendGossipTx" ? e.messages[0] : undefined));
+    assert.equal(messages.length, 2);
+    assert.ok(messages[0] !== undefined && messages[0] === messages[1], "one Uint8Array for all peers");
+  });
+
+  test("tx hashes whose hash codes collide (the same first 8 digits) are still told apart", () => {
+    const a = `${"AB".repeat(4)}${"1".repeat(56)}`;
+    const b = `${"AB".repeat(4)}${"2".repeat(56)}`;
+    assert.equal(new TxKey(a).hashCode(), new TxKey(b).hashCode());
+    assert.equal(new TxKey(a).equals(new TxKey(b)), false);
+    let state = mempoolGossipReducer(initialMempoolGossipState(), added("A")).state;
+    for (const [n, hash] of [
+      [1, a],
+      [2, b],
+    ] as const)
+      state = mempoolGossipReducer(state, {
+        type: "TxAdmitted",
+        hash,
+        tx: tx(n),
+        height: 0n,
+        senders: [],
+      }).state;
+    assert.equal(state.txs.size, 2, "the second is not taken for the first");
+    state = mempoolGossipReducer(state, { type: "TxsLeftPool", hashes: [a] }).state;
+    assert.deepEqual(
+      [...state.seqOf.keys()].map((k) => k.hash),
+      [b],
+    );
+    assert.deepEqual(state.txs.first()?.hash, b);
   });
 });

@@ -299,3 +299,41 @@ test("mconnection: a graceful close writes every queued message first (v0.34 Flu
   assert.equal(receiver.messages.filter(([c]) => c === CH_B).length, 5);
   receiver.connection.close("x");
 });
+
+test("mconnection: sendAll queues several messages in order, all or none, and writes exactly the packets of sending them one by one", async () => {
+  const one = {
+    id: CH_A,
+    priority: 10,
+    sendQueueCapacity: 1,
+    recvBufferCapacity: 0,
+    recvMessageCapacity: 5000,
+  };
+  // messages of 1, 1,500 (two packets) and 3 bytes
+  const group = [Uint8Array.of(1), new Uint8Array(1500).fill(7), Uint8Array.of(3, 3, 3)];
+  const apart = make({}, [{ ...one, sendQueueCapacity: 3 }]);
+  for (const m of group) assert.equal(apart.connection.send(CH_A, m), true);
+  const together = make({}, [one]);
+  assert.equal(together.connection.sendAll(CH_A, group), true);
+  assert.equal(
+    together.connection.sendAll(CH_A, [Uint8Array.of(9)]),
+    false,
+    "the queue's one place is taken",
+  );
+  assert.equal(together.connection.send(CH_A, Uint8Array.of(9)), false);
+  await eventually(() => together.transport.written.length > 0 && apart.transport.written.length > 0, 2000);
+  assert.deepEqual(together.transport.writtenBytes(), apart.transport.writtenBytes());
+  const packets = [
+    encodePacketMsgDelimited(CH_A, true, group[0]!),
+    encodePacketMsgDelimited(CH_A, false, group[1]!.subarray(0, 1024)),
+    encodePacketMsgDelimited(CH_A, true, group[1]!.subarray(1024)),
+    encodePacketMsgDelimited(CH_A, true, group[2]!),
+  ];
+  assert.deepEqual(
+    together.transport.writtenBytes(),
+    Buffer.concat(packets),
+    "each message its own packets and eof",
+  );
+  assert.equal(together.connection.sendAll(CH_A, [Uint8Array.of(9)]), true, "room again once written");
+  apart.connection.close("x");
+  together.connection.close("x");
+});

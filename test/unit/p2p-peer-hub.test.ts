@@ -41,6 +41,10 @@ class MemoryConnection implements PeerConnection {
     this.sent.push([channelId, message]);
     return true;
   }
+  sendAll(channelId: number, messages: readonly Uint8Array[]): boolean {
+    for (const message of messages) this.send(channelId, message);
+    return true;
+  }
   onMessage(listener: (channelId: number, message: Uint8Array) => void): void {
     this.listeners.push(listener);
   }

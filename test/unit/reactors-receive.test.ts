@@ -32,6 +32,10 @@ function fakeLayer() {
       sent.push({ peerId, channelId, bytes });
       return true;
     },
+    sendAll: (peerId: string, channelId: number, all: readonly Uint8Array[]) => {
+      for (const bytes of all) sent.push({ peerId, channelId, bytes });
+      return true;
+    },
   };
   const add = (peerId: string) => {
     connected.add(peerId);
@@ -58,7 +62,15 @@ describe("mempool reactor", () => {
         },
         state: () => ({ txs: [] }),
       },
-      config: { broadcast: true, peerGossipSleepMs: 100, maxTxBytes: 16, batchTxs: 1, batchMessageBytes: 20 },
+      config: {
+        broadcast: true,
+        peerGossipSleepMs: 100,
+        maxTxBytes: 16,
+        batchTxs: 1,
+        batchMessageBytes: 20,
+        messagesPerSend: 1,
+        sendBytes: 20,
+      },
       logger,
       onFault: (f) => assert.fail(f.reason),
     });

@@ -175,6 +175,23 @@ export class MConnection {
     return true;
   }
 
+  /**
+   * Queues several messages of one channel together, in order: all of them when the queue has a
+   * free place, none otherwise, as one send would be taken (so the queue holds at most one group
+   * beyond capacity − 1 messages; the caller bounds a group's size). Each
+   * message is still cut into its own packets, with its own eof: the wire is what the same
+   * messages sent one by one give.
+   */
+  sendAll(channelId: number, messages: readonly Uint8Array[]): boolean {
+    if (this.closedWith !== undefined) return false;
+    const channel = this.channels.get(channelId);
+    if (channel === undefined) return false;
+    if (channel.queue.length >= channel.descriptor.sendQueueCapacity) return false;
+    for (const message of messages) channel.queue.push(message);
+    this.scheduleSend();
+    return true;
+  }
+
   /** Adds a listener; messages that arrived before the first one are delivered to it next turn. */
   onMessage(listener: (channelId: number, message: Uint8Array) => void): void {
     this.messageListeners.push(listener);
