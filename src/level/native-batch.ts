@@ -133,12 +133,32 @@ export class NativeBatch {
    */
   write(operations: BatchOperations, sync: boolean): Promise<void> {
     const filling = this.begin();
-    const { keys, values } = operations;
     try {
-      for (let i = 0; i < keys.length; i++) {
-        const value = values[i];
-        if (value === undefined) filling.del(keys[i]!);
-        else filling.put(keys[i]!, value);
+      fillRange(filling, operations, 0, operations.keys.length);
+    } catch (error) {
+      filling.abandon();
+      throw error;
+    }
+    return filling.write(sync);
+  }
+
+  /**
+   * write's one atomic LevelDB write, the batch filled `piece` operations at a time with `pause()`
+   * awaited between pieces: for a caller on the node's thread with tens of thousands of writes.
+   * The batch is in use from the call until the returned promise settles.
+   */
+  async writeInPieces(
+    operations: BatchOperations,
+    sync: boolean,
+    piece: number,
+    pause: () => Promise<void>,
+  ): Promise<void> {
+    const filling = this.begin();
+    const n = operations.keys.length;
+    try {
+      for (let from = 0; from < n; from += piece) {
+        if (from > 0) await pause();
+        fillRange(filling, operations, from, Math.min(n, from + piece));
       }
     } catch (error) {
       filling.abandon();
@@ -153,6 +173,16 @@ export class NativeBatch {
  * bytes into LevelDB's WriteBatch at once, so the caller may build every key in one reused buffer.
  * Ends with `write` or `abandon`; the database's batch is busy until then.
  */
+/** Operations [from, to) put (or deleted, for an undefined value) into `filling`. */
+function fillRange(filling: FillingBatch, operations: BatchOperations, from: number, to: number): void {
+  const { keys, values } = operations;
+  for (let i = from; i < to; i++) {
+    const value = values[i];
+    if (value === undefined) filling.del(keys[i]!);
+    else filling.put(keys[i]!, value);
+  }
+}
+
 export class FillingBatch {
   bytes = 0;
   #open = true;

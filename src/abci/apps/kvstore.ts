@@ -271,22 +271,7 @@ export class KvstoreApplication extends NoopApplication {
     const native = nativeBatchOf(this.db);
     if (keys.length <= COMMIT_PIECE || native === undefined || !native.available)
       return writeOperations(this.db, { keys, values }, false);
-    const filling = native.begin();
-    try {
-      for (let from = 0; from < keys.length; from += COMMIT_PIECE) {
-        if (from > 0) await nextTurn();
-        const to = Math.min(keys.length, from + COMMIT_PIECE);
-        for (let i = from; i < to; i++) {
-          const value = values[i];
-          if (value === undefined) filling.del(keys[i]!);
-          else filling.put(keys[i]!, value);
-        }
-      }
-    } catch (error) {
-      filling.abandon();
-      throw error;
-    }
-    return filling.write(false);
+    return native.writeInPieces({ keys, values }, false, COMMIT_PIECE, nextTurn);
   }
 
   override query(req: RequestQuery) {
