@@ -4,13 +4,12 @@
 import type { AbciClient } from "../../src/abci/client/abci-client.js";
 import type { NodeConfig } from "../../src/config/config-schema.js";
 import type { Logger } from "../../src/logger/index.js";
+import { nextTurn } from "../../src/next-turn.js";
 import { MempoolCommitLock } from "../effects/block-commit.js";
 import { createMempoolNode, type MempoolNode } from "../mempool-node.js";
 import { mempoolConfigOf } from "../node-config.js";
 import type { NodeLifecycle } from "../node-lifecycle.js";
 import type { NodeProjections } from "./projections.js";
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function openMempool(parts: {
   config: NodeConfig;

@@ -24,6 +24,7 @@ import { executeBlock } from "../../src/abci/execute-block.js";
 import type { CommitBlock } from "../../src/consensus/effect.js";
 import { isEvidenceExpired } from "../../src/evidence/index.js";
 import type { Logger } from "../../src/logger/index.js";
+import { nextTurn } from "../../src/next-turn.js";
 import type { BlockStore } from "../../src/store/block-store.js";
 import type { HeightIndexer } from "../../src/store/indexer/event-indexer.js";
 import { heightIndexInputFrom } from "../../src/store/indexer/height-index-input.js";
@@ -150,9 +151,6 @@ export class MempoolCommitLock {
     for (const send of held) send();
   }
 }
-
-/** Resolves on the event loop's next turn, after the I/O callbacks waiting (admissions) ran. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Milliseconds spent in each named phase of a height's commit, for the debug log. */
 class PhaseClock {

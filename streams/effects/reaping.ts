@@ -10,6 +10,7 @@ import { concatMap, from, map, type Observable } from "rxjs";
 import type { ConsensusEffect, ReapProposalBlock } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { type EvidencePoolState, pendingEvidence } from "../../src/evidence/index.js";
+import { nextTurn } from "../../src/next-turn.js";
 import { maxDataBytes } from "../../src/types/block-limits.js";
 import type { Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
 import { dataHashAhead, type TxDigests } from "../../src/wire/hashes.js";
@@ -26,9 +27,6 @@ export interface ReapingDeps {
   reapTxsHashed?(maxBytes: number, maxGas: bigint): Promise<readonly Uint8Array[]>;
   evidencePool(): EvidencePoolState;
 }
-
-/** Resolves on the event loop's next turn, after the I/O callbacks waiting (RPC requests) ran. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The node's reaping ports over its mempool's reap: the txs, and the txs with their data hash made

@@ -16,6 +16,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   "src/version.ts": 0,
   "src/coded-error.ts": 0,
   "src/bytes.ts": 0,
+  "src/next-turn.ts": 0,
   "src/wire/generated": 0,
   "src/crypto": 1,
   "src/wire": 2,

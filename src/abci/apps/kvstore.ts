@@ -6,6 +6,7 @@
 import { ClassicLevel } from "classic-level";
 import { addressOf as validatorAddress } from "../../crypto/hash.js";
 import { nativeBatchOf, writeOperations } from "../../level/native-batch.js";
+import { nextTurn } from "../../next-turn.js";
 import type {
   RequestBeginBlock,
   RequestCheckTx,
@@ -52,7 +53,6 @@ const STATE_KEY = utf8.encode("stateKey");
 const EMPTY = new Uint8Array(0);
 /** Writes copied into the native batch per turn of the event loop at Commit (writePending). */
 export const COMMIT_PIECE = 4096;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 // Shared, never mutated: the constant attributes of every DeliverTx event.
 const CREATOR = attribute("creator", "Cosmoshi Netowoko");

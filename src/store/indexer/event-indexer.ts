@@ -2,6 +2,7 @@
 // batch, and answers tx by hash, tx_search and block_search. A tx is findable as soon as
 // indexHeight resolves, so the node publishes a height's Tx events only after awaiting it.
 import { sha256 } from "../../crypto/hash.js";
+import { nextTurn } from "../../next-turn.js";
 import type { Event } from "../../wire/generated/tendermint/abci/types.js";
 import { ResponseDeliverTx, TxResult } from "../../wire/generated/tendermint/abci/types.js";
 import { ABCIResponses } from "../../wire/generated/tendermint/state/types.js";
@@ -44,9 +45,6 @@ const utf8 = new TextEncoder();
 
 /** Txs of a height indexed between two turns of the event loop (a few milliseconds of work). */
 export const INDEX_SLICE_TXS = 256;
-
-/** Resolves on the event loop's next turn, after the I/O callbacks waiting (admissions) ran. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface TxSearchResult {
   total: number;
