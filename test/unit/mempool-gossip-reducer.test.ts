@@ -37,27 +37,39 @@ const added = (peerId: string, peerHeight?: bigint, pool: PooledTx[] = []): Memp
   peerHeight,
   pool,
 });
-const finished = (
+/** A send's answer for admission numbers seq..through (peer at height 1 in the batching tests). */
+const finishedRange = (
   peerId: string,
   seq: number,
+  through: number,
   delivered = true,
   peerHeight?: bigint,
 ): MempoolGossipInput => ({
   type: "GossipTxSendFinished",
   peerId,
   seq,
-  through: seq,
+  through,
   delivered,
   peerHeight,
 });
-const send = (peerId: string, seq: number, n: number): MempoolGossipEffect => ({
+const finished = (peerId: string, seq: number, delivered = true, peerHeight?: bigint): MempoolGossipInput =>
+  finishedRange(peerId, seq, seq, delivered, peerHeight);
+/** One send of `messages` for admission numbers seq..through. */
+const sendRange = (
+  peerId: string,
+  seq: number,
+  through: number,
+  messages: Uint8Array[],
+): MempoolGossipEffect => ({
   type: "SendGossipTx",
   peerId,
   channelId: CHANNEL_MEMPOOL,
   seq,
-  through: seq,
-  messages: [encodeMempoolTx(tx(n))],
+  through,
+  messages,
 });
+const send = (peerId: string, seq: number, n: number): MempoolGossipEffect =>
+  sendRange(peerId, seq, seq, [encodeMempoolTx(tx(n))]);
 const sleep = (peerId: string): MempoolGossipEffect => ({
   type: "ScheduleGossipSleep",
   peerId,
@@ -267,22 +279,10 @@ describe("mempool gossip reducer", () => {
       // Room for three one-byte txs: 3 entries of 3 bytes, and the message's 2 bytes of framing.
       batchMessageBytes: 11,
     });
-    const batch = (peerId: string, seq: number, through: number, ns: number[]): MempoolGossipEffect => ({
-      type: "SendGossipTx",
-      peerId,
-      channelId: CHANNEL_MEMPOOL,
-      seq,
-      through,
-      messages: [encodeMempoolTxs(ns.map(tx))],
-    });
-    const done = (peerId: string, seq: number, through: number, delivered = true): MempoolGossipInput => ({
-      type: "GossipTxSendFinished",
-      peerId,
-      seq,
-      through,
-      delivered,
-      peerHeight: 1n,
-    });
+    const batch = (peerId: string, seq: number, through: number, ns: number[]) =>
+      sendRange(peerId, seq, through, [encodeMempoolTxs(ns.map(tx))]);
+    const done = (peerId: string, seq: number, through: number, delivered = true) =>
+      finishedRange(peerId, seq, through, delivered, 1n);
     const pool = [
       pooled(1, 1n),
       pooled(2, 1n, ["A"]),
@@ -311,14 +311,7 @@ describe("mempool gossip reducer", () => {
     });
     const t = mempoolGossipReducer(batched, added("B", undefined, [wide(1), wide(2), wide(3)]));
     assert.deepEqual(t.effects, [
-      {
-        type: "SendGossipTx",
-        peerId: "B",
-        channelId: CHANNEL_MEMPOOL,
-        seq: 0,
-        through: 1,
-        messages: [encodeMempoolTxs([Uint8Array.of(1, 1), Uint8Array.of(2, 2)])],
-      },
+      sendRange("B", 0, 1, [encodeMempoolTxs([Uint8Array.of(1, 1), Uint8Array.of(2, 2)])]),
     ]);
     assert.ok(encodeMempoolTxs([Uint8Array.of(1, 1), Uint8Array.of(2, 2)]).length <= 11);
     assert.ok(encodeMempoolTxs([1, 2, 3].map((n) => Uint8Array.of(n, n))).length > 11);
@@ -326,22 +319,15 @@ describe("mempool gossip reducer", () => {
 
   test("several messages per send: up to messagesPerSend one-tx messages in one send, each the tx's own message; senders' txs skipped, a lagging tx ends the send, a failed send resends from the first", () => {
     const grouped = initialMempoolGossipState({ ...DEFAULT_MEMPOOL_GOSSIP_CONFIG, messagesPerSend: 3 });
-    const group = (peerId: string, seq: number, through: number, ns: number[]): MempoolGossipEffect => ({
-      type: "SendGossipTx",
-      peerId,
-      channelId: CHANNEL_MEMPOOL,
-      seq,
-      through,
-      messages: ns.map((n) => encodeMempoolTx(tx(n))),
-    });
-    const done = (seq: number, through: number, delivered = true): MempoolGossipInput => ({
-      type: "GossipTxSendFinished",
-      peerId: "A",
-      seq,
-      through,
-      delivered,
-      peerHeight: 1n,
-    });
+    const group = (peerId: string, seq: number, through: number, ns: number[]) =>
+      sendRange(
+        peerId,
+        seq,
+        through,
+        ns.map((n) => encodeMempoolTx(tx(n))),
+      );
+    const done = (seq: number, through: number, delivered = true) =>
+      finishedRange("A", seq, through, delivered, 1n);
     const pool = [
       pooled(1, 1n),
       pooled(2, 1n, ["A"]),
