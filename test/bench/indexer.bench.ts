@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
 import { compileDocumentMatcher, TX_DOCUMENT } from "../../src/store/indexer/event-match.js";
-import { PREFIX_TX_RESULT } from "../../src/store/indexer/index-keys.js";
+import { PREFIX_TX_BODY } from "../../src/store/indexer/index-keys.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
 import { TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
 import { transferHeight } from "../fixtures/store/chain-fixture.js";
@@ -39,7 +39,7 @@ const queries = {
 async function fullScan(query: string): Promise<number> {
   const matcher = compileDocumentMatcher(parseQuery(query).conditions, TX_DOCUMENT);
   let total = 0;
-  const values = db.values({ gte: Uint8Array.of(PREFIX_TX_RESULT), lt: Uint8Array.of(PREFIX_TX_RESULT + 1) });
+  const values = db.values({ gte: Uint8Array.of(PREFIX_TX_BODY), lt: Uint8Array.of(PREFIX_TX_BODY + 1) });
   for (let chunk = await values.nextv(1000); chunk.length > 0; chunk = await values.nextv(1000)) {
     for (const value of chunk) {
       const r = TxResult.decode(value);

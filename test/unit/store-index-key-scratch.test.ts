@@ -5,11 +5,11 @@ import { test } from "node:test";
 import {
   entryKey,
   KeyScratch,
+  PREFIX_TX_BODY,
   PREFIX_TX_EVENT,
-  PREFIX_TX_POSITION,
-  PREFIX_TX_RESULT,
-  txPositionKey,
-  txResultKey,
+  PREFIX_TX_HOME,
+  txBodyKey,
+  txHomeKey,
 } from "../../src/store/indexer/index-keys.js";
 
 const heightBytes = (height: bigint) => {
@@ -26,12 +26,12 @@ test("the scratch's position, result and entry keys are the plain key functions'
     [2n ** 40n + 7n, 2 ** 32 - 1],
   ] as const) {
     assert.deepEqual(
-      Buffer.from(scratch.positionKey(PREFIX_TX_POSITION, heightBytes(height), index)),
-      Buffer.from(txPositionKey(height, index)),
+      Buffer.from(scratch.positionKey(PREFIX_TX_BODY, heightBytes(height), index)),
+      Buffer.from(txBodyKey(height, index)),
     );
   }
   const hash = Uint8Array.from({ length: 32 }, (_, i) => i * 7);
-  assert.deepEqual(Buffer.from(scratch.prefixed(PREFIX_TX_RESULT, hash)), Buffer.from(txResultKey(hash)));
+  assert.deepEqual(Buffer.from(scratch.prefixed(PREFIX_TX_HOME, hash)), Buffer.from(txHomeKey(hash)));
   const key = new TextEncoder().encode("app.key");
   const value = new TextEncoder().encode("k42");
   assert.deepEqual(

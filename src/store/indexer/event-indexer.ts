@@ -8,7 +8,7 @@ import { ResponseDeliverTx, TxResult } from "../../wire/generated/tendermint/abc
 import { ABCIResponses } from "../../wire/generated/tendermint/state/types.js";
 import { encodeTxResult } from "../deliver-tx-bytes.js";
 import { StoreError } from "../errors.js";
-import { encodeHeight, readUint32, readUint64 } from "../key-bytes.js";
+import { encodeHeight, readUint32, readUint64, writeUint32 } from "../key-bytes.js";
 import { type BinaryLevel, LevelBatch } from "../level-database.js";
 import { decodeStored, encodeMessage } from "../proto-codec.js";
 import { BLOCK_DOCUMENT, type IndexedDocument, TX_DOCUMENT } from "./event-match.js";
@@ -17,14 +17,16 @@ import {
   blockEventsKey,
   INDEXED_HEIGHT_KEY,
   KeyScratch,
+  LEGACY_TX_PREFIXES,
   MAX_INDEXED_KEY_BYTES,
   PREFIX_BLOCK_EVENT,
   PREFIX_BLOCK_EVENTS,
+  PREFIX_TX_BODY,
   PREFIX_TX_EVENT,
-  PREFIX_TX_POSITION,
-  PREFIX_TX_RESULT,
-  txPositionKey,
-  txResultKey,
+  PREFIX_TX_HOME,
+  TX_HOME_BYTES,
+  txBodyKey,
+  txHomeKey,
 } from "./index-keys.js";
 import { kvSearchSpace } from "./kv-search-space.js";
 import {
@@ -154,12 +156,9 @@ export class EventIndexer implements HeightIndexer {
       db,
       kind: TX_DOCUMENT,
       entryPrefix: PREFIX_TX_EVENT,
-      positionPrefix: PREFIX_TX_POSITION,
-      positionWidth: 12,
-      positionOfHash: async (hash) => {
-        const result = await this.#getTxResult(hash);
-        return result === undefined ? undefined : txPositionKey(result.height, result.index).subarray(1);
-      },
+      positionPrefix: PREFIX_TX_BODY,
+      positionWidth: TX_HOME_BYTES,
+      positionOfHash: async (hash) => this.#homeOf(hash),
       loadDocuments: async (positions) => {
         const results = await this.#loadTxsAt(positions);
         return results.map((r): IndexedDocument | undefined =>
@@ -208,6 +207,7 @@ export class EventIndexer implements HeightIndexer {
   }
 
   static async open(db: BinaryLevel, options: EventIndexerOptions = {}): Promise<EventIndexer> {
+    await refuseLegacyLayout(db);
     const indexer = new EventIndexer(db, options);
     const raw = await db.get(INDEXED_HEIGHT_KEY);
     if (raw !== undefined) {
@@ -223,7 +223,7 @@ export class EventIndexer implements HeightIndexer {
   }
 
   /**
-   * Indexes one height in one batch: each tx (hash → result, position → hash, its indexed
+   * Indexes one height in one batch: each tx (position → result, hash → position, its indexed
    * event attributes), the block's begin/end events, and the indexed height. A tx seen before
    * at another position is moved: its old entries go in the same batch, so a hash has one home.
    * Re-indexing a height (start-up repair) gives the same keys.
@@ -259,7 +259,7 @@ export class EventIndexer implements HeightIndexer {
       for (let i = start; i < end; i++) hashes[i] = txs[i]!.hash ?? sha256(txs[i]!.tx);
     }
     // Earlier homes of these txs are looked up while this height's entries are built.
-    const previousRead = this.#db.getMany(hashes.map(txResultKey));
+    const previousRead = this.#db.getMany(hashes.map(txHomeKey));
     const homes = new Map<string, number>();
     for (let start = 0; start < txs.length; start += INDEX_SLICE_TXS) {
       if (txs.length > INDEX_SLICE_TXS) await nextTurn();
@@ -276,21 +276,19 @@ export class EventIndexer implements HeightIndexer {
         homes.set(id, index);
         const resultBytes = indexed.resultBytes ?? ResponseDeliverTx.encode(indexed.result).finish();
         batch.put(
-          scratch.prefixed(PREFIX_TX_RESULT, hash),
+          scratch.positionKey(PREFIX_TX_BODY, heightBytes, index),
           encodeTxResult(height, index, indexed.tx, resultBytes, valueOfSize),
         );
-        batch.put(scratch.positionKey(PREFIX_TX_POSITION, heightBytes, index), hash);
+        batch.put(scratch.prefixed(PREFIX_TX_HOME, hash), homeValue(values, heightBytes, index));
         putEventEntries(batch, keys, scratch, PREFIX_TX_EVENT, indexed.result.events, heightBytes, index, 0);
       }
     }
-    const previous = await previousRead;
-    previous.forEach((stored, index) => {
-      if (stored === undefined) return;
-      const old = decodeStored(TxResult, stored, `tx_index.db tx ${hexUpper(hashes[index]!)}`);
-      // Indexed before at another height: move it. (Within this height, the loop above decided;
-      // deleting keys of another height never touches what this batch puts.)
-      if (old.height !== height) this.#deleteTxEntries(batch, keys, old.height, old.index, old.result.events);
-    });
+    // Indexed before at another height: move it. (Within this height, the loop above decided;
+    // deleting keys of another height never touches what this batch puts.)
+    const moved = (await previousRead)
+      .map((stored, i) => (stored === undefined ? undefined : readHome(stored, hashes[i]!)))
+      .filter((home): home is TxHome => home !== undefined && home.height !== height);
+    await this.#deleteHomes(batch, keys, moved);
     const blockEvents: ABCIResponses = {
       deliverTxs: [],
       beginBlock: { events: [...input.beginBlockEvents] },
@@ -345,14 +343,12 @@ export class EventIndexer implements HeightIndexer {
 
   async #buildRemoval(batch: LevelBatch, height: bigint, txHashes: readonly Uint8Array[]): Promise<bigint> {
     const keys = new CompositeKeys();
-    const stored = await this.#db.getMany(txHashes.map(txResultKey));
-    stored.forEach((raw, i) => {
-      if (raw === undefined) return;
-      const old = decodeStored(TxResult, raw, `tx_index.db tx ${hexUpper(txHashes[i]!)}`);
-      if (old.height !== height) return;
-      batch.del(txResultKey(txHashes[i]!));
-      this.#deleteTxEntries(batch, keys, height, old.index, old.result.events);
-    });
+    const stored = await this.#db.getMany(txHashes.map(txHomeKey));
+    const here = stored
+      .map((raw, i) => (raw === undefined ? undefined : readHome(raw, txHashes[i]!)))
+      .filter((home): home is TxHome => home !== undefined && home.height === height);
+    for (const home of here) batch.del(txHomeKey(home.hash));
+    await this.#deleteHomes(batch, keys, here);
     // The block's events as the index stored them (not as anyone remembers them now).
     const blockRaw = this.#db.getSync(blockEventsKey(height));
     if (blockRaw !== undefined) {
@@ -389,6 +385,20 @@ export class EventIndexer implements HeightIndexer {
     return newHeight;
   }
 
+  /** Deletes each tx's position and event entries at its home (a moved or removed tx). */
+  async #deleteHomes(batch: Batch, keys: CompositeKeys, homes: readonly TxHome[]): Promise<void> {
+    if (homes.length === 0) return;
+    const bodies = await this.#db.getMany(homes.map((h) => txBodyKey(h.height, h.index)));
+    homes.forEach((home, i) => {
+      const raw = bodies[i];
+      const events =
+        raw === undefined
+          ? []
+          : decodeStored(TxResult, raw, bodyWhere(home.height, home.index)).result.events;
+      this.#deleteTxEntries(batch, keys, home.height, home.index, events);
+    });
+  }
+
   #deleteTxEntries(
     batch: Batch,
     keys: CompositeKeys,
@@ -396,7 +406,7 @@ export class EventIndexer implements HeightIndexer {
     index: number,
     events: readonly Event[],
   ): void {
-    batch.del(txPositionKey(height, index));
+    batch.del(txBodyKey(height, index));
     putEventEntries(
       batch,
       keys,
@@ -410,27 +420,88 @@ export class EventIndexer implements HeightIndexer {
     );
   }
 
+  /** The tx's position (height ‖ index), or undefined when the hash is not indexed. */
+  #homeOf(hash: Uint8Array): Uint8Array | undefined {
+    const raw = this.#db.getSync(txHomeKey(hash));
+    if (raw === undefined) return undefined;
+    readHome(raw, hash);
+    return raw;
+  }
+
+  // Two synchronous gets (LevelDB answers from its caches without a trip to the thread pool).
   async #getTxResult(hash: Uint8Array): Promise<TxResult | undefined> {
-    const raw = this.#db.getSync(txResultKey(hash));
-    return raw === undefined ? undefined : decodeStored(TxResult, raw, `tx_index.db tx ${hexUpper(hash)}`);
+    const home = this.#homeOf(hash);
+    if (home === undefined) return undefined;
+    return this.#bodyAt(home, this.#db.getSync(Uint8Array.of(PREFIX_TX_BODY, ...home)));
   }
 
   async #loadTxsAt(positions: readonly Uint8Array[]): Promise<(TxResult | undefined)[]> {
     if (positions.length === 0) return [];
-    const hashes = await this.#db.getMany(positions.map((p) => Uint8Array.of(PREFIX_TX_POSITION, ...p)));
-    const present = hashes.filter((h): h is Uint8Array => h !== undefined);
-    const raws = await this.#db.getMany(present.map(txResultKey));
-    let next = 0;
-    return hashes.map((hash, i) => {
-      if (hash === undefined) return undefined;
-      const raw = raws[next++];
-      if (raw === undefined) return undefined;
-      const result = decodeStored(TxResult, raw, `tx_index.db tx ${hexUpper(hash)}`);
-      const position = positions[i]!;
-      // A position whose tx has moved on (indexed again later) is not this tx's home.
-      return result.height === readUint64(position, 0) && result.index === readUint32(position, 8)
-        ? result
-        : undefined;
-    });
+    const raws = await this.#db.getMany(positions.map((p) => Uint8Array.of(PREFIX_TX_BODY, ...p)));
+    return raws.map((raw, i) => this.#bodyAt(positions[i]!, raw));
   }
+
+  #bodyAt(position: Uint8Array, raw: Uint8Array | undefined): TxResult | undefined {
+    if (raw === undefined) return undefined;
+    const height = readUint64(position, 0);
+    const index = readUint32(position, 8);
+    const result = decodeStored(TxResult, raw, bodyWhere(height, index));
+    if (result.height !== height || result.index !== index) {
+      throw new StoreError(
+        "STORE_CORRUPT",
+        `${bodyWhere(height, index)} holds the tx of height ${result.height} index ${result.index}`,
+      );
+    }
+    return result;
+  }
+}
+
+interface TxHome {
+  hash: Uint8Array;
+  height: bigint;
+  index: number;
+}
+
+const bodyWhere = (height: bigint, index: number): string =>
+  `tx_index.db tx at height ${height} index ${index}`;
+
+function readHome(raw: Uint8Array, hash: Uint8Array): TxHome {
+  if (raw.length !== TX_HOME_BYTES) {
+    throw new StoreError(
+      "STORE_CORRUPT",
+      `tx_index.db: the position of tx ${hexUpper(hash)} is ${raw.length} bytes, not ${TX_HOME_BYTES}`,
+    );
+  }
+  return { hash, height: readUint64(raw, 0), index: readUint32(raw, 8) };
+}
+
+/** height(8) ‖ index(4), in the value scratch (the batch copies it at once). */
+function homeValue(values: KeyScratch, heightBytes: Uint8Array, index: number): Uint8Array {
+  const out = values.take(TX_HOME_BYTES);
+  out.set(heightBytes, 0);
+  writeUint32(out, 8, index);
+  return out;
+}
+
+/**
+ * A tx_index.db written before txs were stored under their positions holds `0x01 hash →
+ * TxResult`. Reading it as this layout would answer "not found" for every tx, so it is refused
+ * with the way out: the index is derived data, rebuilt from blocks and ABCI responses.
+ */
+async function refuseLegacyLayout(db: BinaryLevel): Promise<void> {
+  const legacy = await db
+    .keys({
+      gte: Uint8Array.of(LEGACY_TX_PREFIXES.first),
+      lt: Uint8Array.of(LEGACY_TX_PREFIXES.end),
+      limit: 1,
+    })
+    .all();
+  if (legacy.length === 0) return;
+  throw new StoreError(
+    "STORE_OPEN_FAILED",
+    `${db.location}: the tx index has the layout of rxbft before txs were stored by position ` +
+      "(tx bodies under their hashes). Stop the node, remove that tx_index.db directory and start again: the node " +
+      "re-indexes every height whose block and ABCI responses it holds at start-up (or run `rxbft reindex-event` " +
+      "after removing it). Heights pruned from the block store cannot be indexed again",
+  );
 }

@@ -2,32 +2,44 @@
 // batch indexes a whole height atomically.
 //
 //   0x00                                   → last indexed height (8 bytes)
-//   0x01 hash(32)                          → TxResult
-//   0x02 height(8) index(4)                → tx hash                       (tx positions)
-//   0x03 entry(key,value) height(8) index(4) seq(4) → ∅                    (tx event attributes)
+//   0x03 entry(key,value) height(8) index(4) seq(4) → 0x01                 (tx event attributes)
+//   0x04 height(8) index(4)                → TxResult                      (a tx at its position)
+//   0x05 hash(32)                          → height(8) index(4)            (a tx's home, by hash)
 //   0x10 height(8)                         → block events (ABCIResponses with begin/end events)
-//   0x11 entry(key,value) height(8) seq(4) → ∅                             (block event attributes)
+//   0x11 entry(key,value) height(8) seq(4) → 0x01                          (block event attributes)
 //
 // entry(key,value) = u16 len(key) ‖ key ‖ u32 len(value) ‖ value. Length prefixes keep one
 // key's entries contiguous and one (key, value)'s entries sorted by position, whatever bytes
 // the app puts in keys and values. `seq` is the event's index in its list, so conditions can
 // be matched within one event.
+//
+// Why the tx's bytes and result live under its position and only 12 bytes under its hash: hashes
+// are random, so every height's hash keys land across the whole key range and LevelDB's
+// compactions rewrite whatever shares a table with them, level after level. Under positions,
+// which only grow, a height's TxResults (most of the index's bytes) are appended after the last
+// ones and compactions rarely rewrite them (docs/storage.md "Memory", the tx index's layout).
+// Versions before this layout kept `0x01 hash → TxResult` and `0x02 position → hash`; a
+// database holding those prefixes is refused at open (LEGACY_TX_PREFIXES).
 import { StoreError } from "../errors.js";
 import { bytesKey, heightIndexKey, heightKey, readUint32, writeUint32, writeUint64 } from "../key-bytes.js";
 
 export const INDEXED_HEIGHT_KEY = Uint8Array.of(0x00);
-export const PREFIX_TX_RESULT = 0x01;
-export const PREFIX_TX_POSITION = 0x02;
 export const PREFIX_TX_EVENT = 0x03;
+export const PREFIX_TX_BODY = 0x04;
+export const PREFIX_TX_HOME = 0x05;
+/** `0x01 hash → TxResult` and `0x02 position → hash`: the layout before PREFIX_TX_BODY. */
+export const LEGACY_TX_PREFIXES = { first: 0x01, end: 0x03 } as const;
+/** A tx's home: height(8) ‖ index(4). */
+export const TX_HOME_BYTES = 12;
 export const PREFIX_BLOCK_EVENTS = 0x10;
 export const PREFIX_BLOCK_EVENT = 0x11;
 
 /** Composite keys longer than this are not indexed (their length must fit the u16 prefix). */
 export const MAX_INDEXED_KEY_BYTES = 0xffff;
 
-export const txResultKey = (hash: Uint8Array): Uint8Array => bytesKey(PREFIX_TX_RESULT, hash);
-export const txPositionKey = (height: bigint, index: number): Uint8Array =>
-  heightIndexKey(PREFIX_TX_POSITION, height, index);
+export const txHomeKey = (hash: Uint8Array): Uint8Array => bytesKey(PREFIX_TX_HOME, hash);
+export const txBodyKey = (height: bigint, index: number): Uint8Array =>
+  heightIndexKey(PREFIX_TX_BODY, height, index);
 export const blockEventsKey = (height: bigint): Uint8Array => heightKey(PREFIX_BLOCK_EVENTS, height);
 
 /** `prefix ‖ u16 len(key) ‖ key` — every entry of one composite key. */
