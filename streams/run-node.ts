@@ -3,6 +3,7 @@
 // second signal while stopping exits at once (the log and the stores repair at the next start).
 import type { PreparedNode } from "./boot/prepare-home.js";
 import { applyHeapGrowing } from "./heap-growing.js";
+import { startIdleHeap } from "./idle-heap.js";
 import { type StartNodeOptions, startNode } from "./node.js";
 import type { NodeHandle } from "./node-handle.js";
 
@@ -39,7 +40,16 @@ export async function runNode(prepared: PreparedNode, options: StartNodeOptions 
       log.info("stopped while starting");
       return 0;
     }
+    const started = node;
+    const stopIdleHeap = startIdleHeap(prepared.config.idle_heap_collect_seconds, {
+      pendingTxs: () => {
+        const mempool = started.mempool.state();
+        return mempool.txs.size + mempool.checking.size;
+      },
+      log: prepared.logger.child("memory"),
+    });
     const exit = await node.stopped;
+    stopIdleHeap();
     if (exit.exitCode !== 0) log.error(exit.reason);
     return exit.exitCode;
   } finally {

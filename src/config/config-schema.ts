@@ -32,6 +32,13 @@ import {
  */
 export const HEAP_GROWING_PERCENT_DEFAULT = 100;
 
+/**
+ * idle_heap_collect_seconds' default. V8's own memory reducer took the heap down 30–55 s after a
+ * load; a collection once the mempool has been empty this long gives it back sooner, and a few
+ * seconds keep the gap between two bursts of txs from paying for one (streams/idle-heap.ts).
+ */
+export const IDLE_HEAP_COLLECT_SECONDS_DEFAULT = 5;
+
 /** How a value is written into TOML. */
 export type KeyKind = "string" | "bool" | "int" | "duration" | "string-list" | "int-as-string";
 
@@ -123,6 +130,13 @@ export const BASE_KEYS = {
     integer(0, 400),
     HEAP_GROWING_PERCENT_DEFAULT,
     "How far V8's heap may grow past its live size before the next full collection, in percent; 0 leaves V8's own rule (up to 300 %)",
+    { rxbft: true },
+  ),
+  idle_heap_collect_seconds: key(
+    "int",
+    integer(0, 3600),
+    IDLE_HEAP_COLLECT_SECONDS_DEFAULT,
+    "Seconds the mempool must stay empty before V8's heap, if still 32 MB above where it settled, is collected once to give the load's memory back; 0 leaves it to V8's memory reducer",
     { rxbft: true },
   ),
   log_level: key(

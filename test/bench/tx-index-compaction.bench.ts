@@ -1,0 +1,140 @@
+// What tx_index.db costs LevelDB's background compaction as it grows (issue 19, item 4): heights of
+// kvstore-shaped txs (100-byte unique `key=value`, the kvstore's DeliverTx events) indexed through
+// the built EventIndexer of each build given, one child process per build, so two layouts compare
+// in one run. Per 1,000 txs: CPU of the whole process and of its main thread (the rest is LevelDB's
+// background thread and libuv's pool), bytes the process wrote (`wchar` of /proc/self/io: the
+// log, the flushed memtables and every compaction's rewrite), and at the end the database's size
+// and the process's RSS. A quiet second after the last height lets pending compactions finish.
+//   TXC_BUILDS=/tmp/b-main,/tmp/b-memory TXC_HEIGHTS=300 TXC_TXS=10000 \
+//     node --import tsx test/bench/tx-index-compaction.bench.ts
+// Never fails on time; writes bench-results/tx-index-compaction.json.
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const HEIGHTS = Number(process.env.TXC_HEIGHTS ?? 60);
+const TXS = Number(process.env.TXC_TXS ?? 10_000);
+const QUIET_MS = 1_000;
+
+interface Figures {
+  build: string;
+  txs: number;
+  seconds: number;
+  cpuMsPerKTx: number;
+  mainCpuMsPerKTx: number;
+  writtenMbPerKTx: number;
+  dbMb: number;
+  rssMb: number;
+}
+
+const clockTicks = 100;
+function threadCpuMs(pid: number, tid: number): number {
+  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}
+const written = () => Number(/wchar:\s+(\d+)/.exec(readFileSync("/proc/self/io", "utf8"))![1]);
+function dirBytes(dir: string): number {
+  return readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+}
+
+async function child(build: string, dir: string): Promise<Figures> {
+  const dist = (path: string) => pathToFileURL(join(build, "dist", "src", path)).href;
+  const { EventIndexer } = await import(dist("store/indexer/event-indexer.js"));
+  const { openBinaryLevel } = await import(dist("store/level-database.js"));
+  const utf8 = new TextEncoder();
+  const attribute = (key: string, value: Uint8Array | string, index = true) => ({
+    key: utf8.encode(key),
+    value: typeof value === "string" ? utf8.encode(value) : value,
+    index,
+  });
+  const db = await openBinaryLevel(join(dir, "tx_index.db"));
+  const indexer = await EventIndexer.open(db);
+  const cpu0 = process.cpuUsage();
+  const main0 = threadCpuMs(process.pid, process.pid);
+  const bytes0 = written();
+  const t0 = performance.now();
+  for (let h = 1; h <= HEIGHTS; h++) {
+    const txs = [];
+    for (let i = 0; i < TXS; i++) {
+      const key = randomBytes(24).toString("hex");
+      const tx = utf8.encode(`${key}=`.padEnd(100, "v"));
+      txs.push({
+        tx,
+        result: {
+          code: 0,
+          data: new Uint8Array(0),
+          log: "",
+          info: "",
+          gasWanted: 0n,
+          gasUsed: 0n,
+          events: [
+            {
+              type: "app",
+              attributes: [
+                attribute("creator", "Cosmoshi Netowoko"),
+                attribute("key", utf8.encode(key)),
+                attribute("index_key", "index is working"),
+                attribute("noindex_key", "index is working", false),
+              ],
+            },
+          ],
+          codespace: "",
+        },
+      });
+    }
+    await indexer.indexHeight({ height: BigInt(h), txs, beginBlockEvents: [], endBlockEvents: [] });
+  }
+  await new Promise((r) => setTimeout(r, QUIET_MS));
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const total = HEIGHTS * TXS;
+  const perK = (x: number) => Number(((x * 1000) / total).toFixed(2));
+  const figures: Figures = {
+    build,
+    txs: total,
+    seconds: Number(seconds.toFixed(1)),
+    cpuMsPerKTx: perK((cpu.user + cpu.system) / 1000),
+    mainCpuMsPerKTx: perK(threadCpuMs(process.pid, process.pid) - main0),
+    writtenMbPerKTx: Number(((written() - bytes0) / 1024 / 1024 / (total / 1000)).toFixed(3)),
+    dbMb: Math.round(dirBytes(join(dir, "tx_index.db")) / 1024 / 1024),
+    rssMb: Math.round(process.memoryUsage().rss / 1024 / 1024),
+  };
+  await db.close();
+  return figures;
+}
+
+if (process.env.TXC_CHILD) {
+  const figures = await child(process.env.TXC_CHILD, process.env.TXC_DIR!);
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+} else {
+  const builds = (process.env.TXC_BUILDS ?? root).split(",");
+  const results: (Figures & { load: string })[] = [];
+  for (const build of builds) {
+    const dir = mkdtempSync(join(tmpdir(), "tx-index-compaction-"));
+    const before = loadavg()[0]!.toFixed(2);
+    try {
+      const run = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
+        env: { ...process.env, TXC_CHILD: build, TXC_DIR: dir },
+        encoding: "utf8",
+      });
+      if (run.status !== 0) throw new Error(`child for ${build} failed: ${run.stderr}`);
+      const figures = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Figures;
+      results.push({ ...figures, load: `${before}→${loadavg()[0]!.toFixed(2)}` });
+      console.log(
+        `${build}: ${figures.txs} txs in ${figures.seconds} s | CPU ${figures.cpuMsPerKTx} ms/1k tx (main ${figures.mainCpuMsPerKTx}) | written ${figures.writtenMbPerKTx} MB/1k tx | db ${figures.dbMb} MB | RSS ${figures.rssMb} MB | load ${results.at(-1)!.load}`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  mkdirSync(join(root, "bench-results"), { recursive: true });
+  writeFileSync(
+    join(root, "bench-results", "tx-index-compaction.json"),
+    JSON.stringify({ heights: HEIGHTS, txsPerHeight: TXS, results }, null, 2),
+  );
+}

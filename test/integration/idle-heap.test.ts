@@ -1,0 +1,47 @@
+// The idle-heap collection (streams/idle-heap.ts) in a process of its own (a collection is
+// process-wide): a heap grown by garbage, with nothing pending, is collected through the
+// inspector, once, and ends well below where it stood.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const MODULE = fileURLToPath(new URL("../../streams/idle-heap.ts", import.meta.url));
+
+const SCRIPT = `
+import { getHeapStatistics } from "node:v8";
+import { startIdleHeap } from ${JSON.stringify(MODULE)};
+const lines = [];
+const stop = startIdleHeap(1, { pendingTxs: () => 0, log: { info: (m, f) => lines.push({ m, ...f }) } });
+await new Promise((r) => setTimeout(r, 1100));
+let keep = [];
+for (let i = 0; i < 2_000_000; i++) {
+  keep.push({ tx: Buffer.alloc(64), s: "k" + i });
+  if (keep.length > 400_000) keep = keep.slice(200_000);
+}
+keep = null;
+const grown = getHeapStatistics().total_heap_size;
+const deadline = Date.now() + 8000;
+while (!lines.some((l) => l.m === "idle: V8 heap collected") && Date.now() < deadline)
+  await new Promise((r) => setTimeout(r, 200));
+stop();
+console.log(JSON.stringify({ grown, after: getHeapStatistics().total_heap_size, lines }));
+`;
+
+test("a heap grown by a load's garbage is collected once nothing is pending", () => {
+  const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", SCRIPT], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  assert.equal(run.status, 0, run.stderr);
+  const out = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as {
+    grown: number;
+    after: number;
+    lines: { m: string; heap_mb_before?: number; heap_mb_after?: number }[];
+  };
+  const collected = out.lines.filter((l) => l.m === "idle: V8 heap collected");
+  assert.equal(collected.length, 1, JSON.stringify(out.lines));
+  const MB = 1024 * 1024;
+  assert.ok(out.grown > 80 * MB, `the garbage grew the heap to ${out.grown / MB} MB only`);
+  assert.ok(out.after < out.grown / 4, `heap ${out.grown / MB} → ${out.after / MB} MB`);
+});
