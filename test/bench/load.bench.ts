@@ -17,7 +17,8 @@
 // seconds; the long runs: LOAD_SECONDS=60 (throughput), LOAD_SECONDS=600 LOAD_RATE=10000 (memory).
 // LOAD_PROF=<dir> runs the node under --cpu-prof; LOAD_ALLOC_PROF=<file> samples its allocations (alloc-profile.mjs); LOAD_LOG=<file> keeps the node's log and
 // LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases); LOAD_SMAPS_DIR=<dir> keeps the node's
-// smaps 30, 60 and 120 s after the load; LOAD_MALLOC=1 runs the node with the malloc settings
+// smaps 30, 60 and 120 s after the load, and one 60 s into it; LOAD_HEAP_SNAPSHOT_DIR=<dir> has the node
+// write a V8 heap snapshot there 60 s into the load (--heapsnapshot-signal); LOAD_MALLOC=1 runs the node with the malloc settings
 // docs/configuration.md measures (glibc's defaults otherwise). Writes bench-results/load.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
@@ -151,6 +152,9 @@ const MALLOC_DEFAULTS: Record<string, string> =
 
 /** Seconds after the load at which RSS is reported (those the idle wait reaches). */
 const AFTER_MARKS = [30, 60, 120];
+/** Seconds into the load at which smaps and the heap snapshot (when asked for) are taken. */
+const DURING_MARK = 60;
+const HEAP_SNAPSHOT_DIR = process.env.LOAD_HEAP_SNAPSHOT_DIR;
 /** LOAD_SMAPS_DIR=<dir>: a copy of the node's /proc/PID/smaps at each of AFTER_MARKS. */
 const SMAPS_DIR = process.env.LOAD_SMAPS_DIR;
 
@@ -211,6 +215,9 @@ class BenchNode {
       // LOAD_ALLOC_PROF=<file>: every allocation sampled, collected ones included (alloc-profile.mjs).
       ...(process.env.LOAD_ALLOC_PROF ? ["--import", join(root, "test", "bench", "alloc-profile.mjs")] : []),
       ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []),
+      ...(HEAP_SNAPSHOT_DIR
+        ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${HEAP_SNAPSHOT_DIR}`]
+        : []),
       BIN,
       "node",
       "--home",
@@ -459,15 +466,15 @@ try {
   const load0 = load1();
   const t0 = performance.now();
   const rss: RssSample[] = [];
-  const sampling = setInterval(
-    () =>
-      rss.push({
-        s: Math.round((performance.now() - t0) / 1000),
-        ...memoryOf(node.pid),
-        heapMb: node.heapTotalMb,
-      }),
-    1000,
-  );
+  let duringTaken = false;
+  const sampling = setInterval(() => {
+    const s = Math.round((performance.now() - t0) / 1000);
+    rss.push({ s, ...memoryOf(node.pid), heapMb: node.heapTotalMb });
+    if (s < DURING_MARK || duringTaken) return;
+    duringTaken = true;
+    if (SMAPS_DIR) copySmaps(node.pid, join(SMAPS_DIR, `smaps-during-${s}s.txt`));
+    if (HEAP_SNAPSHOT_DIR) process.kill(node.pid, "SIGUSR2");
+  }, 1000);
   const asyncRun = await wrk(url, SECONDS, CONNECTIONS, ["broadcast_tx_async", "a", "0"], pacedScript);
   const t1 = performance.now();
   clearInterval(sampling);
