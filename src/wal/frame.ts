@@ -8,6 +8,8 @@ import { crc32c } from "./crc32c.js";
 import { WalError } from "./errors.js";
 
 export const FRAME_HEADER_SIZE = 8;
+/** The largest payload the u32 length field can describe (it counts the type byte too). */
+export const MAX_FRAME_PAYLOAD_BYTES = 0xffff_ffff - 1;
 
 export const FrameType = {
   /** A consensus input, encoded by record-codec.ts. */
@@ -124,11 +126,15 @@ export function checkFrame(
   if (crc32c(buf, at + FRAME_HEADER_SIZE, end) !== view.getUint32(at + 4, false)) {
     return { ok: false, fault: "checksum mismatch", needMore: false };
   }
-  if (type === FrameType.EndHeight && length !== 1 + END_HEIGHT_PAYLOAD_SIZE) {
-    return { ok: false, fault: "bad end-of-height marker", needMore: false };
-  }
-  if (type === FrameType.Header && length !== 1 + HEADER_PAYLOAD_SIZE) {
-    return { ok: false, fault: "bad header", needMore: false };
-  }
+  const sized = frameSizeFault(type, length);
+  if (sized !== undefined) return { ok: false, fault: sized, needMore: false };
   return { ok: true, type, payloadStart: at + FRAME_HEADER_SIZE + 1, end };
+}
+
+/** Why a frame of `type` cannot have `length` (type byte + payload), or undefined when it can. */
+export function frameSizeFault(type: FrameType, length: number): FrameFault | undefined {
+  if (type === FrameType.EndHeight && length !== 1 + END_HEIGHT_PAYLOAD_SIZE)
+    return "bad end-of-height marker";
+  if (type === FrameType.Header && length !== 1 + HEADER_PAYLOAD_SIZE) return "bad header";
+  return undefined;
 }

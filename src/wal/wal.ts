@@ -9,8 +9,8 @@ import {
   encodeEndHeightPayload,
   encodeFrame,
   encodeHeaderPayload,
-  FRAME_HEADER_SIZE,
   FrameType,
+  MAX_FRAME_PAYLOAD_BYTES,
 } from "./frame.js";
 import {
   DEFAULT_MAX_RECORD_BYTES,
@@ -23,9 +23,15 @@ import { encodeRecord } from "./record-codec.js";
 import { segmentPath, syncDirectory } from "./segment-files.js";
 
 export interface WalOptions<T = unknown> {
-  /** Largest encoded input in bytes (default 32 MiB, DEFAULT_MAX_RECORD_BYTES). Bigger appends throw WAL_RECORD_TOO_LARGE. */
+  /**
+   * Largest encoded input in bytes (default DEFAULT_MAX_RECORD_BYTES, from the protocol's largest
+   * block: record-bound.ts). Bigger appends throw WAL_RECORD_TOO_LARGE.
+   */
   maxRecordBytes?: number;
-  /** A segment is closed and a new one started before it would grow past this (default 64 MiB). */
+  /**
+   * A segment is closed and a new one started before it would grow past this (default 64 MiB). A
+   * record larger than a segment is written alone in a segment of its own, which is then larger.
+   */
   maxSegmentBytes?: number;
   /**
    * Segments kept (default 16, so about 1 GiB as CometBFT's group limit). The oldest are removed
@@ -45,6 +51,7 @@ interface PendingFrame {
 }
 
 const MAX_END_HEIGHT = (1n << 63n) - 1n;
+const MIN_SEGMENT_BYTES = 1024;
 
 const SEGMENT_HEADER_FRAME = encodeFrame(FrameType.Header, encodeHeaderPayload(), 64);
 
@@ -93,13 +100,21 @@ export class Wal<T = unknown> {
     const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
     const maxSegmentBytes = options.maxSegmentBytes ?? 64 * 1024 * 1024;
     const maxSegments = options.maxSegments ?? 16;
-    if (!Number.isSafeInteger(maxRecordBytes) || maxRecordBytes < 16 || maxRecordBytes > 256 * 1024 * 1024) {
-      throw new WalError("WAL_BAD_OPTIONS", `maxRecordBytes must be 16..256 MiB, got ${maxRecordBytes}`);
-    }
-    if (!Number.isSafeInteger(maxSegmentBytes) || maxSegmentBytes < FRAME_HEADER_SIZE + 1 + maxRecordBytes) {
+    if (
+      !Number.isSafeInteger(maxRecordBytes) ||
+      maxRecordBytes < 16 ||
+      maxRecordBytes > MAX_FRAME_PAYLOAD_BYTES
+    ) {
       throw new WalError(
         "WAL_BAD_OPTIONS",
-        `maxSegmentBytes must hold the largest record (${FRAME_HEADER_SIZE + 1 + maxRecordBytes} bytes), got ${maxSegmentBytes}`,
+        `maxRecordBytes must be 16..${MAX_FRAME_PAYLOAD_BYTES} (what a frame's length can say), got ${maxRecordBytes}`,
+      );
+    }
+    // Not tied to the record bound: a record larger than a segment gets a segment of its own.
+    if (!Number.isSafeInteger(maxSegmentBytes) || maxSegmentBytes < MIN_SEGMENT_BYTES) {
+      throw new WalError(
+        "WAL_BAD_OPTIONS",
+        `maxSegmentBytes must be at least ${MIN_SEGMENT_BYTES}, got ${maxSegmentBytes}`,
       );
     }
     if (!Number.isSafeInteger(maxSegments) || maxSegments < 1) {
@@ -133,8 +148,18 @@ export class Wal<T = unknown> {
   /** Buffers an input; nothing reaches the disk until flush(), sync() or endHeight(). */
   appendInput(input: unknown): void {
     this.assertUsable();
+    const record = encodeRecord(input);
+    if (record.length > this.maxRecordBytes) {
+      const file = this.segments.at(-1)!.path;
+      throw new WalError(
+        "WAL_RECORD_TOO_LARGE",
+        `consensus log record ${recordKind(input)} of ${record.length} bytes exceeds the bound of ` +
+          `${this.maxRecordBytes} bytes; not appended to ${file}`,
+        { file },
+      );
+    }
     this.pending.push({
-      bytes: encodeFrame(FrameType.Input, encodeRecord(input), this.maxRecordBytes),
+      bytes: encodeFrame(FrameType.Input, record, this.maxRecordBytes),
       endHeight: undefined,
     });
   }
@@ -404,4 +429,10 @@ export class Wal<T = unknown> {
     // The new file (and any removal) must survive a power cut before records land in it.
     await syncDirectory(this.dir);
   }
+}
+
+/** The input's `type` for messages (every consensus input has one), or what it is otherwise. */
+function recordKind(input: unknown): string {
+  const type = (input as { type?: unknown } | null)?.type;
+  return typeof type === "string" ? type.slice(0, 64) : typeof input;
 }
