@@ -4,7 +4,7 @@
 // A reader can so skip a record without decoding it, and find the end-of-height markers by their
 // type byte alone while still checking every checksum.
 
-import { crc32c } from "./crc32c.js";
+import { crc32c, crc32cUpdate } from "./crc32c.js";
 import { WalError } from "./errors.js";
 
 export const FRAME_HEADER_SIZE = 8;
@@ -60,19 +60,30 @@ export function decodeHeaderPayload(payload: Uint8Array): number | undefined {
 
 /** Frames a payload. `maxPayloadBytes` is the configured bound; larger payloads are refused. */
 export function encodeFrame(type: FrameType, payload: Uint8Array, maxPayloadBytes: number): Uint8Array {
+  const head = encodeFrameHead(type, payload, maxPayloadBytes);
+  const frame = new Uint8Array(head.length + payload.length);
+  frame.set(head, 0);
+  frame.set(payload, head.length);
+  return frame;
+}
+
+/**
+ * The bytes of a frame before its payload (length, CRC-32C, type), for a writer that writes the
+ * payload from where it is instead of copying a large one into the frame.
+ */
+export function encodeFrameHead(type: FrameType, payload: Uint8Array, maxPayloadBytes: number): Uint8Array {
   if (payload.length > maxPayloadBytes) {
     throw new WalError(
       "WAL_RECORD_TOO_LARGE",
       `log record of ${payload.length} bytes exceeds the bound of ${maxPayloadBytes} bytes`,
     );
   }
-  const frame = new Uint8Array(FRAME_HEADER_SIZE + 1 + payload.length);
-  frame[FRAME_HEADER_SIZE] = type;
-  frame.set(payload, FRAME_HEADER_SIZE + 1);
-  const view = new DataView(frame.buffer);
+  const head = new Uint8Array(FRAME_HEADER_SIZE + 1);
+  head[FRAME_HEADER_SIZE] = type;
+  const view = new DataView(head.buffer);
   view.setUint32(0, 1 + payload.length, false);
-  view.setUint32(4, crc32c(frame, FRAME_HEADER_SIZE), false);
-  return frame;
+  view.setUint32(4, crc32cUpdate(crc32c(head, FRAME_HEADER_SIZE), payload), false);
+  return head;
 }
 
 export function encodeEndHeightPayload(height: bigint): Uint8Array {

@@ -172,3 +172,38 @@ function sameBlock(read: unknown, block: ReturnType<typeof reaped>): boolean {
   assert.deepEqual(rest, wantRest);
   return txs.length === want.length && txs.every((tx, i) => Buffer.from(tx).equals(want[i]!));
 }
+
+// A group this large is written with writev, the large record from the codec's own buffer; more
+// frames than one writev takes (1,024 buffers) need several calls, each resuming where the last
+// one stopped.
+test("one sync of 3,000 small records around two block-sized ones writes them all, in order", async () => {
+  const dir = tempDir();
+  try {
+    const written: unknown[] = [];
+    const wal = await Wal.open(dir);
+    for (let i = 0; i < 3_000; i++) {
+      const input =
+        i === 700 || i === 2_100
+          ? reaped([new Uint8Array(2 * MiB + i).fill(i & 0xff)])
+          : { type: "Small", i, pad: new Uint8Array(i % 50) };
+      wal.appendInput(input);
+      written.push(input);
+    }
+    await wal.sync();
+    wal.appendInput({ type: "After" });
+    written.push({ type: "After" });
+    await wal.close();
+    const again = await Wal.open(dir);
+    assert.equal(again.repair, undefined);
+    const read = await again.readAfterLastEndHeight();
+    await again.close();
+    assert.equal(read.length, written.length);
+    for (let i = 0; i < written.length; i++) {
+      if (i === 700 || i === 2_100)
+        assert.ok(sameBlock(read[i], written[i] as ReturnType<typeof reaped>), `record ${i}`);
+      else assert.deepEqual(read[i], written[i], `record ${i}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
