@@ -4,10 +4,12 @@
 // A reader can so skip a record without decoding it, and find the end-of-height markers by their
 // type byte alone while still checking every checksum.
 
-import { crc32c } from "./crc32c.js";
+import { crc32c, crc32cUpdate } from "./crc32c.js";
 import { WalError } from "./errors.js";
 
 export const FRAME_HEADER_SIZE = 8;
+/** The largest payload the u32 length field can describe (it counts the type byte too). */
+export const MAX_FRAME_PAYLOAD_BYTES = 0xffff_ffff - 1;
 
 export const FrameType = {
   /** A consensus input, encoded by record-codec.ts. */
@@ -58,19 +60,30 @@ export function decodeHeaderPayload(payload: Uint8Array): number | undefined {
 
 /** Frames a payload. `maxPayloadBytes` is the configured bound; larger payloads are refused. */
 export function encodeFrame(type: FrameType, payload: Uint8Array, maxPayloadBytes: number): Uint8Array {
+  const head = encodeFrameHead(type, payload, maxPayloadBytes);
+  const frame = new Uint8Array(head.length + payload.length);
+  frame.set(head, 0);
+  frame.set(payload, head.length);
+  return frame;
+}
+
+/**
+ * The bytes of a frame before its payload (length, CRC-32C, type), for a writer that writes the
+ * payload from where it is instead of copying a large one into the frame.
+ */
+export function encodeFrameHead(type: FrameType, payload: Uint8Array, maxPayloadBytes: number): Uint8Array {
   if (payload.length > maxPayloadBytes) {
     throw new WalError(
       "WAL_RECORD_TOO_LARGE",
       `log record of ${payload.length} bytes exceeds the bound of ${maxPayloadBytes} bytes`,
     );
   }
-  const frame = new Uint8Array(FRAME_HEADER_SIZE + 1 + payload.length);
-  frame[FRAME_HEADER_SIZE] = type;
-  frame.set(payload, FRAME_HEADER_SIZE + 1);
-  const view = new DataView(frame.buffer);
+  const head = new Uint8Array(FRAME_HEADER_SIZE + 1);
+  head[FRAME_HEADER_SIZE] = type;
+  const view = new DataView(head.buffer);
   view.setUint32(0, 1 + payload.length, false);
-  view.setUint32(4, crc32c(frame, FRAME_HEADER_SIZE), false);
-  return frame;
+  view.setUint32(4, crc32cUpdate(crc32c(head, FRAME_HEADER_SIZE), payload), false);
+  return head;
 }
 
 export function encodeEndHeightPayload(height: bigint): Uint8Array {
@@ -124,11 +137,15 @@ export function checkFrame(
   if (crc32c(buf, at + FRAME_HEADER_SIZE, end) !== view.getUint32(at + 4, false)) {
     return { ok: false, fault: "checksum mismatch", needMore: false };
   }
-  if (type === FrameType.EndHeight && length !== 1 + END_HEIGHT_PAYLOAD_SIZE) {
-    return { ok: false, fault: "bad end-of-height marker", needMore: false };
-  }
-  if (type === FrameType.Header && length !== 1 + HEADER_PAYLOAD_SIZE) {
-    return { ok: false, fault: "bad header", needMore: false };
-  }
+  const sized = frameSizeFault(type, length);
+  if (sized !== undefined) return { ok: false, fault: sized, needMore: false };
   return { ok: true, type, payloadStart: at + FRAME_HEADER_SIZE + 1, end };
+}
+
+/** Why a frame of `type` cannot have `length` (type byte + payload), or undefined when it can. */
+export function frameSizeFault(type: FrameType, length: number): FrameFault | undefined {
+  if (type === FrameType.EndHeight && length !== 1 + END_HEIGHT_PAYLOAD_SIZE)
+    return "bad end-of-height marker";
+  if (type === FrameType.Header && length !== 1 + HEADER_PAYLOAD_SIZE) return "bad header";
+  return undefined;
 }

@@ -1,21 +1,20 @@
 // Streams the entries of a log: decoded inputs and end-of-height markers, in order, with memory
-// bounded by one read chunk plus one record.
+// bounded by one read chunk or the largest record read.
 
 import { WalError } from "./errors.js";
 import { decodeEndHeightPayload, type FrameFault, FrameType } from "./frame.js";
 import { checkSegmentHeader } from "./log-format.js";
 import type { SegmentExtent } from "./log-scan.js";
+import { DEFAULT_MAX_RECORD_BYTES } from "./record-bound.js";
 import { decodeRecord } from "./record-codec.js";
 import { listSegments } from "./segment-files.js";
 import { findFrameAfter, type ScanItem, scanSegment } from "./segment-scanner.js";
 
 export type WalEntry<T = unknown> = { kind: "input"; input: T } | { kind: "end-height"; height: bigint };
 
-// Our own proposal's reaped txs are one record (ProposalBlockReaped), so the bound must hold a
-// block at the default max_bytes (22,020,096; each tx costs the record about what it costs the
-// block's protobuf data). At 4 MiB a validator under load (~40k txs of 100 bytes in one height)
-// stopped with WAL_RECORD_TOO_LARGE. The default 64 MiB segment still holds two such records.
-export const DEFAULT_MAX_RECORD_BYTES = 32 * 1024 * 1024;
+// The bound comes from the protocol's largest block (record-bound.ts); readers and the writer use
+// the same one.
+export { DEFAULT_MAX_RECORD_BYTES } from "./record-bound.js";
 
 /**
  * The reader's declared record schema: the reason a decoded record is refused, or undefined when

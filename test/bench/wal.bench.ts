@@ -3,7 +3,10 @@
 //   fdatasync of the same framed bytes in the same batches;
 // - replay inputs/s (readWal: read, CRC check, decode) beside reading the same files alone;
 // - the record codec (tagged binary) beside JSON with tagged bigint/bytes on the same input,
-//   the alternative DESIGN.md weighed for it.
+//   the alternative DESIGN.md weighed for it;
+// - a block-sized record (WAL_BENCH_BLOCK_MIB, default 24: under the bound of every version, so
+//   builds compare): the open of a log that ends in a torn record after it, and of one torn inside
+//   it, in ms and in the largest growth of external memory (ArrayBuffers) sampled meanwhile.
 // Bounded in count and time; never fails on time. Writes bench-results/wal.json.
 import {
   closeSync,
@@ -20,7 +23,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { encodeFrame, FrameType } from "../../src/wal/frame.js";
+import { encodeFrame, encodeHeaderPayload, FrameType } from "../../src/wal/frame.js";
 import { readWal } from "../../src/wal/log-reader.js";
 import { decodeRecord, encodeRecord } from "../../src/wal/record-codec.js";
 import { Wal } from "../../src/wal/wal.js";
@@ -84,7 +87,9 @@ try {
   for (let i = 0; i < REPLAY_EXTRA; i++) more.appendInput(inputs[i % RECORDS]);
   await more.close();
   const replayRecords = RECORDS + REPLAY_EXTRA;
-  let replayBytes = bytes;
+  // Every segment starts with the format header record (format 2).
+  const headerBytes = encodeFrame(FrameType.Header, encodeHeaderPayload(), 64).length;
+  let replayBytes = bytes + readdirSync(walDir).length * headerBytes;
   for (let i = 0; i < REPLAY_EXTRA; i++) replayBytes += frames[i % RECORDS]!.length;
   let replayMs = Number.POSITIVE_INFINITY;
   let readMs = Number.POSITIVE_INFINITY;
@@ -137,6 +142,35 @@ try {
     return { perSecond: (sample.length / best) * 1000, bytesPerRecord: size / sample.length };
   };
   const binary = timeRound(encodeRecord, decodeRecord);
+
+  // 4. A block-sized record, then a torn one: the open scans it and searches past the tear.
+  const blockMiB = Number(process.env.WAL_BENCH_BLOCK_MIB ?? 24);
+  const bigDir = join(base, "big.wal");
+  const big = await Wal.open(bigDir);
+  big.appendInput({ type: "ProposalBlockReaped", txs: [fill(blockMiB << 20, 7)] });
+  await big.sync();
+  big.appendInput(input(0));
+  await big.close();
+  const segment = join(bigDir, readdirSync(bigDir).sort()[0]!);
+  const whole = readFileSync(segment);
+  const openTorn = async (cut: number) => {
+    writeFileSync(segment, whole.subarray(0, cut));
+    const before = process.memoryUsage().arrayBuffers;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+    }, 1);
+    const t = performance.now();
+    const opened = await Wal.open(bigDir);
+    const ms = performance.now() - t;
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+    if (!opened.repair) throw new Error("expected a torn tail");
+    await opened.close();
+    return { ms: +ms.toFixed(1), peakExtraMiB: +((peak - before) / 2 ** 20).toFixed(1) };
+  };
+  const tornAfter = await openTorn(whole.length - 3);
+  const tornInside = await openTorn(Math.floor(whole.length / 2));
   const json = timeRound(jsonEncode, jsonDecode);
 
   const results = {
@@ -154,6 +188,9 @@ try {
     codecJsonRoundTripsPerSecond: Math.round(json.perSecond),
     codecJsonBytesPerRecord: Math.round(json.bytesPerRecord),
     codecRatio: +(binary.perSecond / json.perSecond).toFixed(3),
+    blockRecordMiB: blockMiB,
+    openTornAfterBlock: tornAfter,
+    openTornInsideBlock: tornInside,
   };
   console.log(
     `append, fsync per ${BATCH}: ${results.appendsPerSecond} records/s vs raw writeSync+fdatasync ${results.rawWriteFdatasyncPerSecond}/s (ratio ${results.appendRatio})`,
@@ -163,6 +200,9 @@ try {
   );
   console.log(
     `record codec encode+decode: binary ${results.codecBinaryRoundTripsPerSecond}/s (${results.codecBinaryBytesPerRecord} B) vs tagged JSON ${results.codecJsonRoundTripsPerSecond}/s (${results.codecJsonBytesPerRecord} B) (ratio ${results.codecRatio})`,
+  );
+  console.log(
+    `open after a ${blockMiB} MiB record: torn record after it ${tornAfter.ms} ms (+${tornAfter.peakExtraMiB} MiB), torn inside it ${tornInside.ms} ms (+${tornInside.peakExtraMiB} MiB)`,
   );
   mkdirSync(join(root, "bench-results"), { recursive: true });
   writeFileSync(join(root, "bench-results", "wal.json"), `${JSON.stringify(results, null, 2)}\n`);
