@@ -103,6 +103,43 @@ export function txHash(tx: Uint8Array): Uint8Array {
   return sha256(tx);
 }
 
+/**
+ * A tx's key: the upper-case hex of its sha256, by which the mempool and its cache know it, the
+ * RPC answers it and the tx.hash event carries it. Every key is made here, from the hash's bytes.
+ */
+export function txKeyOf(hash: Uint8Array): string {
+  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString("hex").toUpperCase();
+}
+
+/**
+ * A tx's sha256, hashed once where the tx enters (the RPC's broadcast, a peer's message) and
+ * carried with it through admission: its key (txKeyOf) for the pool, the cache and the RPC answer,
+ * and its bytes the first half of the tx's TxDigests. Only TxSha256.of makes one (a private
+ * constructor), and it keeps the very tx it hashed: TxDigests takes its bytes only for that tx
+ * object, so a hash handed in with other bytes is never used for them.
+ */
+export class TxSha256 {
+  readonly #made = true;
+
+  private constructor(
+    readonly tx: Uint8Array,
+    /** sha256(tx), never to be written. */
+    readonly bytes: Uint8Array,
+    /** txKeyOf(bytes). */
+    readonly key: string,
+  ) {}
+
+  static of(tx: Uint8Array): TxSha256 {
+    const bytes = txHash(tx);
+    return new TxSha256(tx, bytes, txKeyOf(bytes));
+  }
+
+  /** Whether `value` was made by TxSha256.of for this very `tx` object (not one of the same shape). */
+  static madeFor(value: unknown, tx: Uint8Array): value is TxSha256 {
+    return typeof value === "object" && value !== null && #made in value && (value as TxSha256).tx === tx;
+  }
+}
+
 // A block's tx hashes and data hash, remembered per txs array (a block's data, never changed once
 // built): the data hash computes them when the block is made, validating the same block (our own
 // proposal) asks again and gets the remembered root instead of a second merkle tree (two sha256
@@ -162,8 +199,12 @@ export class TxDigests {
     this.#bytes = bytes;
   }
 
-  static of(tx: Uint8Array): TxDigests {
-    const hash = txHash(tx);
+  /**
+   * From the tx's bytes, or from `known` when TxSha256.of made it for this very tx object (the
+   * RPC's hash of a broadcast tx): each admitted tx's own bytes are hashed once.
+   */
+  static of(tx: Uint8Array, known?: TxSha256): TxDigests {
+    const hash = known !== undefined && TxSha256.madeFor(known, tx) ? known.bytes : txHash(tx);
     const bytes = digestSlot();
     bytes.set(hash, 0);
     bytes.set(leafHash(hash), HASH_BYTES);
