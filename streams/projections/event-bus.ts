@@ -11,7 +11,7 @@ import type {
 } from "../../src/wire/generated/tendermint/abci/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";
-import { rememberedTxHashes, txHash, txKeyOf } from "../../src/wire/hashes.js";
+import { rememberedTxHashes, txKey, txKeyOf } from "../../src/wire/hashes.js";
 import type { NodeEvent } from "../node-handle.js";
 
 const textDecoder = new TextDecoder();
@@ -23,7 +23,7 @@ export function upperHex(bytes: Uint8Array): string {
 
 /** Upper-case hex sha256 of a tx: its hash in the mempool, the tx.hash event key and the RPC. */
 export function txHashHex(tx: Uint8Array): string {
-  return txKeyOf(txHash(tx));
+  return txKey(tx);
 }
 
 /**

@@ -43,6 +43,11 @@ test("an admitted tx's digests take the hash handed in with it: its bytes are no
   const entry = admit(bytes, handed.key, handed).txs.get(handed.key);
   assert.ok(entry, "the tx is pooled under the key handed in");
   assert.equal(hex(entry.digests.hash), original);
+  assert.ok(
+    entry.digests.hash.buffer === handed.bytes.buffer &&
+      entry.digests.hash.byteOffset === handed.bytes.byteOffset,
+    "the digests keep the handed hash where it was written (its slot), not a copy",
+  );
   assert.equal(hex(entry.digests.leaf), hex(sha(Uint8Array.of(0, ...handed.bytes))));
 });
 
