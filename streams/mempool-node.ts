@@ -14,11 +14,11 @@ import {
   type ResponseDeliverTx,
 } from "../src/wire/generated/tendermint/abci/types.js";
 import type { Block } from "../src/wire/generated/tendermint/types/block.js";
-import { rememberedTxHashes } from "../src/wire/hashes.js";
+import { rememberedTxHashes, TxSha256 } from "../src/wire/hashes.js";
 import { mempoolAbciHandler } from "./effects/mempool-abci.js";
 import { createLoop, type LoopFault } from "./loop.js";
 import type { NodeEvent, NodeMempool, SubmitResult } from "./node-handle.js";
-import { blockTxHashHex, txHashHex } from "./projections/event-bus.js";
+import { blockTxHashHex } from "./projections/event-bus.js";
 import { TxCommitWaiter } from "./projections/tx-commit-waiter.js";
 
 export interface MempoolNodeOptions {
@@ -157,15 +157,17 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     loop.dispatch(input);
   };
 
+  // A pending tx owns its bytes: a view into a larger buffer (a slab of Node's 8 KB Buffer pool,
+  // a request body, a peer's message) would keep all of it alive while the tx waits, up to the
+  // pool's size in txs: native memory that grew with the load and outlived it. Its sha256 is taken
+  // of the bytes it keeps, once: the key, and the digests its admission makes.
+  const hashTx = (given: Uint8Array): TxSha256 => TxSha256.of(ownBytes(given));
+
   /** Queues a tx for this turn's fold; its request id (no waiter is registered here). */
-  const enqueue = (given: Uint8Array, from: string, known: string | undefined): number => {
-    // A pending tx owns its bytes: a view into a larger buffer (a slab of Node's 8 KB Buffer pool,
-    // a request body, a peer's message) would keep all of it alive while the tx waits, up to the
-    // pool's size in txs: native memory that grew with the load and outlived it.
-    const tx = ownBytes(given);
+  const enqueue = (hashed: TxSha256, from: string): number => {
     const requestId = nextRequestId++;
-    const hash = known ?? txHashHex(tx);
-    queued.push({ requestId, hash, tx, from });
+    const hash = hashed.key;
+    queued.push({ requestId, hash, tx: hashed.tx, sha256: hashed, from });
     if (options.config.cacheSize > 0) queuedHashes.add(hash);
     if (!drainScheduled) {
       drainScheduled = true;
@@ -174,11 +176,12 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     return requestId;
   };
 
-  const submit = (given: Uint8Array, from = "rpc", known?: string): Promise<SubmitResult> => {
-    const requestId = enqueue(given, from, known);
-    const hash = queued[queued.length - 1]!.hash;
-    return new Promise<SubmitResult>((resolve) => waiting.set(requestId, { resolve, hash }));
+  const submitHashed = (hashed: TxSha256, from: string): Promise<SubmitResult> => {
+    const requestId = enqueue(hashed, from);
+    return new Promise<SubmitResult>((resolve) => waiting.set(requestId, { resolve, hash: hashed.key }));
   };
+  const submit = (given: Uint8Array, from = "rpc"): Promise<SubmitResult> =>
+    submitHashed(hashTx(given), from);
 
   return {
     txsAvailable$: effect$.pipe(
@@ -190,12 +193,17 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     state: () => latest,
     seen: (hash) => queuedHashes.has(hash) || latest.cache.has(hash),
     submit,
-    // No waiter: the decision finds none and is dropped, and its CheckTx answer is not kept.
-    offer: (tx, hash) => {
-      enqueue(tx, "rpc", hash);
+    hashTx,
+    // No waiter: the decision finds none and is dropped, and its CheckTx answer is not kept. A
+    // hash not made by hashTx is not taken: the tx is hashed again from its own bytes.
+    offer: (hashed) => {
+      const tx = hashed.tx;
+      enqueue(TxSha256.madeFor(hashed, tx) ? hashed : hashTx(tx), "rpc");
     },
-    submitAndWaitForCommit: (tx, timeoutMs) =>
-      commitWaiter.submitAndWait(() => submit(tx), txHashHex(tx), timeoutMs),
+    submitAndWaitForCommit: (tx, timeoutMs) => {
+      const hashed = hashTx(tx);
+      return commitWaiter.submitAndWait(() => submitHashed(hashed, "rpc"), hashed.key, timeoutMs);
+    },
     checkTx: (tx) => options.connection.checkTx({ tx, type: CheckTxType.NEW }),
     flush: () => dispatch({ type: "MempoolFlushed", time: 0 }),
     async blockCommitted(block, deliverTxs) {

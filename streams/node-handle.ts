@@ -20,6 +20,7 @@ import type {
 } from "../src/wire/generated/tendermint/abci/types.js";
 import type { State as ChainState } from "../src/wire/generated/tendermint/state/types.js";
 import type { Evidence } from "../src/wire/generated/tendermint/types/evidence.js";
+import type { TxSha256 } from "../src/wire/hashes.js";
 import type { PeersView } from "./p2p-layer.js";
 
 /**
@@ -108,16 +109,18 @@ export interface NodeMempool {
    * per event-loop turn): broadcast_tx_async refuses a duplicate at once, as v0.34's CheckTx does.
    */
   seen(hash: string): boolean;
+  /** Submits a tx as broadcast_tx_sync does: resolves once admission is decided. */
+  submit(tx: Uint8Array, from?: string): Promise<SubmitResult>;
   /**
-   * Submits a tx as broadcast_tx_sync does: resolves once admission is decided. `hash` is the tx's
-   * txHashHex when the caller already computed it (broadcast_tx_async), so it is not hashed twice.
+   * The tx as the mempool keeps it (its own bytes, not a view into a larger buffer) with its
+   * sha256, hashed once: `key` is what seen() takes, and offer() carries the hash into admission.
    */
-  submit(tx: Uint8Array, from?: string, hash?: string): Promise<SubmitResult>;
+  hashTx(tx: Uint8Array): TxSha256;
   /**
-   * Submits a tx whose outcome nobody waits for (broadcast_tx_async, `hash` its txHashHex): the
-   * same admission as `submit`, without a promise and a waiter per tx.
+   * Submits a tx whose outcome nobody waits for (broadcast_tx_async, hashed by hashTx): the same
+   * admission as `submit`, without a promise and a waiter per tx.
    */
-  offer(tx: Uint8Array, hash: string): void;
+  offer(hashed: TxSha256): void;
   /**
    * broadcast_tx_commit: the CheckTx answer at once when admission fails, else waits for the tx's
    * Tx event up to `timeoutMs`. Rejects with NodeError NODE_TX_COMMIT_TIMEOUT (carrying the hash)

@@ -7,8 +7,11 @@
 // (prefix ‖ input): one one-shot hash per node where the runtime has it, about half the cost of a
 // createHash object per node, which is most of a 10,000-leaf tree's time. Results are fresh
 // arrays either way.
+import * as nodeCrypto from "node:crypto";
 import type { Proof } from "../wire/generated/tendermint/crypto/proof.js";
 import { sha256, sha256OfParts } from "./hash.js";
+
+const HASH_BYTES = 32;
 
 const LEAF_PREFIX = Uint8Array.of(0);
 const INNER_PREFIX = Uint8Array.of(1);
@@ -31,6 +34,38 @@ export function leafHash(leaf: Uint8Array): Uint8Array {
     return sha256(scratch.subarray(0, leaf.length + 1));
   }
   return sha256OfParts(LEAF_PREFIX, leaf);
+}
+
+// crypto.hash with a hex answer, decoded into the caller's array: for a 100-byte input ~0.7 µs
+// against ~1.2 µs for the same hash answered as a Buffer, whose ArrayBuffer of its own (a native
+// allocation the collector then tracks and frees) costs more than the hashing. For digests kept in
+// a slab of many (a pool entry's tx hash and leaf), where no array per digest is wanted anyway.
+type HexHash = (algorithm: string, data: Uint8Array, outputEncoding: "hex") => string;
+const hexHash = (nodeCrypto as { hash?: HexHash }).hash;
+
+const nibble = (c: number) => (c < 58 ? c - 48 : (c | 32) - 87);
+const HEX_DIGITS = "0123456789abcdef";
+
+/** Writes sha256(data) at out[at..at+32) and returns it as lower-case hex. */
+export function sha256HexInto(data: Uint8Array, out: Uint8Array, at: number): string {
+  if (hexHash === undefined) {
+    const digest = sha256(data);
+    out.set(digest, at);
+    let hex = "";
+    for (const b of digest) hex += HEX_DIGITS[b >> 4]! + HEX_DIGITS[b & 15]!;
+    return hex;
+  }
+  const hex = hexHash("sha256", data, "hex");
+  for (let i = 0; i < HASH_BYTES; i++)
+    out[at + i] = (nibble(hex.charCodeAt(2 * i)) << 4) | nibble(hex.charCodeAt(2 * i + 1));
+  return hex;
+}
+
+/** Writes sha256(0x00 ‖ hash) at out[at..at+32): leafHash of a 32-byte hash, into a slab. */
+export function leafHashOfHashInto(hash: Uint8Array, out: Uint8Array, at: number): void {
+  scratch[0] = 0;
+  scratch.set(hash, 1);
+  sha256HexInto(scratch.subarray(0, hash.length + 1), out, at);
 }
 
 /**

@@ -1,4 +1,5 @@
 // What the mempool reducer asks the world to do. Handlers in streams/ carry these out.
+import type { TxSha256 } from "../wire/hashes.js";
 import type { MempoolRefusal } from "./errors.js";
 
 /** Run CheckTx (type New) on the mempool connection; the answer comes back as CheckTxCompleted. */
@@ -7,13 +8,15 @@ export interface RunCheckTx {
   requestId: number;
   hash: string;
   tx: Uint8Array;
+  /** Handed back with the answer (CheckTxCompleted), for the admitted tx's digests. */
+  sha256?: TxSha256;
   from: string;
 }
 
 /** Run CheckTx (type New) for each of a batch's new txs; the answers come back as one CheckTxsCompleted. */
 export interface RunCheckTxs {
   type: "RunCheckTxs";
-  txs: readonly { requestId: number; hash: string; tx: Uint8Array; from: string }[];
+  txs: readonly { requestId: number; hash: string; tx: Uint8Array; sha256?: TxSha256; from: string }[];
 }
 
 /** Recheck the remaining txs (type Recheck) after a block; answers come back as RechecksCompleted, a window at a time. */

@@ -1,4 +1,6 @@
 // What the mempool reducer folds. `type` strings are stable names, declared once here.
+import type { TxSha256 } from "../wire/hashes.js";
+
 /** A tx arrives from the RPC (`from` = "rpc") or from a peer (its node id). */
 export interface TxSubmitted {
   type: "TxSubmitted";
@@ -7,6 +9,8 @@ export interface TxSubmitted {
   /** Upper-case hex sha256 of the tx, computed by the source. */
   hash: string;
   tx: Uint8Array;
+  /** The sha256 `hash` was made from, when the source hashed this very tx (TxSha256.of). */
+  sha256?: TxSha256;
   from: string;
   time: number;
 }
@@ -16,6 +20,7 @@ export interface TxSubmission {
   requestId: number;
   hash: string;
   tx: Uint8Array;
+  sha256?: TxSha256;
   from: string;
 }
 
@@ -35,6 +40,8 @@ export interface CheckTxCompleted {
   requestId: number;
   hash: string;
   tx: Uint8Array;
+  /** The submission's sha256, carried through CheckTx so the admitted tx is not hashed again. */
+  sha256?: TxSha256;
   from: string;
   code: number;
   gasWanted: bigint;

@@ -1,13 +1,16 @@
 // Blocks: assembling one from header fields, txs, evidence and the last commit (filling the
 // hashes the header derives from them), its hash and BlockID, and its encoded form.
 
+import _m0 from "protobufjs/minimal.js";
 import { WireError } from "../wire/errors.js";
 import type { Timestamp } from "../wire/generated/google/protobuf/timestamp.js";
 import { Block } from "../wire/generated/tendermint/types/block.js";
-import type { Evidence } from "../wire/generated/tendermint/types/evidence.js";
-import type { BlockID, BlockMeta, Commit, Header } from "../wire/generated/tendermint/types/types.js";
+import { type Evidence, EvidenceList } from "../wire/generated/tendermint/types/evidence.js";
+import { type BlockID, type BlockMeta, Commit, Header } from "../wire/generated/tendermint/types/types.js";
 import type { Consensus } from "../wire/generated/tendermint/version/types.js";
 import { commitHash, dataHash, evidenceHash, headerHash } from "../wire/hashes.js";
+import { varintLength, writeVarint } from "../wire/varint-bytes.js";
+import { blockDataBytesTaken } from "./block-data-ahead.js";
 import { BLOCK_PROTOCOL_VERSION } from "./block-limits.js";
 import { TypesError } from "./errors.js";
 import { BLOCK_PART_SIZE_BYTES, type PartSetSplit, splitIntoParts } from "./part-set.js";
@@ -81,7 +84,27 @@ export function blockHash(block: Block): Uint8Array {
 }
 
 export function encodeBlock(block: Block): Uint8Array {
-  return Block.encode(block).finish();
+  const data = blockDataBytesTaken(block.data.txs);
+  return data === undefined ? Block.encode(block).finish() : encodeBlockAroundData(block, data);
+}
+
+/**
+ * The block's bytes with its Data already encoded (field 2 from `data`): the fields written in
+ * number order, each on its own, are what Block.encode writes in one go.
+ */
+function encodeBlockAroundData(block: Block, data: Uint8Array): Uint8Array {
+  const head = Header.encode(block.header, _m0.Writer.create().uint32(10).fork()).ldelim().finish();
+  const tail = EvidenceList.encode(block.evidence, _m0.Writer.create().uint32(26).fork()).ldelim();
+  if (block.lastCommit !== undefined) Commit.encode(block.lastCommit, tail.uint32(34).fork()).ldelim();
+  const rest = tail.finish();
+  const out = new Uint8Array(head.length + 1 + varintLength(data.length) + data.length + rest.length);
+  out.set(head, 0);
+  let at = head.length;
+  out[at++] = 18;
+  at = writeVarint(out, at, data.length);
+  out.set(data, at);
+  out.set(rest, at + data.length);
+  return out;
 }
 
 /** Decodes a block, refusing more than `maxBytes` (the consensus params' block max_bytes). */

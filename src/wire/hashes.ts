@@ -5,10 +5,12 @@ import { bytesEqual } from "../bytes.js";
 import { sha256 } from "../crypto/hash.js";
 import {
   leafHash,
+  leafHashOfHashInto,
   leafHashOfPrefixed,
   merkleRoot,
   merkleRootOfLeafHashes,
   merkleRootOfLeafHashesInPieces,
+  sha256HexInto,
 } from "../crypto/merkle.js";
 import { WireError } from "./errors.js";
 import { Timestamp } from "./generated/google/protobuf/timestamp.js";
@@ -103,6 +105,53 @@ export function txHash(tx: Uint8Array): Uint8Array {
   return sha256(tx);
 }
 
+/**
+ * A tx's key: the upper-case hex of its sha256, by which the mempool and its cache know it, the
+ * RPC answers it and the tx.hash event carries it. Every key is made here or by txKey, from the
+ * hash's bytes or as the hash is made.
+ */
+export function txKeyOf(hash: Uint8Array): string {
+  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString("hex").toUpperCase();
+}
+
+const keyScratch = new Uint8Array(32);
+
+/** txKeyOf(sha256(tx)), hashed as hex (no array made for the hash). */
+export function txKey(tx: Uint8Array): string {
+  return sha256HexInto(tx, keyScratch, 0).toUpperCase();
+}
+
+/**
+ * A tx's sha256, hashed once where the tx enters (the RPC's broadcast, a peer's message) and
+ * carried with it through admission: its key (txKeyOf) for the pool, the cache and the RPC answer,
+ * and its bytes the first half of the tx's TxDigests. Only TxSha256.of makes one (a private
+ * constructor), and it keeps the very tx it hashed: TxDigests takes its bytes only for that tx
+ * object, so a hash handed in with other bytes is never used for them.
+ */
+export class TxSha256 {
+  readonly #made = true;
+
+  private constructor(
+    readonly tx: Uint8Array,
+    /** sha256(tx), never to be written: the first half of a digests slot (see digestSlot). */
+    readonly bytes: Uint8Array,
+    /** txKeyOf(bytes). */
+    readonly key: string,
+  ) {}
+
+  static of(tx: Uint8Array): TxSha256 {
+    const at = digestSlot();
+    const into = slab;
+    const hex = sha256HexInto(tx, into, at);
+    return new TxSha256(tx, into.subarray(at, at + HASH_BYTES), hex.toUpperCase());
+  }
+
+  /** Whether `value` was made by TxSha256.of for this very `tx` object (not one of the same shape). */
+  static madeFor(value: unknown, tx: Uint8Array): value is TxSha256 {
+    return typeof value === "object" && value !== null && #made in value && (value as TxSha256).tx === tx;
+  }
+}
+
 // A block's tx hashes and data hash, remembered per txs array (a block's data, never changed once
 // built): the data hash computes them when the block is made, validating the same block (our own
 // proposal) asks again and gets the remembered root instead of a second merkle tree (two sha256
@@ -162,11 +211,22 @@ export class TxDigests {
     this.#bytes = bytes;
   }
 
-  static of(tx: Uint8Array): TxDigests {
-    const hash = txHash(tx);
-    const bytes = digestSlot();
-    bytes.set(hash, 0);
-    bytes.set(leafHash(hash), HASH_BYTES);
+  /**
+   * From the tx's bytes, or from `known` when TxSha256.of made it for this very tx object (the
+   * RPC's hash of a broadcast tx): each admitted tx's own bytes are hashed once. The leaf is
+   * written into the slot `known` was hashed into, beside its hash.
+   */
+  static of(tx: Uint8Array, known?: TxSha256): TxDigests {
+    if (known !== undefined && TxSha256.madeFor(known, tx)) {
+      const hash = known.bytes;
+      const bytes = new Uint8Array(hash.buffer, hash.byteOffset, 2 * HASH_BYTES);
+      leafHashOfHashInto(hash, bytes, HASH_BYTES);
+      return new TxDigests(tx, bytes);
+    }
+    const at = digestSlot();
+    const bytes = slab.subarray(at, at + 2 * HASH_BYTES);
+    sha256HexInto(tx, bytes, 0);
+    leafHashOfHashInto(bytes.subarray(0, HASH_BYTES), bytes, HASH_BYTES);
     return new TxDigests(tx, bytes);
   }
 
@@ -192,19 +252,22 @@ const SLAB_DIGESTS = 1024;
 let slab = new Uint8Array(0);
 let slabUsed = 0;
 
-// Each digest's two hashes live in a 64-byte view of a shared slab rather than two buffers of
+// Each digest's two hashes live in a 64-byte slot of a shared slab rather than two buffers of
 // their own: a pool entry keeps them from its admission to its block (a second or more, through
 // young-generation collections into the old one), and one ArrayBuffer each cost the collector
 // more than the hashing. Txs admitted together mostly leave together, so a slab is freed soon
-// after its last entry.
-function digestSlot(): Uint8Array {
+// after its last entry. A TxSha256 takes a slot (its hash the first half) and the TxDigests made
+// from it writes the leaf into the second half; a tx refused before its digests leaves its slot
+// half used.
+/** The offset in `slab` of a fresh 64-byte slot (read `slab` right after: it may be a new one). */
+function digestSlot(): number {
   if (slabUsed === slab.length) {
     slab = new Uint8Array(SLAB_DIGESTS * 2 * HASH_BYTES);
     slabUsed = 0;
   }
-  const slot = slab.subarray(slabUsed, slabUsed + 2 * HASH_BYTES);
+  const at = slabUsed;
   slabUsed += 2 * HASH_BYTES;
-  return slot;
+  return at;
 }
 
 /** How many leaves dataHashAhead hashes between two pauses. */

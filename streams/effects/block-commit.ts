@@ -26,6 +26,7 @@ import { isEvidenceExpired } from "../../src/evidence/index.js";
 import type { Logger } from "../../src/logger/index.js";
 import { nextTurn } from "../../src/next-turn.js";
 import type { BlockStore } from "../../src/store/block-store.js";
+import { encodeAbciResponsesInPieces, RESPONSES_PIECE } from "../../src/store/deliver-tx-bytes.js";
 import type { HeightIndexer } from "../../src/store/indexer/event-indexer.js";
 import { heightIndexInputFrom } from "../../src/store/indexer/height-index-input.js";
 import { persistExecutedHeight, persistHeightState } from "../../src/store/persist-height.js";
@@ -212,6 +213,12 @@ export async function commitOne(deps: BlockCommitDeps, e: CommitBlock): Promise<
           saveAbciResponses: async (height, saved) => {
             phases.mark("executeMs");
             responses = saved;
+            // A large height's record is encoded a piece per turn before its save (which then
+            // writes those very bytes); the save still precedes Commit, as the block's does.
+            if (saved.deliverTxs.length > RESPONSES_PIECE) {
+              await encodeAbciResponsesInPieces(saved, nextTurn);
+              phases.mark("encodeResponsesMs");
+            }
             await Promise.all([blockSaved, deps.stores.stateStore.saveABCIResponses(height, saved)]);
           },
           beforeCommit: async () => {

@@ -31,7 +31,7 @@ export interface MempoolAbciDeps {
   recheckSending?(sending: Promise<void>): void;
 }
 
-type CheckedTx = Pick<CheckTxResult, "requestId" | "hash" | "tx" | "from">;
+type CheckedTx = Pick<CheckTxResult, "requestId" | "hash" | "tx" | "sha256" | "from">;
 
 /** A tx's CheckTx answer as the reducer folds it; the caller's full answer is handed aside first. */
 function checkTxResult(deps: MempoolAbciDeps, checked: CheckedTx, response: ResponseCheckTx): CheckTxResult {
@@ -40,6 +40,7 @@ function checkTxResult(deps: MempoolAbciDeps, checked: CheckedTx, response: Resp
     requestId: checked.requestId,
     hash: checked.hash,
     tx: checked.tx,
+    sha256: checked.sha256,
     from: checked.from,
     code: response.code,
     gasWanted: response.gasWanted,

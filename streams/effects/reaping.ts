@@ -2,15 +2,16 @@
 // then the mempool's txs within what the block's data may hold and max gas (the mempool port:
 // src/mempool's reap over the node's mempool state; a stand-in in the simulation). Reads of the
 // latest pool states; the answer is logged, so replay needs neither pool. The node's port also
-// makes the reaped txs' data hash before answering, a piece per turn of the event loop
-// (`reapTxsHashed`): the fold that builds the proposal then finds it done instead of hashing a
-// block of tens of thousands of txs in one piece; without it (the simulation) the answer is
-// synchronous, as before.
+// makes the reaped txs' data hash and Data bytes before answering, a piece per turn of the event
+// loop (`reapTxsHashed`): the fold that builds the proposal then finds them done instead of hashing
+// and encoding a block of tens of thousands of txs in one piece; without it (the simulation) the
+// answer is synchronous, as before.
 import { concatMap, from, map, type Observable } from "rxjs";
 import type { ConsensusEffect, ReapProposalBlock } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { type EvidencePoolState, pendingEvidence } from "../../src/evidence/index.js";
 import { nextTurn } from "../../src/next-turn.js";
+import { BLOCK_DATA_PIECE, blockDataBytesAhead } from "../../src/types/block-data-ahead.js";
 import { maxDataBytes } from "../../src/types/block-limits.js";
 import type { Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
 import { dataHashAhead, type TxDigests } from "../../src/wire/hashes.js";
@@ -46,6 +47,8 @@ export function mempoolReaping(
         reaped.map((t) => t.digests),
         nextTurn,
       );
+      // And its Data bytes, which the block's encoding in the fold copies (types/block-data-ahead.ts).
+      if (txs.length > BLOCK_DATA_PIECE) await blockDataBytesAhead(txs, nextTurn);
       return txs;
     },
   };

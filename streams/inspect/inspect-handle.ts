@@ -63,6 +63,7 @@ export function inspectHandle(
       state: () => unavailable("unconfirmed_txs"),
       seen: () => unavailable("broadcast_tx_async"),
       submit: () => unavailable("broadcast_tx_sync"),
+      hashTx: () => unavailable("broadcast_tx_async"),
       offer: () => unavailable("broadcast_tx_async"),
       submitAndWaitForCommit: () => unavailable("broadcast_tx_commit"),
       checkTx: () => unavailable("check_tx"),

@@ -1,11 +1,9 @@
 // The node's event bus: every event with Tendermint's name, its data in domain form and the
 // composite-key map the query language matches (reference §1.5). One hot Subject; WebSocket
 // subscriptions, the tx-commit waiter and tests read it.
-import * as crypto from "node:crypto";
 import { Subject } from "rxjs";
 import type { BlockEvents } from "../../src/abci/execute-block.js";
 import type { ConsensusEventData, ConsensusEventName } from "../../src/consensus/effect.js";
-import { sha256 } from "../../src/crypto/hash.js";
 import type {
   Event,
   ResponseBeginBlock,
@@ -13,7 +11,7 @@ import type {
 } from "../../src/wire/generated/tendermint/abci/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";
-import { rememberedTxHashes } from "../../src/wire/hashes.js";
+import { rememberedTxHashes, txKey, txKeyOf } from "../../src/wire/hashes.js";
 import type { NodeEvent } from "../node-handle.js";
 
 const textDecoder = new TextDecoder();
@@ -23,13 +21,9 @@ export function upperHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex").toUpperCase();
 }
 
-// crypto.hash (Node ≥ 20.12) hashes in one call: ~0.5 µs for a 100-byte tx against ~1.7 µs for
-// createHash().update().digest() and the hex of a copy.
-const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: "hex") => string }).hash;
-
 /** Upper-case hex sha256 of a tx: its hash in the mempool, the tx.hash event key and the RPC. */
 export function txHashHex(tx: Uint8Array): string {
-  return oneShot ? oneShot("sha256", tx, "hex").toUpperCase() : upperHex(sha256(tx));
+  return txKey(tx);
 }
 
 /**
@@ -42,7 +36,7 @@ export function blockTxHashHex(
   index: number,
 ): string {
   const hash = remembered?.[index];
-  return hash !== undefined ? upperHex(hash) : txHashHex(tx);
+  return hash !== undefined ? txKeyOf(hash) : txHashHex(tx);
 }
 
 /** Appends "type.key" → value for every ABCI event attribute (empty types and keys skipped). */

@@ -16,7 +16,6 @@ import type {
 import type { TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
 import { NodeError } from "../node-errors.js";
 import type { NodeHandle, SubmitResult } from "../node-handle.js";
-import { txHashHex } from "./event-bus.js";
 import { indexSearchOf } from "./rpc-search.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex").toUpperCase();
@@ -78,11 +77,13 @@ export function broadcastTxSync(node: NodeHandle, tx: Uint8Array): Promise<Broad
 
 /** Returns at once; a tx the cache already holds is refused as v0.34's CheckTx refuses it. */
 export function broadcastTxAsync(node: NodeHandle, tx: Uint8Array): BroadcastTxResult {
-  // Hashed once, here (the one-shot hash), and handed to the mempool.
-  const hash = txHashHex(tx);
+  // Hashed once, here, and handed to the mempool: its key for the answer and the cache, its bytes
+  // for the admitted tx's digests.
+  const hashed = node.mempool.hashTx(tx);
+  const hash = hashed.key;
   if (node.mempool.seen(hash)) throw handlerRefusal("tx already exists in cache");
   // The outcome is not the caller's to see (async); a failure is logged by the mempool.
-  node.mempool.offer(tx, hash);
+  node.mempool.offer(hashed);
   return { code: 0, data: "", log: "", codespace: "", hash };
 }
 

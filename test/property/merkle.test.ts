@@ -1,9 +1,18 @@
 // Every merkle proof verifies against its root, and flipping any bit of the leaf, the leaf hash,
 // an aunt or the root makes it fail.
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { innerHash, leafHash, merkleProofs, merkleRoot, splitPoint } from "../../src/crypto/merkle.js";
+import {
+  innerHash,
+  leafHash,
+  leafHashOfHashInto,
+  merkleProofs,
+  merkleRoot,
+  sha256HexInto,
+  splitPoint,
+} from "../../src/crypto/merkle.js";
 import { merkleProofVerifies, rootFromAunts } from "../../src/crypto/merkle-proof.js";
 
 const items = fc.array(fc.uint8Array({ maxLength: 24 }), { minLength: 1, maxLength: 40 });
@@ -98,5 +107,28 @@ describe("merkle properties", () => {
     assert.equal(rootFromAunts(p.index, p.total, p.leafHash, p.aunts.slice(1)), undefined);
     assert.equal(splitPoint(2), 1);
     assert.equal(splitPoint(1025), 1024);
+  });
+
+  it("hashes written into a slab are sha256 and leafHash, byte for byte, and the hex returned is the hash's", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 0, max: 64 }), (data, at) => {
+        const slab = new Uint8Array(160).fill(0xee);
+        const hex = sha256HexInto(data, slab, at);
+        const expected = createHash("sha256").update(data).digest();
+        assert.equal(Buffer.from(slab.subarray(at, at + 32)).toString("hex"), expected.toString("hex"));
+        assert.equal(hex, expected.toString("hex"));
+        leafHashOfHashInto(slab.subarray(at, at + 32), slab, at + 32);
+        assert.deepEqual(slab.subarray(at + 32, at + 64), leafHash(new Uint8Array(expected)));
+        assert.ok(
+          slab.subarray(0, at).every((b) => b === 0xee),
+          "nothing written before the slot",
+        );
+        assert.ok(
+          slab.subarray(at + 64).every((b) => b === 0xee),
+          "nothing written after the slot",
+        );
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -7,6 +7,7 @@
 // node's marker is appended without an fsync of its own (the log's next sync carries it).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { RESPONSES_PIECE } from "../../src/store/deliver-tx-bytes.js";
 import { StateSaveTail } from "../../streams/effects/state-save-tail.js";
 import { deferred, recordingCommit } from "./block-commit-fixture.js";
 
@@ -28,6 +29,30 @@ describe("block commit: durability order", () => {
       "state saved",
       "end-of-height 1",
     ]);
+  });
+
+  it("a large height's responses, encoded a piece per turn, are still saved before Commit, as the one-piece record", async () => {
+    const c = recordingCommit({ txs: RESPONSES_PIECE * 2 + 1 });
+    const done = c.run();
+    for (let i = 0; i < 200 && !c.order.includes("responses saved"); i++) await settle();
+    assert.ok(!c.order.includes("commit"), "no Commit before the block is durable");
+    c.blockWrite.resolve();
+    await done;
+    assert.deepEqual(c.order, [
+      "block save started",
+      "beginBlock",
+      "endBlock",
+      "responses saved",
+      "block saved",
+      "commit",
+      "state save started",
+      "state saved",
+      "end-of-height 1",
+    ]);
+    assert.equal(c.savedResponses.length, 1);
+    const [saved] = c.savedResponses;
+    assert.equal(Buffer.from(saved!.bytes).compare(Buffer.from(saved!.expected)), 0);
+    assert.ok(!Buffer.isBuffer(saved!.bytes), "the save wrote the record made in pieces");
   });
 
   it("never commits a block whose save failed", async () => {

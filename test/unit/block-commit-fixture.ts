@@ -4,6 +4,8 @@ import assert from "node:assert/strict";
 import { responseDeliverTx } from "../../src/abci/apps/responses.js";
 import type { ConsensusConnection } from "../../src/abci/client/abci-client.js";
 import { createLogger } from "../../src/logger/index.js";
+import { encodeAbciResponses } from "../../src/store/deliver-tx-bytes.js";
+import { ABCIResponses } from "../../src/wire/generated/tendermint/state/types.js";
 import { type BlockCommitDeps, commitOne } from "../../streams/effects/block-commit.js";
 import type { StateSaveTail } from "../../streams/effects/state-save-tail.js";
 import { commitBlockOf, genesisChain, TestNode } from "./consensus-harness.js";
@@ -23,7 +25,7 @@ export function deferred() {
 
 /** commitOne over an app and stores that record the order of what happens to them. */
 export function recordingCommit(
-  options: { tail?: StateSaveTail; stateWrite?: Promise<void>; markEndHeight?: boolean } = {},
+  options: { tail?: StateSaveTail; stateWrite?: Promise<void>; markEndHeight?: boolean; txs?: number } = {},
 ) {
   const order: string[] = [];
   const blockWrite = deferred();
@@ -45,6 +47,7 @@ export function recordingCommit(
     },
   } as unknown as ConsensusConnection;
   let stored = 0n;
+  const savedResponses: { bytes: Uint8Array; expected: Uint8Array }[] = [];
   const node = new TestNode({ chain: genesisChain([10n]) });
   const deps: BlockCommitDeps = {
     consensus,
@@ -59,7 +62,10 @@ export function recordingCommit(
         },
       },
       stateStore: {
-        saveABCIResponses: async () => {
+        saveABCIResponses: async (_height: bigint, responses: ABCIResponses) => {
+          // What the state store writes: the record encoded now, or the one made in pieces before.
+          const bytes = encodeAbciResponses(responses);
+          savedResponses.push({ bytes, expected: ABCIResponses.encode(responses).finish() });
           order.push("responses saved");
         },
         save: async () => {
@@ -87,11 +93,13 @@ export function recordingCommit(
         }
       : {}),
   };
-  const held = node.block(0, [tx("a=1")]);
+  const txs = Array.from({ length: options.txs ?? 1 }, (_, i) => tx(`a${i}=1`));
+  const held = node.block(0, txs);
   const effect = commitBlockOf(1n, held);
   return {
     order,
     blockWrite,
+    savedResponses,
     run: () => commitOne(deps, effect),
     runWith: (more: Partial<BlockCommitDeps>) => commitOne({ ...deps, ...more }, effect),
   };

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { test } from "node:test";
 import { RpcError } from "../../src/rpc/errors.js";
 import { tendermintJsonEncoder } from "../../src/rpc/json/index.js";
-import { evidenceItemHash } from "../../src/wire/hashes.js";
+import { evidenceItemHash, TxSha256 } from "../../src/wire/hashes.js";
 import type { NodeHandle } from "../../streams/node-handle.js";
 import { createRpcContext } from "../../streams/projections/rpc-context.js";
 import { evidenceFromJson } from "../../streams/projections/rpc-evidence.js";
@@ -128,6 +128,7 @@ test("mempool: unconfirmed_txs honours the limit, num_unconfirmed_txs has no txs
         cache: new Map([["E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855", true]]),
       }),
       seen: (hash: string) => hash === "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855",
+      hashTx: (tx: Uint8Array) => TxSha256.of(tx),
     },
   });
   // Refusals answered per request under load capture no stack (only the message is answered).
@@ -142,12 +143,13 @@ test("mempool: unconfirmed_txs honours the limit, num_unconfirmed_txs has no txs
     () => createRpcContext(node).broadcastTxAsync!(cachedTx),
     stackless(/^tx already exists in cache$/),
   );
-  // broadcast_tx_async hashes the tx once and offers it to the mempool with that hash
+  // broadcast_tx_async hashes the tx once (the mempool's hashTx) and offers it with that hash
   const submitted: unknown[][] = [];
   const accepting = fakeNode({
     mempool: {
       state: () => ({ txs: new Map(), txsBytes: 0, cache: new Map() }),
       seen: () => false,
+      hashTx: (tx: Uint8Array) => TxSha256.of(tx),
       // async offers the tx (no waiter per tx); submit is what waits
       offer: (...args: unknown[]) => {
         submitted.push(args);
@@ -158,7 +160,10 @@ test("mempool: unconfirmed_txs honours the limit, num_unconfirmed_txs has no txs
   const answer = createRpcContext(accepting).broadcastTxAsync!(asyncTx) as { hash: string };
   const expected = createHash("sha256").update(asyncTx).digest("hex").toUpperCase();
   assert.equal(answer.hash, expected);
-  assert.deepEqual(submitted, [[asyncTx, expected]]);
+  assert.equal(submitted.length, 1);
+  const [offered] = submitted[0] as [TxSha256];
+  assert.ok(TxSha256.madeFor(offered, asyncTx));
+  assert.equal(offered.key, expected);
   // a mempool refusal before CheckTx is an error with the mempool's message
   const refusing = fakeNode({
     mempool: {

@@ -94,8 +94,8 @@ test("an offered tx (broadcast_tx_async) folds with the turn's submissions and i
   const checked: string[] = [];
   const { mempool, folded, stop } = mempoolOver(checked);
   const waited = mempool.submit(tx("d=4"));
-  mempool.offer(tx("e=5"), txHashHex(tx("e=5")));
-  mempool.offer(tx("d=4"), txHashHex(tx("d=4")));
+  mempool.offer(mempool.hashTx(tx("e=5")));
+  mempool.offer(mempool.hashTx(tx("d=4")));
   assert.ok(mempool.seen(txHashHex(tx("e=5"))), "an offered tx counts as seen before its fold");
   assert.equal((await waited).outcome.kind, "added");
   assert.deepEqual(folded, ["TxsSubmitted(3)", "CheckTxsCompleted"]);
@@ -109,7 +109,7 @@ test("a connection offering checkTxs gets a turn's new txs in one call, and the 
   const batches: string[][] = [];
   const { mempool, folded, stop } = mempoolOver(checked, batches);
   const answers = Promise.all([mempool.submit(tx("f=6")), mempool.submit(tx("bad=7"))]);
-  mempool.offer(tx("g=8"), txHashHex(tx("g=8")));
+  mempool.offer(mempool.hashTx(tx("g=8")));
   const [f, bad] = await answers;
   assert.equal(f.outcome.kind, "added");
   assert.equal(f.checkTx?.code, 0, "each caller still gets its own CheckTx answer");

@@ -154,7 +154,7 @@ function completeOne(d: AdmissionDraft, input: CheckTxResult): void {
   d.txs.set(input.hash, {
     hash: input.hash,
     tx: input.tx,
-    digests: TxDigests.of(input.tx),
+    digests: TxDigests.of(input.tx, input.sha256),
     gasWanted: input.gasWanted,
     height: d.height,
     addedAtMs: d.time,
@@ -171,8 +171,8 @@ function completeOne(d: AdmissionDraft, input: CheckTxResult): void {
 export function onTxSubmitted(state: MempoolState, input: TxSubmitted): MempoolTransition {
   const d = draftOf(state, input.time);
   submitOne(d, input);
-  for (const { requestId, hash, tx, from } of d.toCheck) {
-    d.effects.push({ type: "RunCheckTx", requestId, hash, tx, from });
+  for (const { requestId, hash, tx, sha256, from } of d.toCheck) {
+    d.effects.push({ type: "RunCheckTx", requestId, hash, tx, ...(sha256 && { sha256 }), from });
   }
   return finish(state, d);
 }
