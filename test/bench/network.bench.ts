@@ -1,11 +1,13 @@
 // The 4-validator loopback network of `rxbft testnet --v 4` at DEFAULT consensus timings
 // (timeout_commit 1 s, …), beside ONE validator (`testnet --v 1`) in the same run, same load:
-//   - committed tx/s: the txs in the blocks committed while the load ran, over the span of
-//     those blocks' times (from the block before the first loaded one to the last loaded one);
+//   - committed tx/s: the load's txs in the blocks committed while it ran, over the span of
+//     those blocks' times (from the block before the first loaded one to the last one holding a
+//     tx of the load: load-window.ts; the finality clients' txs do not extend it);
 //   - block interval: mean and p50 of successive header times, idle (before the load) and under
 //     load;
 //   - time to finality: p50/p99 of broadcast_tx_commit (submit → committed), called one after
-//     the other by FINALITY_CLIENTS clients, once the load is gone and while it runs.
+//     the other by FINALITY_CLIENTS clients, once the load is gone and while it runs (for
+//     NETB_SECONDS from the load's start, or until every wrk ended if sooner).
 // Load: wrk (one process per node, 1 thread, WRK_CONNECTIONS keep-alive connections, each
 // request a JSON-RPC batch of BATCH broadcast_tx_sync calls with unique `key=value` txs, from a
 // Lua script) when /usr/bin/wrk exists, else the same batches from a bounded node:http client
@@ -25,6 +27,7 @@ import { Network } from "../e2e/network-harness.js";
 import { killAllNodes } from "../e2e/node-harness.js";
 import { setConfig } from "../e2e/p2p-harness.js";
 import { inspectorUrl, startProfile, type WindowProfiler } from "./inspector-profile.js";
+import { type CommittedBlock, countWithPrefix, loadWindow } from "./load-window.js";
 import { scheduledDelayLua } from "./wrk-pacing.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -84,23 +87,30 @@ const quantile = (sorted: number[], q: number) =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const mean = (xs: number[]) => (xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
+/** Blocks [from, to] from node 0: header time, all txs, and the txs of the load (`loadPrefix`). */
 async function headers(
   net: Network,
   from: bigint,
   to: bigint,
-): Promise<{ height: bigint; time: number; txs: number }[]> {
-  const out: { height: bigint; time: number; txs: number }[] = [];
+  loadPrefix: string,
+): Promise<CommittedBlock[]> {
+  const out: CommittedBlock[] = [];
   for (let h = from; h <= to; h++) {
     const b = await net.rpc<{ block: { header: { time: string }; data: { txs: string[] | null } } }>(
       0,
       `/block?height=${h}`,
     );
-    out.push({ height: h, time: Date.parse(b.block.header.time), txs: b.block.data.txs?.length ?? 0 });
+    const txs = b.block.data.txs;
+    out.push({
+      time: Date.parse(b.block.header.time),
+      txs: txs?.length ?? 0,
+      loadTxs: countWithPrefix(txs, loadPrefix),
+    });
   }
   return out;
 }
 
-function intervals(hs: { time: number }[]): number[] {
+function intervals(hs: readonly { time: number }[]): number[] {
   const d: number[] = [];
   for (let i = 1; i < hs.length; i++) d.push(hs[i]!.time - hs[i - 1]!.time);
   return d.sort((a, b) => a - b);
@@ -256,7 +266,9 @@ async function measure(validators: number): Promise<Figures> {
     const idleFrom = net.commonHeight(all);
     await net.waitForHeight(all, idleFrom + BigInt(IDLE_BLOCKS), 120_000);
     const loadFrom = net.commonHeight(all);
-    const idle = intervals(await headers(net, idleFrom, loadFrom));
+    // every load tx starts `n<validators>-<node>-`, the finality clients' ones `fin-`
+    const loadPrefix = `n${validators}-`;
+    const idle = intervals(await headers(net, idleFrom, loadFrom, loadPrefix));
 
     const useWrk = existsSync(WRK);
     const dir = mkdtempSync(join(tmpdir(), "rxbft-netbench-wrk-"));
@@ -271,10 +283,13 @@ async function measure(validators: number): Promise<Figures> {
     }
     const loads = all.map((i) =>
       useWrk
-        ? runWrk(script, net.node(i).rpcUrl!, `n${validators}-${i}`)
-        : runNodeClient(net.node(i).rpcUrl!, `n${validators}-${i}`),
+        ? runWrk(script, net.node(i).rpcUrl!, `${loadPrefix}${i}`)
+        : runNodeClient(net.node(i).rpcUrl!, `${loadPrefix}${i}`),
     );
-    const fin = finality(net, validators, () => loadDone);
+    // finality "under load" only while the offer runs: a paced wrk idles out up to 5 s past its
+    // schedule, and timing commits then measured an idling network
+    const offerEnds = Date.now() + LOAD_SECONDS * 1000;
+    const fin = finality(net, validators, () => loadDone || Date.now() > offerEnds);
     const requestsSent = (await Promise.all(loads)).reduce((a, b) => a + b, 0);
     rmSync(dir, { recursive: true, force: true });
     if (profiler !== undefined) {
@@ -288,16 +303,11 @@ async function measure(validators: number): Promise<Figures> {
     for (let quiet = 0, tries = 0; quiet < 2 && tries < 60; tries++) {
       await net.waitForHeight([0], top + 1n, 60_000);
       top++;
-      const [b] = await headers(net, top, top);
+      const [b] = await headers(net, top, top, loadPrefix);
       quiet = b!.txs === 0 ? quiet + 1 : 0;
     }
-    const loaded = await headers(net, loadFrom, top);
-    let last = loaded.length - 1;
-    while (last > 0 && loaded[last]!.txs === 0) last--;
-    const inLoad = loaded.slice(0, last + 1);
-    const txsCommitted = inLoad.reduce((a, b) => a + b.txs, 0);
-    const spanSeconds = (inLoad.at(-1)!.time - inLoad[0]!.time) / 1000;
-    const loadIntervals = intervals(inLoad);
+    const window = loadWindow(await headers(net, loadFrom, top, loadPrefix));
+    const loadIntervals = intervals(window.blocks);
     // time to finality with the load gone (bounded: FINALITY_CALLS per client or 90 s)
     const idleUntil = Date.now() + 90_000;
     const quiet = await finality(net, validators, () => Date.now() > idleUntil);
@@ -306,9 +316,9 @@ async function measure(validators: number): Promise<Figures> {
       loadTool: useWrk
         ? `wrk -t1 -c${WRK_CONNECTIONS} per node, ${BATCH} txs per JSON-RPC batch${RATE === undefined ? "" : `, paced to ${RATE} tx/s offered in all`}`
         : `node:http client, ${WRK_CONNECTIONS} connections per node, ${BATCH} txs per JSON-RPC batch`,
-      txsCommitted,
-      spanSeconds,
-      txPerSecond: spanSeconds > 0 ? txsCommitted / spanSeconds : 0,
+      txsCommitted: window.loadTxs,
+      spanSeconds: window.spanSeconds,
+      txPerSecond: window.txPerSecond,
       requestsSent,
       idleIntervalMeanMs: mean(idle),
       idleIntervalP50Ms: quantile(idle, 0.5),
@@ -347,8 +357,9 @@ const row = (name: string, a: number, b: number, d = 0) =>
     `${name.padEnd(28)}${f(a, d).padStart(12)}   ${f(b, d).padStart(22)}   ${f(a / b, 2).padStart(9)}`,
   );
 row("committed tx/s", four.txPerSecond, one.txPerSecond);
-row("txs committed", four.txsCommitted, one.txsCommitted);
+row("load txs committed", four.txsCommitted, one.txsCommitted);
 row("txs sent", four.requestsSent, one.requestsSent);
+row("span of loaded blocks s", four.spanSeconds, one.spanSeconds, 1);
 row("block interval idle mean ms", four.idleIntervalMeanMs, one.idleIntervalMeanMs);
 row("block interval idle p50 ms", four.idleIntervalP50Ms, one.idleIntervalP50Ms);
 row("block interval load mean ms", four.loadIntervalMeanMs, one.loadIntervalMeanMs);
