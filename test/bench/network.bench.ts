@@ -16,7 +16,8 @@
 // rate and sends at most NETB_SECONDS of it: an open-loop offer, so two trees are compared on
 // committed tx/s at the same offered rate instead of on what closed-loop clients get in. Every
 // phase is bounded (NETB_SECONDS of load, timeouts on every wait). Builds first if dist/ is
-// missing. Writes bench-results/network.json; never fails on time.
+// missing. Writes bench-results/network.json; never fails on time. NETB_FOUR_ONLY=1 runs the four
+// validators alone (for a profile or a quick A/B), printing their figures as JSON.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -54,6 +55,11 @@ const RATE = process.env.NETB_RATE === undefined ? undefined : Number(process.en
  */
 const PROFILE_FILE = process.env.NETB_PROFILE;
 const PROFILE_NODE = Number(process.env.NETB_PROFILE_NODE ?? 1);
+/**
+ * NETB_PHASES=1: where the loaded heights of the four validators went, phase by phase
+ * (height-phases.ts over their logs, run before the homes are removed).
+ */
+const PHASES = process.env.NETB_PHASES === "1";
 if (RATE !== undefined && !(Number.isFinite(RATE) && RATE > 0))
   throw new Error(`NETB_RATE must be a positive number of tx/s, got "${process.env.NETB_RATE}"`);
 
@@ -308,6 +314,24 @@ async function measure(validators: number): Promise<Figures> {
     }
     const window = loadWindow(await headers(net, loadFrom, top, loadPrefix));
     const loadIntervals = intervals(window.blocks);
+    if (PHASES && validators === 4) {
+      const lastLoaded = loadFrom + BigInt(window.blocks.length - 1);
+      console.log(`where the loaded heights ${loadFrom + 1n}..${lastLoaded} went (height-phases.ts):`);
+      spawnSync(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          join(root, "test", "bench", "height-phases.ts"),
+          ...net.homes,
+          "--from",
+          String(loadFrom + 1n),
+          "--to",
+          String(lastLoaded),
+        ],
+        { cwd: root, stdio: "inherit", timeout: 120_000 },
+      );
+    }
     // time to finality with the load gone (bounded: FINALITY_CALLS per client or 90 s)
     const idleUntil = Date.now() + 90_000;
     const quiet = await finality(net, validators, () => Date.now() > idleUntil);
@@ -337,6 +361,11 @@ async function measure(validators: number): Promise<Figures> {
   }
 }
 
+if (process.env.NETB_FOUR_ONLY === "1") {
+  // a profiling or A/B aid: the 4-validator network alone, without the baseline beside it
+  console.log(`4 validators only (NETB_FOUR_ONLY, no baseline): ${JSON.stringify(await measure(4))}`);
+  process.exit(0);
+}
 const one = await measure(1);
 console.log(`1 validator (baseline): ${JSON.stringify(one)}`);
 let four: Figures;
