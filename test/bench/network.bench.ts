@@ -19,7 +19,7 @@
 // missing. Writes bench-results/network.json; never fails on time. NETB_FOUR_ONLY=1 runs the four
 // validators alone (for a profile or a quick A/B), printing their figures as JSON.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -87,6 +87,22 @@ interface Figures {
   loadFinalityP50Ms: number;
   loadFinalityP99Ms: number;
   loadFinalityFailed: number;
+  /** CPU seconds all nodes used from the load's start until their mempools drained (/proc) */
+  nodeCpuSeconds: number;
+  /** nodeCpuSeconds over that wall time: the cores the nodes kept busy (the machine has 2) */
+  nodeCores: number;
+}
+
+/** CPU time (user + system, all threads) of a process so far, seconds; 0 when not readable. */
+function cpuSecondsOf(pid: number | undefined): number {
+  try {
+    // /proc/<pid>/stat: fields 14 and 15 are utime and stime in clock ticks (USER_HZ, 100 here);
+    // the command name (field 2) may hold spaces, so count from its closing parenthesis
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 const quantile = (sorted: number[], q: number) =>
@@ -287,6 +303,9 @@ async function measure(validators: number): Promise<Figures> {
       if (url === undefined) throw new Error(`node${profiled} printed no inspector address`);
       profiler = await startProfile(url);
     }
+    const nodesCpu = () => all.reduce((sum, i) => sum + cpuSecondsOf(net.node(i).child.pid), 0);
+    const cpuAtStart = nodesCpu();
+    const wallAtStart = performance.now();
     const loads = all.map((i) =>
       useWrk
         ? runWrk(script, net.node(i).rpcUrl!, `${loadPrefix}${i}`)
@@ -312,6 +331,8 @@ async function measure(validators: number): Promise<Figures> {
       const [b] = await headers(net, top, top, loadPrefix);
       quiet = b!.txs === 0 ? quiet + 1 : 0;
     }
+    const nodeCpuSeconds = nodesCpu() - cpuAtStart;
+    const nodeCores = nodeCpuSeconds / ((performance.now() - wallAtStart) / 1000);
     const window = loadWindow(await headers(net, loadFrom, top, loadPrefix));
     const loadIntervals = intervals(window.blocks);
     if (PHASES && validators === 4) {
@@ -354,6 +375,8 @@ async function measure(validators: number): Promise<Figures> {
       loadFinalityP50Ms: quantile(underLoad.ms, 0.5),
       loadFinalityP99Ms: quantile(underLoad.ms, 0.99),
       loadFinalityFailed: underLoad.failed,
+      nodeCpuSeconds,
+      nodeCores,
     };
   } finally {
     await net.stopAll();
@@ -398,6 +421,14 @@ row("finality p99 ms (no load)", four.finalityP99Ms, one.finalityP99Ms);
 row("finality p50 ms (load)", four.loadFinalityP50Ms, one.loadFinalityP50Ms);
 row("finality p99 ms (load)", four.loadFinalityP99Ms, one.loadFinalityP99Ms);
 row("commit calls timed out (load)", four.loadFinalityFailed, one.loadFinalityFailed);
+row("node CPU s, load to drained", four.nodeCpuSeconds, one.nodeCpuSeconds, 1);
+row(
+  "node CPU ms per load tx",
+  (four.nodeCpuSeconds * 1000) / four.txsCommitted,
+  (one.nodeCpuSeconds * 1000) / one.txsCommitted,
+  3,
+);
+row("cores the nodes kept busy", four.nodeCores, one.nodeCores, 2);
 console.log(
   `aims (issue 13): ≥ 5,000 tx/s → ${f(four.txPerSecond)}; block interval ≤ 1,100 ms → ${f(four.idleIntervalMeanMs)} idle, ${f(four.loadIntervalMeanMs)} under load`,
 );
