@@ -1,11 +1,13 @@
 // The 4-validator loopback network of `rxbft testnet --v 4` at DEFAULT consensus timings
 // (timeout_commit 1 s, …), beside ONE validator (`testnet --v 1`) in the same run, same load:
-//   - committed tx/s: the txs in the blocks committed while the load ran, over the span of
-//     those blocks' times (from the block before the first loaded one to the last loaded one);
+//   - committed tx/s: the load's txs in the blocks committed while it ran, over the span of
+//     those blocks' times (from the block before the first loaded one to the last one holding a
+//     tx of the load: load-window.ts; the finality clients' txs do not extend it);
 //   - block interval: mean and p50 of successive header times, idle (before the load) and under
 //     load;
 //   - time to finality: p50/p99 of broadcast_tx_commit (submit → committed), called one after
-//     the other by FINALITY_CLIENTS clients, once the load is gone and while it runs.
+//     the other by FINALITY_CLIENTS clients, once the load is gone and while it runs (for
+//     NETB_SECONDS from the load's start, or until every wrk ended if sooner).
 // Load: wrk (one process per node, 1 thread, WRK_CONNECTIONS keep-alive connections, each
 // request a JSON-RPC batch of BATCH broadcast_tx_sync calls with unique `key=value` txs, from a
 // Lua script) when /usr/bin/wrk exists, else the same batches from a bounded node:http client
@@ -14,9 +16,10 @@
 // rate and sends at most NETB_SECONDS of it: an open-loop offer, so two trees are compared on
 // committed tx/s at the same offered rate instead of on what closed-loop clients get in. Every
 // phase is bounded (NETB_SECONDS of load, timeouts on every wait). Builds first if dist/ is
-// missing. Writes bench-results/network.json; never fails on time.
+// missing. Writes bench-results/network.json; never fails on time. NETB_FOUR_ONLY=1 runs the four
+// validators alone (for a profile or a quick A/B), printing their figures as JSON.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +28,7 @@ import { Network } from "../e2e/network-harness.js";
 import { killAllNodes } from "../e2e/node-harness.js";
 import { setConfig } from "../e2e/p2p-harness.js";
 import { inspectorUrl, startProfile, type WindowProfiler } from "./inspector-profile.js";
+import { type CommittedBlock, countWithPrefix, loadWindow } from "./load-window.js";
 import { scheduledDelayLua } from "./wrk-pacing.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -51,6 +55,11 @@ const RATE = process.env.NETB_RATE === undefined ? undefined : Number(process.en
  */
 const PROFILE_FILE = process.env.NETB_PROFILE;
 const PROFILE_NODE = Number(process.env.NETB_PROFILE_NODE ?? 1);
+/**
+ * NETB_PHASES=1: where the loaded heights of the four validators went, phase by phase
+ * (height-phases.ts over their logs, run before the homes are removed).
+ */
+const PHASES = process.env.NETB_PHASES === "1";
 if (RATE !== undefined && !(Number.isFinite(RATE) && RATE > 0))
   throw new Error(`NETB_RATE must be a positive number of tx/s, got "${process.env.NETB_RATE}"`);
 
@@ -78,29 +87,52 @@ interface Figures {
   loadFinalityP50Ms: number;
   loadFinalityP99Ms: number;
   loadFinalityFailed: number;
+  /** CPU seconds all nodes used from the load's start until their mempools drained (/proc) */
+  nodeCpuSeconds: number;
+  /** nodeCpuSeconds over that wall time: the cores the nodes kept busy (the machine has 2) */
+  nodeCores: number;
+}
+
+/** CPU time (user + system, all threads) of a process so far, seconds; 0 when not readable. */
+function cpuSecondsOf(pid: number | undefined): number {
+  try {
+    // /proc/<pid>/stat: fields 14 and 15 are utime and stime in clock ticks (USER_HZ, 100 here);
+    // the command name (field 2) may hold spaces, so count from its closing parenthesis
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 const quantile = (sorted: number[], q: number) =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const mean = (xs: number[]) => (xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
+/** Blocks [from, to] from node 0: header time, all txs, and the txs of the load (`loadPrefix`). */
 async function headers(
   net: Network,
   from: bigint,
   to: bigint,
-): Promise<{ height: bigint; time: number; txs: number }[]> {
-  const out: { height: bigint; time: number; txs: number }[] = [];
+  loadPrefix: string,
+): Promise<CommittedBlock[]> {
+  const out: CommittedBlock[] = [];
   for (let h = from; h <= to; h++) {
     const b = await net.rpc<{ block: { header: { time: string }; data: { txs: string[] | null } } }>(
       0,
       `/block?height=${h}`,
     );
-    out.push({ height: h, time: Date.parse(b.block.header.time), txs: b.block.data.txs?.length ?? 0 });
+    const txs = b.block.data.txs;
+    out.push({
+      time: Date.parse(b.block.header.time),
+      txs: txs?.length ?? 0,
+      loadTxs: countWithPrefix(txs, loadPrefix),
+    });
   }
   return out;
 }
 
-function intervals(hs: { time: number }[]): number[] {
+function intervals(hs: readonly { time: number }[]): number[] {
   const d: number[] = [];
   for (let i = 1; i < hs.length; i++) d.push(hs[i]!.time - hs[i - 1]!.time);
   return d.sort((a, b) => a - b);
@@ -256,7 +288,9 @@ async function measure(validators: number): Promise<Figures> {
     const idleFrom = net.commonHeight(all);
     await net.waitForHeight(all, idleFrom + BigInt(IDLE_BLOCKS), 120_000);
     const loadFrom = net.commonHeight(all);
-    const idle = intervals(await headers(net, idleFrom, loadFrom));
+    // every load tx starts `n<validators>-<node>-`, the finality clients' ones `fin-`
+    const loadPrefix = `n${validators}-`;
+    const idle = intervals(await headers(net, idleFrom, loadFrom, loadPrefix));
 
     const useWrk = existsSync(WRK);
     const dir = mkdtempSync(join(tmpdir(), "rxbft-netbench-wrk-"));
@@ -269,12 +303,18 @@ async function measure(validators: number): Promise<Figures> {
       if (url === undefined) throw new Error(`node${profiled} printed no inspector address`);
       profiler = await startProfile(url);
     }
+    const nodesCpu = () => all.reduce((sum, i) => sum + cpuSecondsOf(net.node(i).child.pid), 0);
+    const cpuAtStart = nodesCpu();
+    const wallAtStart = performance.now();
     const loads = all.map((i) =>
       useWrk
-        ? runWrk(script, net.node(i).rpcUrl!, `n${validators}-${i}`)
-        : runNodeClient(net.node(i).rpcUrl!, `n${validators}-${i}`),
+        ? runWrk(script, net.node(i).rpcUrl!, `${loadPrefix}${i}`)
+        : runNodeClient(net.node(i).rpcUrl!, `${loadPrefix}${i}`),
     );
-    const fin = finality(net, validators, () => loadDone);
+    // finality "under load" only while the offer runs: a paced wrk idles out up to 5 s past its
+    // schedule, and timing commits then measured an idling network
+    const offerEnds = Date.now() + LOAD_SECONDS * 1000;
+    const fin = finality(net, validators, () => loadDone || Date.now() > offerEnds);
     const requestsSent = (await Promise.all(loads)).reduce((a, b) => a + b, 0);
     rmSync(dir, { recursive: true, force: true });
     if (profiler !== undefined) {
@@ -288,16 +328,31 @@ async function measure(validators: number): Promise<Figures> {
     for (let quiet = 0, tries = 0; quiet < 2 && tries < 60; tries++) {
       await net.waitForHeight([0], top + 1n, 60_000);
       top++;
-      const [b] = await headers(net, top, top);
+      const [b] = await headers(net, top, top, loadPrefix);
       quiet = b!.txs === 0 ? quiet + 1 : 0;
     }
-    const loaded = await headers(net, loadFrom, top);
-    let last = loaded.length - 1;
-    while (last > 0 && loaded[last]!.txs === 0) last--;
-    const inLoad = loaded.slice(0, last + 1);
-    const txsCommitted = inLoad.reduce((a, b) => a + b.txs, 0);
-    const spanSeconds = (inLoad.at(-1)!.time - inLoad[0]!.time) / 1000;
-    const loadIntervals = intervals(inLoad);
+    const nodeCpuSeconds = nodesCpu() - cpuAtStart;
+    const nodeCores = nodeCpuSeconds / ((performance.now() - wallAtStart) / 1000);
+    const window = loadWindow(await headers(net, loadFrom, top, loadPrefix));
+    const loadIntervals = intervals(window.blocks);
+    if (PHASES && validators === 4) {
+      const lastLoaded = loadFrom + BigInt(window.blocks.length - 1);
+      console.log(`where the loaded heights ${loadFrom + 1n}..${lastLoaded} went (height-phases.ts):`);
+      spawnSync(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          join(root, "test", "bench", "height-phases.ts"),
+          ...net.homes,
+          "--from",
+          String(loadFrom + 1n),
+          "--to",
+          String(lastLoaded),
+        ],
+        { cwd: root, stdio: "inherit", timeout: 120_000 },
+      );
+    }
     // time to finality with the load gone (bounded: FINALITY_CALLS per client or 90 s)
     const idleUntil = Date.now() + 90_000;
     const quiet = await finality(net, validators, () => Date.now() > idleUntil);
@@ -306,9 +361,9 @@ async function measure(validators: number): Promise<Figures> {
       loadTool: useWrk
         ? `wrk -t1 -c${WRK_CONNECTIONS} per node, ${BATCH} txs per JSON-RPC batch${RATE === undefined ? "" : `, paced to ${RATE} tx/s offered in all`}`
         : `node:http client, ${WRK_CONNECTIONS} connections per node, ${BATCH} txs per JSON-RPC batch`,
-      txsCommitted,
-      spanSeconds,
-      txPerSecond: spanSeconds > 0 ? txsCommitted / spanSeconds : 0,
+      txsCommitted: window.loadTxs,
+      spanSeconds: window.spanSeconds,
+      txPerSecond: window.txPerSecond,
       requestsSent,
       idleIntervalMeanMs: mean(idle),
       idleIntervalP50Ms: quantile(idle, 0.5),
@@ -320,6 +375,8 @@ async function measure(validators: number): Promise<Figures> {
       loadFinalityP50Ms: quantile(underLoad.ms, 0.5),
       loadFinalityP99Ms: quantile(underLoad.ms, 0.99),
       loadFinalityFailed: underLoad.failed,
+      nodeCpuSeconds,
+      nodeCores,
     };
   } finally {
     await net.stopAll();
@@ -327,6 +384,11 @@ async function measure(validators: number): Promise<Figures> {
   }
 }
 
+if (process.env.NETB_FOUR_ONLY === "1") {
+  // a profiling or A/B aid: the 4-validator network alone, without the baseline beside it
+  console.log(`4 validators only (NETB_FOUR_ONLY, no baseline): ${JSON.stringify(await measure(4))}`);
+  process.exit(0);
+}
 const one = await measure(1);
 console.log(`1 validator (baseline): ${JSON.stringify(one)}`);
 let four: Figures;
@@ -347,8 +409,9 @@ const row = (name: string, a: number, b: number, d = 0) =>
     `${name.padEnd(28)}${f(a, d).padStart(12)}   ${f(b, d).padStart(22)}   ${f(a / b, 2).padStart(9)}`,
   );
 row("committed tx/s", four.txPerSecond, one.txPerSecond);
-row("txs committed", four.txsCommitted, one.txsCommitted);
+row("load txs committed", four.txsCommitted, one.txsCommitted);
 row("txs sent", four.requestsSent, one.requestsSent);
+row("span of loaded blocks s", four.spanSeconds, one.spanSeconds, 1);
 row("block interval idle mean ms", four.idleIntervalMeanMs, one.idleIntervalMeanMs);
 row("block interval idle p50 ms", four.idleIntervalP50Ms, one.idleIntervalP50Ms);
 row("block interval load mean ms", four.loadIntervalMeanMs, one.loadIntervalMeanMs);
@@ -358,6 +421,14 @@ row("finality p99 ms (no load)", four.finalityP99Ms, one.finalityP99Ms);
 row("finality p50 ms (load)", four.loadFinalityP50Ms, one.loadFinalityP50Ms);
 row("finality p99 ms (load)", four.loadFinalityP99Ms, one.loadFinalityP99Ms);
 row("commit calls timed out (load)", four.loadFinalityFailed, one.loadFinalityFailed);
+row("node CPU s, load to drained", four.nodeCpuSeconds, one.nodeCpuSeconds, 1);
+row(
+  "node CPU ms per load tx",
+  (four.nodeCpuSeconds * 1000) / four.txsCommitted,
+  (one.nodeCpuSeconds * 1000) / one.txsCommitted,
+  3,
+);
+row("cores the nodes kept busy", four.nodeCores, one.nodeCores, 2);
 console.log(
   `aims (issue 13): ≥ 5,000 tx/s → ${f(four.txPerSecond)}; block interval ≤ 1,100 ms → ${f(four.idleIntervalMeanMs)} idle, ${f(four.loadIntervalMeanMs)} under load`,
 );
