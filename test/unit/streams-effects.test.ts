@@ -83,11 +83,12 @@ describe("streams: timeouts", () => {
     // A timer tick is at least 1 ms and comes after this turn's setImmediate callbacks.
     await new Promise((r) => setImmediate(r));
     assert.deepEqual(fired, ["TimeoutElapsed"]);
-    // A timeout still to wait for stays on the scheduler's timer.
-    effect$.next({ type: "ScheduleTimeout", height: 6n, round: 0, step: RoundStep.Propose, durationMs: 20 });
+    // A timeout still to wait for stays on the scheduler's timer. Its duration is long enough that
+    // a loaded machine's stall between the schedule and the next turn cannot reach it.
+    effect$.next({ type: "ScheduleTimeout", height: 6n, round: 0, step: RoundStep.Propose, durationMs: 400 });
     await new Promise((r) => setImmediate(r));
     assert.deepEqual(fired, ["TimeoutElapsed"]);
-    await new Promise((r) => setTimeout(r, 40));
+    await new Promise((r) => setTimeout(r, 450));
     assert.deepEqual(fired, ["TimeoutElapsed", "TimeoutElapsed"]);
   });
 
