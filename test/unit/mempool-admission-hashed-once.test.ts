@@ -9,18 +9,14 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
-import { NEVER } from "rxjs";
-import type { MempoolConnection } from "../../src/abci/client/abci-client.js";
-import { createLogger } from "../../src/logger/index.js";
 import {
   DEFAULT_MEMPOOL_CONFIG,
   initialMempoolState,
   type MempoolState,
   mempoolReducer,
 } from "../../src/mempool/index.js";
-import type { ResponseCheckTx } from "../../src/wire/generated/tendermint/abci/types.js";
 import { TxSha256, txKeyOf } from "../../src/wire/hashes.js";
-import { createMempoolNode } from "../../streams/mempool-node.js";
+import { testMempoolNode } from "./mempool-node-fixture.js";
 
 const sha = (bytes: Uint8Array) => new Uint8Array(createHash("sha256").update(bytes).digest());
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
@@ -70,21 +66,7 @@ test("a hash not made by TxSha256.of for this very tx object is not used: the tx
 });
 
 test("the node hashes an offered or submitted tx once, from the bytes it keeps, and ignores a forged hash", async () => {
-  const connection: MempoolConnection = {
-    name: "mempool",
-    error: undefined,
-    echo: async (m) => m,
-    flush: async () => {},
-    checkTx: async () => ({ code: 0, gasWanted: 0n }) as ResponseCheckTx,
-  };
-  const mempool = createMempoolNode({
-    config: DEFAULT_MEMPOOL_CONFIG,
-    height: 1n,
-    connection,
-    events$: NEVER,
-    logger: createLogger({ level: "none" }),
-    onFault: (fault) => assert.fail(fault.reason),
-  });
+  const mempool = testMempoolNode();
   const running = mempool.start();
   try {
     // Offered (broadcast_tx_async): the RPC's hashTx, then the bytes changed before admission.

@@ -3,17 +3,14 @@
 // duplicate at once); another input (a flush, a block) folds the queue first, so order is kept.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { NEVER } from "rxjs";
 import type { MempoolConnection } from "../../src/abci/client/abci-client.js";
-import { createLogger } from "../../src/logger/index.js";
-import { DEFAULT_MEMPOOL_CONFIG } from "../../src/mempool/index.js";
 import {
   CheckTxType,
   type RequestCheckTx,
   type ResponseCheckTx,
 } from "../../src/wire/generated/tendermint/abci/types.js";
-import { createMempoolNode } from "../../streams/mempool-node.js";
 import { txHashHex } from "../../streams/projections/event-bus.js";
+import { testMempoolNode } from "./mempool-node-fixture.js";
 
 const tx = (s: string) => new TextEncoder().encode(s);
 
@@ -41,14 +38,7 @@ function mempoolOver(checked: string[], batches?: string[][]) {
       },
     }),
   };
-  const mempool = createMempoolNode({
-    config: DEFAULT_MEMPOOL_CONFIG,
-    height: 1n,
-    connection,
-    events$: NEVER,
-    logger: createLogger({ level: "none" }),
-    onFault: (fault) => assert.fail(fault.reason),
-  });
+  const mempool = testMempoolNode({ connection });
   const folded: string[] = [];
   const sub = mempool.transition$.subscribe(({ input }) =>
     folded.push(input.type === "TxsSubmitted" ? `TxsSubmitted(${input.submissions.length})` : input.type),

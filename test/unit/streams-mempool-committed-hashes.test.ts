@@ -6,34 +6,15 @@
 // committed tx in the pool, one from the wrong index takes the wrong tx out of the cache.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { NEVER } from "rxjs";
-import type { MempoolConnection } from "../../src/abci/client/abci-client.js";
-import { createLogger } from "../../src/logger/index.js";
-import { DEFAULT_MEMPOOL_CONFIG } from "../../src/mempool/index.js";
-import type { ResponseCheckTx } from "../../src/wire/generated/tendermint/abci/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import { dataHash, rememberedTxHashes } from "../../src/wire/hashes.js";
-import { createMempoolNode } from "../../streams/mempool-node.js";
 import { txHashHex } from "../../streams/projections/event-bus.js";
+import { testMempoolNode } from "./mempool-node-fixture.js";
 
 const tx = (s: string) => new TextEncoder().encode(s);
 
 async function poolHolding(txs: readonly Uint8Array[]) {
-  const connection: MempoolConnection = {
-    name: "mempool",
-    error: undefined,
-    echo: async (m) => m,
-    flush: async () => {},
-    checkTx: async () => ({ code: 0, gasWanted: 0n }) as ResponseCheckTx,
-  };
-  const mempool = createMempoolNode({
-    config: DEFAULT_MEMPOOL_CONFIG,
-    height: 1n,
-    connection,
-    events$: NEVER,
-    logger: createLogger({ level: "none" }),
-    onFault: (fault) => assert.fail(fault.reason),
-  });
+  const mempool = testMempoolNode();
   const sub = mempool.start();
   const answers = await Promise.all(txs.map((t) => mempool.submit(t)));
   assert.ok(answers.every((a) => a.outcome.kind === "added"));

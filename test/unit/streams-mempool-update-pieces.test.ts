@@ -6,9 +6,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { NEVER } from "rxjs";
 import type { MempoolConnection } from "../../src/abci/client/abci-client.js";
-import { createLogger } from "../../src/logger/index.js";
 import {
   DEFAULT_MEMPOOL_CONFIG,
   initialMempoolState,
@@ -24,7 +22,8 @@ import {
 } from "../../src/wire/generated/tendermint/abci/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import { MempoolCommitLock } from "../../streams/effects/block-commit.js";
-import { createMempoolNode, UPDATE_PIECE } from "../../streams/mempool-node.js";
+import { UPDATE_PIECE } from "../../streams/mempool-node.js";
+import { testMempoolNode } from "./mempool-node-fixture.js";
 
 const text = new TextEncoder();
 const hashOf = (tx: Uint8Array) => createHash("sha256").update(tx).digest("hex").toUpperCase();
@@ -108,13 +107,9 @@ describe("the mempool update in pieces", () => {
       },
     };
     const lock = new MempoolCommitLock(inner);
-    const mempool = createMempoolNode({
+    const mempool = testMempoolNode({
       config: { ...DEFAULT_MEMPOOL_CONFIG, size: 20_000, cacheSize: 20_000 },
-      height: 1n,
       connection: lock.connection,
-      events$: NEVER,
-      logger: createLogger({ level: "none" }),
-      onFault: (fault) => assert.fail(fault.reason),
       betweenPieces: nextTurn,
     });
     const folded: string[] = [];
