@@ -39,7 +39,10 @@ test("a push into a full cache looks its hash up once, whatever it evicts or reb
   });
   assert.equal(done, 0);
   assert.ok(cache.retainedEntries <= 100 + 1024 + 100);
-  assert.deepEqual(cache.keySeq().toArray(), Array.from({ length: 100 }, (_, i) => hash(3000 + i)));
+  assert.deepEqual(
+    cache.keySeq().toArray(),
+    Array.from({ length: 100 }, (_, i) => hash(3000 + i)),
+  );
 });
 
 test("iterating a pool in order looks no key up, its dead entries and re-set keys included", () => {
