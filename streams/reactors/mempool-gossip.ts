@@ -98,8 +98,8 @@ function gossipInputOf(e: MempoolEffect): MempoolGossipInput | undefined {
   switch (e.type) {
     case "GossipTx":
       return { type: "TxAdmitted", hash: e.hash, tx: e.tx, height: e.height, senders: e.exceptPeers };
-    case "NoteTxSender":
-      return { type: "TxSenderNoted", hash: e.hash, peerId: e.peerId };
+    case "NoteTxSenders":
+      return { type: "TxSendersNoted", notes: e.notes };
     case "StopGossipingTxs":
     case "TxsEvicted":
       return { type: "TxsLeftPool", hashes: e.hashes };

@@ -36,6 +36,8 @@ interface AdmissionDraft {
   readonly effects: MempoolEffect[];
   /** New txs whose CheckTx is to run, in arrival order (the submissions themselves: no copy per tx). */
   readonly toCheck: TxSubmission[];
+  /** Senders noted on pending txs, for one NoteTxSenders at the end of the fold. */
+  readonly noted: { hash: string; peerId: string }[];
 }
 
 function draftOf(state: MempoolState, time: number): AdmissionDraft {
@@ -50,10 +52,12 @@ function draftOf(state: MempoolState, time: number): AdmissionDraft {
     added: false,
     effects: [],
     toCheck: [],
+    noted: [],
   };
 }
 
 function finish(state: MempoolState, d: AdmissionDraft): MempoolTransition {
+  if (d.noted.length > 0) d.effects.push({ type: "NoteTxSenders", notes: d.noted });
   const next: MempoolState = {
     ...state,
     txs: d.txs.asImmutable(),
@@ -99,7 +103,7 @@ function noteSender(
   if (pending) {
     if (pending.senders.includes(from)) return;
     d.txs.set(hash, { ...pending, senders: [...pending.senders, from] });
-    d.effects.push({ type: "NoteTxSender", hash, peerId: from });
+    d.noted.push({ hash, peerId: from });
   } else if (running && !running.senders.includes(from)) {
     d.checking.set(hash, { ...running, senders: [...running.senders, from] });
   }
