@@ -5,7 +5,7 @@ import { filter, map, type Observable, Subject, type Subscription, share } from 
 import type { MempoolConnection } from "../src/abci/client/abci-client.js";
 import type { Logger } from "../src/logger/index.js";
 import type { AdmissionDecided, MempoolEffect } from "../src/mempool/effect.js";
-import type { MempoolInput, TxSubmission } from "../src/mempool/input.js";
+import type { MempoolInput, TxResent, TxSubmission } from "../src/mempool/input.js";
 import { mempoolReducer } from "../src/mempool/reducer.js";
 import { initialMempoolState, type MempoolConfig, type MempoolState } from "../src/mempool/state.js";
 import {
@@ -49,6 +49,14 @@ export interface MempoolNode extends NodeMempool {
    * (the mempool lock is held until then, so held CheckTx follow the rechecks).
    */
   blockCommitted(block: Block, deliverTxs: readonly ResponseDeliverTx[]): Promise<void>;
+  /**
+   * A peer's tx (hashed by hashTx) that the mempool has seen already (cached, pending, in check, or
+   * queued this turn): its sender is noted at the next fold and true is answered, with no
+   * submission, waiter or CheckTx; false: not seen, submit it (submitHashed).
+   */
+  resentByPeer(hash: string, from: string): boolean;
+  /** submit() of a tx hashed by hashTx. */
+  submitHashed(hashed: TxSha256, from: string): Promise<SubmitResult>;
   start(): Subscription;
 }
 
@@ -93,6 +101,8 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   // duplicate before its fold.
   let queued: TxSubmission[] = [];
   const queuedHashes = new Set<string>();
+  // Peers' resent txs of this turn, folded after its submissions (mempool-node's resentByPeer).
+  let resent: TxResent[] = [];
   let drainScheduled = false;
 
   const loop = createLoop<MempoolState, MempoolInput, MempoolEffect, MempoolInput>({
@@ -142,11 +152,23 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
 
   /** Folds the queued submissions now (before any other input, so arrival order is kept). */
   const drain = () => {
-    if (queued.length === 0) return;
+    if (queued.length === 0 && resent.length === 0) return;
     const submissions = queued;
     queued = [];
     queuedHashes.clear();
-    loop.dispatch({ type: "TxsSubmitted", submissions, time: 0 });
+    if (resent.length === 0) {
+      loop.dispatch({ type: "TxsSubmitted", submissions, time: 0 });
+      return;
+    }
+    const notes = resent;
+    resent = [];
+    loop.dispatch({ type: "TxsSubmitted", submissions, resent: notes, time: 0 });
+  };
+  const scheduleDrain = () => {
+    if (!drainScheduled) {
+      drainScheduled = true;
+      setImmediate(scheduled);
+    }
   };
   const scheduled = () => {
     drainScheduled = false;
@@ -169,10 +191,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     const hash = hashed.key;
     queued.push({ requestId, hash, tx: hashed.tx, sha256: hashed, from });
     if (options.config.cacheSize > 0) queuedHashes.add(hash);
-    if (!drainScheduled) {
-      drainScheduled = true;
-      setImmediate(scheduled);
-    }
+    scheduleDrain();
     return requestId;
   };
 
@@ -182,6 +201,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   };
   const submit = (given: Uint8Array, from = "rpc"): Promise<SubmitResult> =>
     submitHashed(hashTx(given), from);
+  const seen = (hash: string) => queuedHashes.has(hash) || latest.cache.has(hash);
 
   return {
     txsAvailable$: effect$.pipe(
@@ -191,8 +211,17 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     effect$,
     transition$: loop.transition$,
     state: () => latest,
-    seen: (hash) => queuedHashes.has(hash) || latest.cache.has(hash),
+    seen,
     submit,
+    submitHashed,
+    // Pending and in-check txs are asked too: the cache may be smaller than the pool. (A tx in
+    // check is also queued or cached unless cache_size is 0, when nothing is queued by hash.)
+    resentByPeer: (hash, from) => {
+      if (!(seen(hash) || latest.txs.has(hash) || latest.checking.has(hash))) return false;
+      resent.push({ hash, from });
+      scheduleDrain();
+      return true;
+    },
     hashTx,
     // No waiter: the decision finds none and is dropped, and its CheckTx answer is not kept. A
     // hash not made by hashTx is not taken: the tx is hashed again from its own bytes.

@@ -39,11 +39,10 @@ export interface TxAdmitted {
   senders: readonly string[];
 }
 
-/** A peer sent a tx the mempool already holds (its NoteTxSender effect). */
-export interface TxSenderNoted {
-  type: "TxSenderNoted";
-  hash: string;
-  peerId: string;
+/** Peers sent txs the mempool already holds (its NoteTxSenders effect), in order. */
+export interface TxSendersNoted {
+  type: "TxSendersNoted";
+  notes: readonly { readonly hash: string; readonly peerId: string }[];
 }
 
 /** Txs left the mempool (committed, evicted, flushed). */
@@ -74,7 +73,7 @@ export type MempoolGossipInput =
   | GossipPeerAdded
   | GossipPeerRemoved
   | TxAdmitted
-  | TxSenderNoted
+  | TxSendersNoted
   | TxsLeftPool
   | GossipTxSendFinished
   | GossipSleepElapsed;

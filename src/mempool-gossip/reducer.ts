@@ -168,15 +168,20 @@ export function mempoolGossipReducer(
       }
       return { state: { ...added, peers }, effects };
     }
-    case "TxSenderNoted": {
-      const seq = state.seqOf.get(new TxKey(input.hash));
-      const tx = seq === undefined ? undefined : state.txs.get(seq);
-      if (seq === undefined || tx === undefined || tx.senders.includes(input.peerId))
-        return { state, effects: [] };
-      return {
-        state: { ...state, txs: state.txs.set(seq, { ...tx, senders: [...tx.senders, input.peerId] }) },
-        effects: [],
-      };
+    case "TxSendersNoted": {
+      // One transient edit for a fold's notes: the same list as noting them one at a time.
+      if (state.peers.isEmpty()) return { state, effects: [] };
+      let changed = false;
+      const txs = state.txs.withMutations((list) => {
+        for (const { hash, peerId } of input.notes) {
+          const seq = state.seqOf.get(new TxKey(hash));
+          const tx = seq === undefined ? undefined : list.get(seq);
+          if (seq === undefined || tx === undefined || tx.senders.includes(peerId)) continue;
+          list.set(seq, { ...tx, senders: [...tx.senders, peerId] });
+          changed = true;
+        }
+      });
+      return { state: changed ? { ...state, txs } : state, effects: [] };
     }
     case "TxsLeftPool": {
       // A block's txs leave in one transient edit of each map, not a persistent copy per tx: this

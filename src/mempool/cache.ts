@@ -50,7 +50,7 @@ function liveAt(w: Window, hash: string): number {
 function liveHashes(w: Window): string[] {
   const out: string[] = [];
   for (let at = w.head; at < w.length; at++) {
-    if (w.log.pushes[at] === true && w.log.lastEntry(w.log.keys[at]!, w.length) === at) {
+    if (w.log.pushes[at] === true && w.log.isLast(at, w.length)) {
       out.push(w.log.keys[at]!);
     }
   }
@@ -60,7 +60,8 @@ function liveHashes(w: Window): string[] {
 /** A new log holding just these hashes, oldest first, and the window over it. */
 function rebuilt(hashes: readonly string[]): Window {
   const log = new CacheLog();
-  for (const hash of hashes) log.append(hash, true);
+  // Distinct hashes into a new log: none has an earlier entry to look up.
+  for (const hash of hashes) log.append(hash, true, -1);
   return { log, length: hashes.length, head: 0, size: hashes.length };
 }
 
@@ -189,8 +190,7 @@ export class TxCacheDraft implements Window {
     // Evict the oldest live hashes; stale entries in front of them are stepped over once each.
     while (this.size > capacity) {
       const oldest = this.head++;
-      const h = this.log.keys[oldest]!;
-      if (this.log.pushes[oldest] === true && this.log.lastEntry(h, this.length) === oldest) this.size--;
+      if (this.log.pushes[oldest] === true && this.log.isLast(oldest, this.length)) this.size--;
     }
   }
 

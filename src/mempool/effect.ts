@@ -50,11 +50,13 @@ export interface GossipTx {
   exceptPeers: readonly string[];
 }
 
-/** Another peer sent a tx the pool already holds: never gossip it back to that peer either. */
-export interface NoteTxSender {
-  type: "NoteTxSender";
-  hash: string;
-  peerId: string;
+/**
+ * Other peers sent txs the pool already holds: never gossip them back to those peers either. One
+ * effect per fold with every such sender it noted, in order: one gossip fold for all of them.
+ */
+export interface NoteTxSenders {
+  type: "NoteTxSenders";
+  notes: readonly { readonly hash: string; readonly peerId: string }[];
 }
 
 /** Pending txs left the pool in a committed block: gossip stops offering them. */
@@ -82,7 +84,7 @@ export type MempoolEffect =
   | RunRecheck
   | AdmissionDecided
   | GossipTx
-  | NoteTxSender
+  | NoteTxSenders
   | StopGossipingTxs
   | TxsAvailable
   | TxsEvicted;

@@ -31,7 +31,20 @@ export interface TxSubmission {
 export interface TxsSubmitted {
   type: "TxsSubmitted";
   submissions: readonly TxSubmission[];
+  /**
+   * Txs a peer sent again that the mempool had already seen when they arrived (pending, in check,
+   * cached or queued): turned away before admission, so only their sender is noted (never to be
+   * gossiped back to it) and their cache entry refreshed, after the submissions, as a duplicate's
+   * submission would. One already gone again by the fold is dropped.
+   */
+  resent?: readonly TxResent[];
   time: number;
+}
+
+/** A peer sent a tx the mempool had seen: its hash and the peer. */
+export interface TxResent {
+  hash: string;
+  from: string;
 }
 
 /** CheckTx (type New) answered for a submitted tx. */

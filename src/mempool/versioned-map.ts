@@ -60,7 +60,7 @@ function valueIn<V>(w: Window<V>, key: string): V | undefined {
  */
 function placedAt<V>(log: MapLog<V>, p: number, length: number): number {
   if (log.starts[p] !== p || log.values[p] === GONE) return -1;
-  const at = log.lastEntry(log.keys[p]!, length);
+  const at = log.lastFrom(p, length);
   return log.values[at] !== GONE && log.starts[at] === p ? at : -1;
 }
 
@@ -93,7 +93,8 @@ function valueArray<V>(w: Window<V>): V[] {
 
 function rebuilt<V>(w: Window<V>): Window<V> {
   const log = new MapLog<V>();
-  for (const [key, value] of entriesOf(w)) log.append(key, value, -1);
+  // Distinct keys into a new log: none has an earlier entry to look up.
+  for (const [key, value] of entriesOf(w)) log.append(key, value, -1, -1);
   return { log, length: log.keys.length, size: log.keys.length };
 }
 

@@ -20,6 +20,7 @@ import {
 } from "../../src/mempool-gossip/index.js";
 import { CHANNEL_MEMPOOL, mempoolRecvMessageCapacity } from "../../src/p2p/channels.js";
 import { decodeMempoolMessage } from "../../src/p2p/mempool-wire.js";
+import type { TxSha256 } from "../../src/wire/hashes.js";
 import { createLoop, type LoopFault } from "../loop.js";
 import type { SubmitResult } from "../node-handle.js";
 import type { PeerLayer } from "../p2p-layer.js";
@@ -32,7 +33,11 @@ export const MAX_PEER_TXS_IN_FLIGHT = 10_000;
 export interface MempoolGossipDeps {
   mempool: {
     readonly effect$: Observable<MempoolEffect>;
-    submit(tx: Uint8Array, from: string): Promise<SubmitResult>;
+    /** The tx as the mempool keeps it, with its sha256 (hashed once). */
+    hashTx(tx: Uint8Array): TxSha256;
+    /** Notes the sender of a tx the mempool has seen and answers true; false: submit it. */
+    resentByPeer(hash: string, from: string): boolean;
+    submitHashed(hashed: TxSha256, from: string): Promise<SubmitResult>;
     /** The mempool's current state: its pending txs in admission order, read when a peer joins. */
     state(): { readonly txs: { values(): Iterable<PooledTx> } };
   };
@@ -93,8 +98,8 @@ function gossipInputOf(e: MempoolEffect): MempoolGossipInput | undefined {
   switch (e.type) {
     case "GossipTx":
       return { type: "TxAdmitted", hash: e.hash, tx: e.tx, height: e.height, senders: e.exceptPeers };
-    case "NoteTxSender":
-      return { type: "TxSenderNoted", hash: e.hash, peerId: e.peerId };
+    case "NoteTxSenders":
+      return { type: "TxSendersNoted", notes: e.notes };
     case "StopGossipingTxs":
     case "TxsEvicted":
       return { type: "TxsLeftPool", hashes: e.hashes };
@@ -179,15 +184,19 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
   running.add(loop.start());
 
   // Receiving: decode within our limits, then the mempool's admission with the sender. A plain
-  // subscriber: no inner observable per message or per tx.
+  // subscriber: no inner observable per message or per tx. In a full mesh most copies a node
+  // receives are of txs it already has (each tx comes from up to every peer): those are turned
+  // away here with their sender noted, before any promise, waiter or admission fold.
   let inFlight = 0;
   const submit = (peerId: string, tx: Uint8Array) => {
+    const hashed = deps.mempool.hashTx(tx);
+    if (deps.mempool.resentByPeer(hashed.key, peerId)) return;
     if (inFlight >= MAX_PEER_TXS_IN_FLIGHT) {
       log.debug("dropped a peer tx: too many peer txs awaiting CheckTx", { peer: peerId });
       return;
     }
     inFlight++;
-    deps.mempool.submit(tx, peerId).then(
+    deps.mempool.submitHashed(hashed, peerId).then(
       (r) => {
         inFlight--;
         if (r.outcome.kind !== "added" && log.isEnabled("debug"))

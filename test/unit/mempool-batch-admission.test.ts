@@ -30,7 +30,9 @@ function view(state: MempoolState, effects: MempoolEffect[]) {
       .flatMap((e) => (e.type === "AdmissionDecided" ? [[e.requestId, JSON.stringify(e.outcome)]] : []))
       .sort(),
     gossip: effects.flatMap((e) => (e.type === "GossipTx" ? [[e.hash, e.exceptPeers.join(",")]] : [])),
-    senders: effects.flatMap((e) => (e.type === "NoteTxSender" ? [[e.hash, e.peerId]] : [])),
+    senders: effects.flatMap((e) =>
+      e.type === "NoteTxSenders" ? e.notes.map((n) => [n.hash, n.peerId]) : [],
+    ),
     checks: effects.flatMap((e) =>
       e.type === "RunCheckTx" ? [e.requestId] : e.type === "RunCheckTxs" ? e.txs.map((t) => t.requestId) : [],
     ),

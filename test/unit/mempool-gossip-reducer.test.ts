@@ -109,10 +109,10 @@ describe("mempool gossip reducer", () => {
       [finished("B", 0), []],
       [finished("C", 0), []],
       [admitted(2), [send("A", 1, 2), send("B", 1, 2), send("C", 1, 2)]],
-      [{ type: "TxSenderNoted", hash: "H3", peerId: "B" }, []], // unknown tx: nothing
+      [{ type: "TxSendersNoted", notes: [{ hash: "H3", peerId: "B" }] }, []], // unknown tx: nothing
       [finished("A", 1), []],
       [admitted(3), [send("A", 2, 3)]],
-      [{ type: "TxSenderNoted", hash: "H4", peerId: "B" }, []],
+      [{ type: "TxSendersNoted", notes: [{ hash: "H4", peerId: "B" }] }, []],
       [finished("B", 1), [send("B", 2, 3)]],
     ]);
     // B sent tx 4 to us after it was admitted: B skips it, C gets it.
@@ -123,11 +123,34 @@ describe("mempool gossip reducer", () => {
       [finished("C", 0), []],
       [admitted(5), [send("C", 1, 5)]],
     ]);
-    const t = mempoolGossipReducer(s, { type: "TxSenderNoted", hash: "H5", peerId: "B" });
+    const t = mempoolGossipReducer(s, { type: "TxSendersNoted", notes: [{ hash: "H5", peerId: "B" }] });
     assert.deepEqual(t.effects, []);
     // B's walk reaches tx 5 after tx 4 is done, and skips it: it was sent by B.
     assert.deepEqual(mempoolGossipReducer(t.state, finished("B", 0)).effects, []);
     assert.equal(mempoolGossipReducer(t.state, finished("B", 0)).state.peers.get("B")?.next, 2);
+  });
+
+  test("a fold's noted senders are noted together, each as if alone", () => {
+    const s = steps([
+      [added("A"), []],
+      [added("B"), []],
+      [added("C"), []],
+      [admitted(1), [send("A", 0, 1), send("B", 0, 1), send("C", 0, 1)]],
+      [admitted(2), []],
+    ]);
+    const t = mempoolGossipReducer(s, {
+      type: "TxSendersNoted",
+      notes: [
+        { hash: "H2", peerId: "B" },
+        { hash: "H2", peerId: "C" },
+        { hash: "H9", peerId: "C" },
+        { hash: "H2", peerId: "B" },
+      ],
+    });
+    assert.deepEqual(t.effects, []);
+    assert.deepEqual(t.state.txs.get(1)?.senders, ["B", "C"]);
+    assert.deepEqual(mempoolGossipReducer(t.state, finished("B", 0)).effects, []);
+    assert.deepEqual(mempoolGossipReducer(t.state, finished("A", 0)).effects, [send("A", 1, 2)]);
   });
 
   test("a tx is encoded once: every peer that gets it alone is sent the very same message", () => {

@@ -420,7 +420,7 @@ describe("senders (never gossiped back)", () => {
   test("every peer that sent a tx while its CheckTx ran is excluded from its gossip", () => {
     const s = submit("a=1", "peerA");
     const { effects, state } = run([s, submit("a=1", "peerB"), submit("a=1", "rpc"), submit("a=1", "peerA")]);
-    assert.equal(effects.filter((e) => e.type === "NoteTxSender").length, 0);
+    assert.equal(effects.filter((e) => e.type === "NoteTxSenders").length, 0);
     const after = run([checked(s)], {}, state);
     assert.deepEqual(gossip(after.effects), {
       type: "GossipTx",
@@ -442,8 +442,8 @@ describe("senders (never gossiped back)", () => {
       submit("a=1"),
     ]);
     assert.deepEqual(
-      effects.filter((e) => e.type === "NoteTxSender"),
-      [{ type: "NoteTxSender", hash: hashOf(bytes("a=1")), peerId: "peerC" }],
+      effects.filter((e) => e.type === "NoteTxSenders"),
+      [{ type: "NoteTxSenders", notes: [{ hash: hashOf(bytes("a=1")), peerId: "peerC" }] }],
     );
     assert.deepEqual(gossip(effects)?.type === "GossipTx" && gossip(effects), {
       type: "GossipTx",
@@ -453,6 +453,33 @@ describe("senders (never gossiped back)", () => {
       exceptPeers: [],
     });
     assert.deepEqual(state.txs.first()?.senders, ["peerC"]);
+  });
+
+  test("one fold's noted senders go to the gossip as one effect, resent copies' among them", () => {
+    const a = submit("a=1");
+    const b = submit("b=1");
+    const { state } = run([a, checked(a), b, checked(b)]);
+    const copies = [submit("a=1", "peerA"), submit("b=1", "peerB")].map((c) => {
+      if (c.type !== "TxSubmitted") throw new Error("not a submission");
+      const { type: _type, time: _time, ...submission } = c;
+      return submission;
+    });
+    const resent = [{ hash: hashOf(bytes("b=1")), from: "peerC" }];
+    const t = mempoolReducer(state, { type: "TxsSubmitted", submissions: copies, resent, time: 0 });
+    assert.deepEqual(
+      t.effects.filter((e) => e.type === "NoteTxSenders"),
+      [
+        {
+          type: "NoteTxSenders",
+          notes: [
+            { hash: hashOf(bytes("a=1")), peerId: "peerA" },
+            { hash: hashOf(bytes("b=1")), peerId: "peerB" },
+            { hash: hashOf(bytes("b=1")), peerId: "peerC" },
+          ],
+        },
+      ],
+    );
+    assert.deepEqual(t.state.txs.get(hashOf(bytes("b=1")))?.senders, ["peerB", "peerC"]);
   });
 
   test("committed pending txs stop being gossiped; a tx committed during its CheckTx is refused", () => {

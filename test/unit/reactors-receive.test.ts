@@ -9,6 +9,7 @@ import { createLogger } from "../../src/logger/index.js";
 import type { MempoolEffect } from "../../src/mempool/effect.js";
 import { CHANNEL_EVIDENCE, CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
 import { encodeMempoolTx } from "../../src/p2p/mempool-wire.js";
+import { TxSha256 } from "../../src/wire/hashes.js";
 import { startEvidenceGossipReactor } from "../../streams/reactors/evidence-gossip.js";
 import { startMempoolGossipReactor } from "../../streams/reactors/mempool-gossip.js";
 import type { PeerLifecycleEvent, PeerMessage } from "../../streams/sources/peers.js";
@@ -56,8 +57,10 @@ describe("mempool reactor", () => {
     const reactor = startMempoolGossipReactor(layer, {
       mempool: {
         effect$: effects,
-        submit: async (tx, from) => {
-          submitted.push({ tx: Buffer.from(tx).toString(), from });
+        hashTx: (tx) => TxSha256.of(tx),
+        resentByPeer: () => false,
+        submitHashed: async (hashed, from) => {
+          submitted.push({ tx: Buffer.from(hashed.tx).toString(), from });
           return { hash: "H", outcome: { kind: "added" }, checkTx: undefined };
         },
         state: () => ({ txs: [] }),

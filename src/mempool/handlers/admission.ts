@@ -11,6 +11,7 @@ import type {
   CheckTxCompleted,
   CheckTxResult,
   CheckTxsCompleted,
+  TxResent,
   TxSubmission,
   TxSubmitted,
   TxsSubmitted,
@@ -35,6 +36,8 @@ interface AdmissionDraft {
   readonly effects: MempoolEffect[];
   /** New txs whose CheckTx is to run, in arrival order (the submissions themselves: no copy per tx). */
   readonly toCheck: TxSubmission[];
+  /** Senders noted on pending txs, for one NoteTxSenders at the end of the fold. */
+  readonly noted: { hash: string; peerId: string }[];
 }
 
 function draftOf(state: MempoolState, time: number): AdmissionDraft {
@@ -49,10 +52,12 @@ function draftOf(state: MempoolState, time: number): AdmissionDraft {
     added: false,
     effects: [],
     toCheck: [],
+    noted: [],
   };
 }
 
 function finish(state: MempoolState, d: AdmissionDraft): MempoolTransition {
+  if (d.noted.length > 0) d.effects.push({ type: "NoteTxSenders", notes: d.noted });
   const next: MempoolState = {
     ...state,
     txs: d.txs.asImmutable(),
@@ -84,6 +89,35 @@ const refuse = (input: { requestId: number; hash: string }, refusal: MempoolRefu
   outcome: { kind: "refused", refusal },
 });
 
+/**
+ * Remembers another peer that sent a pending (or still checking) tx, so it is never gossiped back
+ * to it (v0.34 keeps every sender, even of duplicates arriving later).
+ */
+function noteSender(
+  d: AdmissionDraft,
+  hash: string,
+  from: string,
+  pending: MempoolTx | undefined,
+  running: CheckingTx | undefined,
+): void {
+  if (pending) {
+    if (pending.senders.includes(from)) return;
+    d.txs.set(hash, { ...pending, senders: [...pending.senders, from] });
+    d.noted.push({ hash, peerId: from });
+  } else if (running && !running.senders.includes(from)) {
+    d.checking.set(hash, { ...running, senders: [...running.senders, from] });
+  }
+}
+
+/** A tx a peer sent again, seen when it arrived: its sender noted, its cache entry refreshed. */
+function resentOne(d: AdmissionDraft, { hash, from }: TxResent): void {
+  const pending = d.txs.get(hash);
+  const running = pending === undefined ? d.checking.get(hash) : undefined;
+  if (pending === undefined && running === undefined && !d.cache.has(hash)) return;
+  noteSender(d, hash, from, pending, running);
+  d.cache.push(hash, d.config.cacheSize);
+}
+
 /** A tx arrives: refused by size, room or cache, or its CheckTx is to run. */
 function submitOne(d: AdmissionDraft, input: TxSubmission): void {
   const { config } = d;
@@ -103,15 +137,7 @@ function submitOne(d: AdmissionDraft, input: TxSubmission): void {
   const pending = d.txs.get(input.hash);
   const running = d.checking.get(input.hash);
   if (d.cache.has(input.hash) || pending || running) {
-    // Remember another peer that sent a pending (or still checking) tx, so it is never gossiped
-    // back to it (v0.34 keeps every sender, even of duplicates arriving later).
-    const fromPeer = input.from !== "rpc";
-    if (fromPeer && pending && !pending.senders.includes(input.from)) {
-      d.txs.set(input.hash, { ...pending, senders: [...pending.senders, input.from] });
-      d.effects.push({ type: "NoteTxSender", hash: input.hash, peerId: input.from });
-    } else if (fromPeer && running && !running.senders.includes(input.from)) {
-      d.checking.set(input.hash, { ...running, senders: [...running.senders, input.from] });
-    }
+    if (input.from !== "rpc") noteSender(d, input.hash, input.from, pending, running);
     d.cache.push(input.hash, config.cacheSize);
     d.effects.push(refuse(input, txInCache(pending !== undefined || running !== undefined)));
     return;
@@ -181,6 +207,7 @@ export function onTxSubmitted(state: MempoolState, input: TxSubmitted): MempoolT
 export function onTxsSubmitted(state: MempoolState, input: TxsSubmitted): MempoolTransition {
   const d = draftOf(state, input.time);
   for (const submission of input.submissions) submitOne(d, submission);
+  if (input.resent !== undefined) for (const resent of input.resent) resentOne(d, resent);
   if (d.toCheck.length > 0) d.effects.push({ type: "RunCheckTxs", txs: d.toCheck });
   return finish(state, d);
 }
