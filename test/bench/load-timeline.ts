@@ -8,6 +8,7 @@
 //     each scavenge and mark-compact, placed on the bench's clock by the node's spawn time;
 //   - CPU per thread group from /proc each second (main, LevelDB's background compaction, V8's
 //     helpers, libuv's pool), and the heights committed.
+import { readdirSync, readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 
 /** One probe every 5 ms: 200 requests/s, 1 % of a 20k offer. */
@@ -27,6 +28,9 @@ interface GcEvent {
   kind: string;
   pauseMs: number;
   heapAfterMb: number;
+  /** A full collection's incremental marking steps on the main thread before it (not in pauseMs). */
+  markingStepsMs: number;
+  biggestStepMs: number;
   reason: string;
 }
 
@@ -42,6 +46,7 @@ interface Second {
   markCompacts: number;
   markCompactMs: number;
   markCompactMaxMs: number;
+  biggestMarkingStepMs: number;
   heapMb: number;
   cpuMs: Record<string, number>;
   heights: string[];
@@ -75,6 +80,8 @@ export class LoadTimeline {
       kind: m[3]!,
       pauseMs: Number(m[8]),
       heapAfterMb: Number(m[6]),
+      markingStepsMs: Number(/\+ ([\d.]+) ms in \d+ steps/.exec(m[10]!)?.[1] ?? 0),
+      biggestStepMs: Number(/biggest step ([\d.]+) ms/.exec(m[10]!)?.[1] ?? 0),
       reason: m[10]!
         .replace(/\(average mu[^)]*\)/, "")
         .trim()
@@ -125,8 +132,32 @@ export class LoadTimeline {
     tick();
   }
 
-  /** One sample of CPU ms per thread group, cumulative (load.bench.ts's threadCpuMs). */
-  cpu(byThread: Map<string, number>): void {
+  /**
+   * One sample of the node's CPU ms per thread, cumulative, from /proc: the main thread as "main",
+   * the others as "name/tid" (the node's threads are mostly all named "node": LevelDB's compaction,
+   * libuv's pool and V8's helpers are told apart by tid, and by when they work).
+   */
+  cpu(pid: number): void {
+    const byThread = new Map<string, number>();
+    let tids: string[] = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      return;
+    }
+    for (const tid of tids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        byThread.set(
+          Number(tid) === pid ? "main" : `${name}/${tid}`,
+          ((Number(fields[11]) + Number(fields[12])) * 1000) / 100,
+        );
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
     this.#cpu.push({ at: performance.now(), byThread });
   }
 
@@ -169,6 +200,7 @@ export class LoadTimeline {
         markCompacts: full.length,
         markCompactMs: r1(full.reduce((a, g) => a + g.pauseMs, 0)),
         markCompactMaxMs: r1(Math.max(0, ...full.map((g) => g.pauseMs))),
+        biggestMarkingStepMs: r1(Math.max(0, ...full.map((g) => g.biggestStepMs))),
         heapMb: r1(gcs.at(-1)?.heapAfterMb ?? 0),
         cpuMs,
         heights: commits.filter((c) => secondOf(c.at) === s).map((c) => `${c.height}:${c.txs}`),

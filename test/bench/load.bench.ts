@@ -467,9 +467,11 @@ function reportTimeline(
   const worst = [...rows].sort((a, b) => b.probeP99Ms - a.probeP99Ms).slice(0, 10);
   for (const r of worst)
     console.log(
-      `  s=${r.s} probe p50/p99/max ${r.probeP50Ms}/${r.probeP99Ms}/${r.probeMaxMs} ms (skipped ${r.probeSkipped}) | scavenge ${r.scavenges}×=${r.scavengeMs} ms | full ${r.markCompacts}×=${r.markCompactMs} ms (max ${r.markCompactMaxMs}) | heap ${r.heapMb} MB | cpu ${Object.entries(
+      `  s=${r.s} probe p50/p99/max ${r.probeP50Ms}/${r.probeP99Ms}/${r.probeMaxMs} ms (skipped ${r.probeSkipped}) | scavenge ${r.scavenges}×=${r.scavengeMs} ms | full ${r.markCompacts}×=${r.markCompactMs} ms (max ${r.markCompactMaxMs}, marking step ${r.biggestMarkingStepMs}) | heap ${r.heapMb} MB | cpu ${Object.entries(
         r.cpuMs,
       )
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
         .map(([k, v]) => `${k} ${v}`)
         .join(", ")} | heights ${r.heights.join(" ")}`,
     );
@@ -510,7 +512,7 @@ try {
   let duringTaken = false;
   node.timeline?.start(node.address, t0, SECONDS);
   const sampling = setInterval(() => {
-    node.timeline?.cpu(node.threadCpuMs());
+    node.timeline?.cpu(node.pid);
     const s = Math.round((performance.now() - t0) / 1000);
     rss.push({ s, ...memoryOf(node.pid), heapMb: node.heapTotalMb });
     if (s < DURING_MARK || duringTaken) return;
