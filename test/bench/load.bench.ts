@@ -446,6 +446,36 @@ async function storedTxs(node: BenchNode, from: number, to: number): Promise<num
   return sum;
 }
 
+/**
+ * MB each LevelDB database of the node's home compacted (the "Compacted … => N bytes" lines of
+ * its LOG) and flushed from memtables ("Level-0 table #n: N bytes OK"), so far: LevelDB's one
+ * background thread does both for every database, beside the main thread.
+ */
+function compactionOf(home: string): Record<string, { flushedMb: number; compactedMb: number }> {
+  const out: Record<string, { flushedMb: number; compactedMb: number }> = {};
+  const data = join(home, "data");
+  let names: string[] = [];
+  try {
+    names = readdirSync(data).filter((n) => n.endsWith(".db"));
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    let log = "";
+    try {
+      log = readFileSync(join(data, name, "LOG"), "utf8");
+    } catch {
+      continue;
+    }
+    const sum = (re: RegExp) => [...log.matchAll(re)].reduce((a, m) => a + Number(m[1]), 0) / 1e6;
+    out[name] = {
+      flushedMb: round(sum(/Level-0 table #\d+: (\d+) bytes OK/g)),
+      compactedMb: round(sum(/Compacted .* => (\d+) bytes/g)),
+    };
+  }
+  return out;
+}
+
 /** Writes the timeline (JSON lines, one a second, then the collections) and prints its ten worst seconds. */
 function reportTimeline(
   timeline: LoadTimeline,
@@ -538,6 +568,7 @@ try {
   const intervals = during.slice(1).map((c, i) => c.at - during[i]!.at);
   const commitsPerHeight = during.map((c) => c.txs);
   const asyncLoad = load1();
+  const compaction = compactionOf(node.home);
 
   // Let the mempool drain, then idle RSS, sampled each second from the load's end: whether the
   // node gives back what the load took is read at 30, 60 and 120 s after it.
@@ -628,6 +659,7 @@ try {
       nodeCpuMsPerKTxByThread: threadShare,
       rssMb: rss,
       rssSummary: rssSummary(rss),
+      levelDbMb: compaction,
     },
     rssIdleMb: { before: idleBefore, after: idleAfter, afterLoad: afterMarks },
     health: { loadAverage: healthLoad, perSecond: health.perSecond, latencyMs: health.latencyMs },
@@ -662,6 +694,11 @@ try {
   console.log(
     `node CPU-ms per 1k committed txs by thread: ${Object.entries(threadShare)
       .map(([name, ms]) => `${name} ${ms}`)
+      .join(" | ")}`,
+  );
+  console.log(
+    `LevelDB over the async phase, MB flushed/compacted: ${Object.entries(compaction)
+      .map(([db, c]) => `${db} ${c.flushedMb}/${c.compactedMb}`)
       .join(" | ")}`,
   );
   console.log(`RSS MB (V8 heap MB): idle ${idleBefore} | ${rssLine} | idle after ${idleAfter}`);
