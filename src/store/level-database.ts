@@ -33,24 +33,6 @@ export const DEFAULT_LEVEL_MEMORY: LevelMemoryOptions = {
   maxFileSize: 2 * 1024 * 1024,
 };
 
-/** How many times the configured memtable the tx index gets (see txIndexLevelMemory). */
-export const TX_INDEX_WRITE_BUFFER_FACTOR = 4;
-
-/**
- * The tx index's LevelDB bounds: the configured ones with a memtable TX_INDEX_WRITE_BUFFER_FACTOR
- * times larger. Why this store alone: its keys are tx hashes and event values, spread over the
- * whole key space, so every level-0 table a memtable flush makes overlaps every level-1 table, and
- * each flush rewrites all of level 1 (up to 10 MB, LevelDB's fixed level-1 size) to merge ~1.3 MB
- * in. Under 20,000 tx/s that was 5.5 bytes compacted per byte flushed, nearly all of the node's
- * compaction (the other stores' keys are mostly by height and append), on LevelDB's one background
- * thread, whose CPU grew over a minute to a third of a core beside the main thread on 2 cores
- * (docs/storage.md "Tenth pass"). A memtable 4× larger merges 4× the bytes per rewrite of level 1;
- * the cost is at most 2 × 3 × db_write_buffer_size_mb more memory, and only while the index is written.
- */
-export function txIndexLevelMemory(memory: LevelMemoryOptions = DEFAULT_LEVEL_MEMORY): LevelMemoryOptions {
-  return { ...memory, writeBufferSize: memory.writeBufferSize * TX_INDEX_WRITE_BUFFER_FACTOR };
-}
-
 export async function openBinaryLevel(
   location: string,
   memory: LevelMemoryOptions = DEFAULT_LEVEL_MEMORY,

@@ -16,7 +16,7 @@ import { heightIndexInputFrom } from "./indexer/height-index-input.js";
 import { NULL_BLOCK_INDEX, NULL_HEIGHT_INDEXER, NULL_TX_INDEX } from "./indexer/null-indexer.js";
 import { PsqlIndexer } from "./indexer/psql/psql-indexer.js";
 import type { SearchBudget } from "./indexer/search-executor.js";
-import { type LevelMemoryOptions, openBinaryLevel, txIndexLevelMemory } from "./level-database.js";
+import { type LevelMemoryOptions, openBinaryLevel } from "./level-database.js";
 import { type ReconcileOptions, type ReconcileReport, reconcileStores } from "./reconcile.js";
 import { type AdvanceProposerPriority, StateStore } from "./state-store.js";
 
@@ -76,7 +76,7 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
     let txIndexer: TxIndexReader = NULL_TX_INDEX;
     let blockIndexer: BlockIndexReader = NULL_BLOCK_INDEX;
     if (options.indexer === "kv") {
-      const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB), txIndexLevelMemory(options.level));
+      const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB), options.level);
       opened.push(indexDb);
       const eventIndexer = await EventIndexer.open(indexDb, { budget: options.searchBudget });
       indexer = eventIndexer;
