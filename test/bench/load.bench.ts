@@ -19,7 +19,10 @@
 // LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases); LOAD_SMAPS_DIR=<dir> keeps the node's
 // smaps 30, 60 and 120 s after the load, and one 60 s into it; LOAD_HEAP_SNAPSHOT_DIR=<dir> has the node
 // write a V8 heap snapshot there 60 s into the load (--heapsnapshot-signal); LOAD_MALLOC=1 runs the node with the malloc settings
-// docs/configuration.md measures (glibc's defaults otherwise). Writes bench-results/load.json; never fails on time.
+// docs/configuration.md measures (glibc's defaults otherwise). LOAD_NODE_FLAGS="<flags>" passes V8/node flags to the
+// node (space-separated, e.g. "--trace-gc-verbose --max-semi-space-size=32"); LOAD_TIMELINE=<file> writes a per-second
+// timeline of the async phase (load-timeline.ts: a probe's latency, GC pauses, CPU per thread, heights) and prints
+// its worst seconds. Writes bench-results/load.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
@@ -34,6 +37,7 @@ import {
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LoadTimeline } from "./load-timeline.js";
 import { scheduledDelayLua } from "./wrk-pacing.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -187,6 +191,8 @@ class BenchNode {
   /** V8's heap size, all isolates, after their latest GCs, MB: RSS minus this is native memory. */
   heapTotalMb = 0;
   tail = "";
+  /** Set before start() to have the node's GC lines and the probe gathered (LOAD_TIMELINE). */
+  timeline: LoadTimeline | undefined;
   #pending = "";
   #child: ChildProcess | undefined;
   #exited: Promise<void> = Promise.resolve();
@@ -210,6 +216,7 @@ class BenchNode {
     writeFileSync(file, config);
     const args = [
       "--trace-gc",
+      ...(process.env.LOAD_NODE_FLAGS ?? "").split(" ").filter((f) => f !== ""),
       // LOAD_MEMORY_PROBE=<file>: the node's memory part by part every 5 s (memory-probe.mjs).
       ...(process.env.LOAD_MEMORY_PROBE ? ["--import", join(root, "test", "bench", "memory-probe.mjs")] : []),
       // LOAD_ALLOC_PROF=<file>: every allocation sampled, collected ones included (alloc-profile.mjs).
@@ -230,6 +237,7 @@ class BenchNode {
       "tcp://127.0.0.1:0",
       ...(process.env.LOAD_LOG_LEVEL ? ["--log_level", process.env.LOAD_LOG_LEVEL] : []),
     ];
+    const spawnedAt = performance.now();
     const child = spawn(process.execPath, args, {
       stdio: ["ignore", "pipe", "pipe"],
       env: {
@@ -240,6 +248,7 @@ class BenchNode {
       },
     });
     this.#child = child;
+    if (this.timeline) this.timeline = new LoadTimeline(spawnedAt);
     this.#exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
     const logFile = process.env.LOAD_LOG;
     const onData = (chunk: Buffer) => {
@@ -252,6 +261,7 @@ class BenchNode {
       for (const line of lines) {
         const c = COMMITTED.exec(line);
         if (c) this.commits.push({ height: Number(c[1]), txs: Number(c[2]), at: performance.now() });
+        this.timeline?.line(line);
         const gc = GC_TRACE.exec(line);
         if (gc) {
           this.#heapOf.set(gc[1]!, Number(gc[2]));
@@ -436,6 +446,67 @@ async function storedTxs(node: BenchNode, from: number, to: number): Promise<num
   return sum;
 }
 
+/**
+ * MB each LevelDB database of the node's home compacted (the "Compacted … => N bytes" lines of
+ * its LOG) and flushed from memtables ("Level-0 table #n: N bytes OK"), so far: LevelDB's one
+ * background thread does both for every database, beside the main thread.
+ */
+function compactionOf(home: string): Record<string, { flushedMb: number; compactedMb: number }> {
+  const out: Record<string, { flushedMb: number; compactedMb: number }> = {};
+  const data = join(home, "data");
+  let names: string[] = [];
+  try {
+    names = readdirSync(data).filter((n) => n.endsWith(".db"));
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    let log = "";
+    try {
+      log = readFileSync(join(data, name, "LOG"), "utf8");
+    } catch {
+      continue;
+    }
+    const sum = (re: RegExp) => [...log.matchAll(re)].reduce((a, m) => a + Number(m[1]), 0) / 1e6;
+    out[name] = {
+      flushedMb: round(sum(/Level-0 table #\d+: (\d+) bytes OK/g)),
+      compactedMb: round(sum(/Compacted .* => (\d+) bytes/g)),
+    };
+  }
+  return out;
+}
+
+/** Writes the timeline (JSON lines, one a second, then the collections) and prints its ten worst seconds. */
+function reportTimeline(
+  timeline: LoadTimeline,
+  file: string,
+  t1: number,
+  commits: { height: number; txs: number; at: number }[],
+) {
+  const rows = timeline.seconds(t1, commits);
+  const collections = timeline.collections(t1);
+  writeFileSync(
+    file,
+    `${[...rows.map((r) => JSON.stringify(r)), ...collections.map((g) => JSON.stringify({ gc: g }))].join("\n")}\n`,
+  );
+  const probes = timeline.probeLatencies();
+  const full = collections.filter((g) => g.kind !== "Scavenge");
+  console.log(
+    `probe (200/s): ${probes.length} answered, p50/p90/p99/max ${[50, 90, 99].map((p) => round(percentile(probes, p), 2)).join("/")}/${round(probes.at(-1) ?? 0, 1)} ms | main isolate: ${collections.length - full.length} scavenges ${round(collections.filter((g) => g.kind === "Scavenge").reduce((a, g) => a + g.pauseMs, 0))} ms, ${full.length} full ${round(full.reduce((a, g) => a + g.pauseMs, 0))} ms (max ${round(Math.max(0, ...full.map((g) => g.pauseMs)))} ms)`,
+  );
+  const worst = [...rows].sort((a, b) => b.probeP99Ms - a.probeP99Ms).slice(0, 10);
+  for (const r of worst)
+    console.log(
+      `  s=${r.s} probe p50/p99/max ${r.probeP50Ms}/${r.probeP99Ms}/${r.probeMaxMs} ms (skipped ${r.probeSkipped}) | scavenge ${r.scavenges}×=${r.scavengeMs} ms | full ${r.markCompacts}×=${r.markCompactMs} ms (max ${r.markCompactMaxMs}, marking step ${r.biggestMarkingStepMs}) | heap ${r.heapMb} MB | cpu ${Object.entries(
+        r.cpuMs,
+      )
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")} | heights ${r.heights.join(" ")}`,
+    );
+}
+
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
@@ -445,6 +516,8 @@ const settings: [string, string, string][] = [
 ];
 if (TIMEOUT_COMMIT) settings.push(["consensus", "timeout_commit", JSON.stringify(TIMEOUT_COMMIT)]);
 const node = new BenchNode(settings);
+const TIMELINE = process.env.LOAD_TIMELINE;
+if (TIMELINE) node.timeline = new LoadTimeline(0);
 const latencyNode = new BenchNode([
   ["consensus", "timeout_commit", '"0s"'],
   ["rpc", "timeout_broadcast_tx_commit", '"10s"'],
@@ -467,7 +540,9 @@ try {
   const t0 = performance.now();
   const rss: RssSample[] = [];
   let duringTaken = false;
+  node.timeline?.start(node.address, t0, SECONDS);
   const sampling = setInterval(() => {
+    node.timeline?.cpu(node.pid);
     const s = Math.round((performance.now() - t0) / 1000);
     rss.push({ s, ...memoryOf(node.pid), heapMb: node.heapTotalMb });
     if (s < DURING_MARK || duringTaken) return;
@@ -478,6 +553,7 @@ try {
   const asyncRun = await wrk(url, SECONDS, CONNECTIONS, ["broadcast_tx_async", "a", "0"], pacedScript);
   const t1 = performance.now();
   clearInterval(sampling);
+  node.timeline?.stop();
   const during = node.commits.slice(startIndex).filter((c) => c.at <= t1);
   const committedDuring = during.reduce((s, c) => s + c.txs, 0);
   const endHeight = during.at(-1)?.height ?? startHeight;
@@ -492,6 +568,7 @@ try {
   const intervals = during.slice(1).map((c, i) => c.at - during[i]!.at);
   const commitsPerHeight = during.map((c) => c.txs);
   const asyncLoad = load1();
+  const compaction = compactionOf(node.home);
 
   // Let the mempool drain, then idle RSS, sampled each second from the load's end: whether the
   // node gives back what the load took is read at 30, 60 and 120 s after it.
@@ -582,6 +659,7 @@ try {
       nodeCpuMsPerKTxByThread: threadShare,
       rssMb: rss,
       rssSummary: rssSummary(rss),
+      levelDbMb: compaction,
     },
     rssIdleMb: { before: idleBefore, after: idleAfter, afterLoad: afterMarks },
     health: { loadAverage: healthLoad, perSecond: health.perSecond, latencyMs: health.latencyMs },
@@ -618,6 +696,11 @@ try {
       .map(([name, ms]) => `${name} ${ms}`)
       .join(" | ")}`,
   );
+  console.log(
+    `LevelDB over the async phase, MB flushed/compacted: ${Object.entries(compaction)
+      .map(([db, c]) => `${db} ${c.flushedMb}/${c.compactedMb}`)
+      .join(" | ")}`,
+  );
   console.log(`RSS MB (V8 heap MB): idle ${idleBefore} | ${rssLine} | idle after ${idleAfter}`);
   const summary = result.async.rssSummary;
   console.log(
@@ -643,6 +726,7 @@ try {
   console.log(
     `broadcast_tx_commit (1 client, timeout_commit 0): p50 ${commitLatency.p50Ms} ms p99 ${commitLatency.p99Ms} ms | broadcast_tx_sync p50 ${syncLatency.p50Ms} p99 ${syncLatency.p99Ms} | p50 ratio ${round(commitLatency.p50Ms / Math.max(0.01, syncLatency.p50Ms), 1)} (load ${commitLoad})`,
   );
+  if (TIMELINE && node.timeline) reportTimeline(node.timeline, TIMELINE, t1, during);
   mkdirSync(join(root, "bench-results"), { recursive: true });
   writeFileSync(join(root, "bench-results", "load.json"), `${JSON.stringify(result, null, 2)}\n`);
 } finally {
