@@ -5,7 +5,6 @@
 // a record above a few MiB. A frame larger than the read chunk gets a buffer of exactly its size,
 // and only once the file is known to hold all of it; a length field claiming more than the file
 // holds is a short (torn) record found without reading, whatever the bound.
-
 //
 // A segment's frames are checked under the scheme its header names (frame.ts): the header record at
 // offset 0 is a plain frame; the frames after it are keyed in format 3, plain before.
