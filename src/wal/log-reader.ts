@@ -8,7 +8,7 @@ import type { SegmentExtent } from "./log-scan.js";
 import { DEFAULT_MAX_RECORD_BYTES } from "./record-bound.js";
 import { decodeRecord } from "./record-codec.js";
 import { listSegments } from "./segment-files.js";
-import { findFrameAfter, type ScanItem, scanSegment } from "./segment-scanner.js";
+import { findFrameAfter, findFrameAfterFault, type ScanItem, scanSegment } from "./segment-scanner.js";
 
 export type WalEntry<T = unknown> = { kind: "input"; input: T } | { kind: "end-height"; height: bigint };
 
@@ -81,11 +81,14 @@ export async function* readWal<T = unknown>(
         continue;
       }
       const candidates = [
-        { path: file.path, from: item.offset + 1 },
-        ...files.slice(i + 1).map((f) => ({ path: f.path, from: 0 })),
+        { path: file.path, fault: item.offset },
+        ...files.slice(i + 1).map((f) => ({ path: f.path, fault: undefined })),
       ];
       for (const c of candidates) {
-        const good = await findFrameAfter(c.path, c.from, maxPayloadBytes);
+        const good =
+          c.fault === undefined
+            ? await findFrameAfter(c.path, 0, maxPayloadBytes)
+            : await findFrameAfterFault(c.path, c.fault, maxPayloadBytes);
         if (good !== undefined) {
           throw corrupt(
             file.path,

@@ -3,10 +3,17 @@
 
 import { open, stat, unlink } from "node:fs/promises";
 import { WalError } from "./errors.js";
-import { decodeEndHeightPayload, type FrameFault, FrameType } from "./frame.js";
+import {
+  decodeEndHeightPayload,
+  type FrameFault,
+  type FrameScheme,
+  FrameType,
+  PLAIN_FRAMES,
+  schemeAfterHeader,
+} from "./frame.js";
 import { checkSegmentHeader } from "./log-format.js";
 import { listSegments, type SegmentFile, syncDirectory } from "./segment-files.js";
-import { findFrameAfter, scanSegment } from "./segment-scanner.js";
+import { findFrameAfter, findFrameAfterFault, scanSegment } from "./segment-scanner.js";
 
 /** Where an end-of-height marker ends: the next height's inputs start at `end` of `segment`. */
 export interface MarkerPosition {
@@ -18,6 +25,8 @@ export interface MarkerPosition {
 export interface SegmentExtent extends SegmentFile {
   /** Bytes of good records (after any repair, the file size). */
   size: number;
+  /** How its frames are checked (its header's; plain for formats 1 and 2 and for an empty segment). */
+  scheme: FrameScheme;
 }
 
 /** What the open did to a torn tail; the caller logs it as a warning. */
@@ -49,11 +58,15 @@ export async function scanLog(dir: string, maxPayloadBytes: number, mode: ScanMo
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
     let size = 0;
+    let scheme = PLAIN_FRAMES;
     for await (const item of scanSegment(file.path, 0, maxPayloadBytes)) {
       if (item.kind === "frame") {
         records++;
         size = item.end;
-        if (item.type === FrameType.Header) checkSegmentHeader(item.payload, file.path, item.offset);
+        if (item.type === FrameType.Header) {
+          checkSegmentHeader(item.payload, file.path, item.offset);
+          if (item.offset === 0) scheme = schemeAfterHeader(item.payload);
+        }
         if (item.type === FrameType.EndHeight) {
           markers.push({ height: decodeEndHeightPayload(item.payload)!, segment: file.index, end: item.end });
         }
@@ -61,10 +74,10 @@ export async function scanLog(dir: string, maxPayloadBytes: number, mode: ScanMo
       }
       await refuseIfGoodRecordsFollow(files, i, item.offset, item.fault, maxPayloadBytes);
       const repair = await cutTornTail(dir, files, i, item.offset, item.fault, mode);
-      segments.push({ ...file, size: item.offset });
+      segments.push({ ...file, size: item.offset, scheme: item.offset === 0 ? PLAIN_FRAMES : scheme });
       return { segments, markers, records, repair };
     }
-    segments.push({ ...file, size });
+    segments.push({ ...file, size, scheme });
   }
   return { segments, markers, records, repair: undefined };
 }
@@ -77,7 +90,7 @@ async function refuseIfGoodRecordsFollow(
   maxPayloadBytes: number,
 ): Promise<void> {
   let found: { path: string; offset: number } | undefined;
-  const here = await findFrameAfter(files[i]!.path, offset + 1, maxPayloadBytes);
+  const here = await findFrameAfterFault(files[i]!.path, offset, maxPayloadBytes);
   if (here !== undefined) found = { path: files[i]!.path, offset: here };
   for (let j = i + 1; found === undefined && j < files.length; j++) {
     const later = await findFrameAfter(files[j]!.path, 0, maxPayloadBytes);

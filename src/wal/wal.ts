@@ -1,6 +1,7 @@
 // The consensus log: appends inputs, syncs them in groups, marks the end of each height, rotates
 // segments by size and reads back the inputs of the unfinished height after a restart.
 
+import { randomBytes } from "node:crypto";
 import { writeSync, writevSync } from "node:fs";
 import { type FileHandle, mkdir, open, unlink } from "node:fs/promises";
 import type { SchedulerAction, SchedulerLike, Subscription } from "rxjs";
@@ -9,10 +10,14 @@ import {
   encodeEndHeightPayload,
   encodeFrame,
   encodeFrameHead,
-  encodeHeaderPayload,
-  FRAME_HEADER_SIZE,
+  encodeKeyedHeaderPayload,
   FrameType,
+  headerFrameBytes,
+  keyedFrames,
+  MAX_FRAME_HEAD_BYTES,
   MAX_FRAME_PAYLOAD_BYTES,
+  PLAIN_FRAMES,
+  SEGMENT_KEY_BYTES,
 } from "./frame.js";
 import {
   DEFAULT_MAX_RECORD_BYTES,
@@ -45,9 +50,22 @@ export interface WalOptions<T = unknown> {
    * against; a refused record throws WAL_BAD_RECORD naming file, offset and reason.
    */
   checkRecord?: RecordCheck<T>;
+  /**
+   * The keys of each new segment (SEGMENT_KEY_BYTES bytes; default random from node:crypto). They
+   * stay in the segment's header and nowhere else: a test passes fixed ones to compare bytes.
+   */
+  segmentKeys?: () => Uint8Array;
 }
 
 interface PendingFrame {
+  type: FrameType;
+  payload: Uint8Array;
+  /** The frame's size once keyed. */
+  length: number;
+  endHeight: bigint | undefined;
+}
+
+interface GroupFrame {
   /** The frame, or its head and its payload when the payload is large (written without a copy). */
   parts: readonly Uint8Array[];
   length: number;
@@ -64,7 +82,15 @@ const MAX_IOVECS = 1024;
 const MAX_END_HEIGHT = (1n << 63n) - 1n;
 const MIN_SEGMENT_BYTES = 1024;
 
-const SEGMENT_HEADER_FRAME = encodeFrame(FrameType.Header, encodeHeaderPayload(), 64);
+/** A keyed frame's bytes besides its payload (length, body check, type, head check). */
+const KEYED_FRAME_OVERHEAD = MAX_FRAME_HEAD_BYTES;
+
+/** The size of a format-3 segment's header frame, whatever its keys. */
+const SEGMENT_HEADER_FRAME_BYTES = headerFrameBytes(keyedFrames(new Uint8Array(SEGMENT_KEY_BYTES)));
+
+function randomSegmentKeys(): Uint8Array {
+  return randomBytes(SEGMENT_KEY_BYTES);
+}
 
 /**
  * How often buffered records are written to the file (not synced) while the node runs: a kill -9
@@ -98,6 +124,7 @@ export class Wal<T = unknown> {
     private handle: FileHandle,
     repair: RepairReport | undefined,
     private readonly checkRecord: RecordCheck<T> | undefined,
+    private readonly segmentKeys: () => Uint8Array,
   ) {
     this.repair = repair;
     this.latestEndHeight = markers.at(-1)?.height;
@@ -135,7 +162,7 @@ export class Wal<T = unknown> {
     const scan = await scanLog(dir, maxRecordBytes, "repair");
     const segments = scan.segments;
     const created = segments.length === 0;
-    if (created) segments.push({ index: 0, path: segmentPath(dir, 0), size: 0 });
+    if (created) segments.push({ index: 0, path: segmentPath(dir, 0), size: 0, scheme: PLAIN_FRAMES });
     const handle = await open(segments.at(-1)!.path, "a", 0o600);
     if (created) await syncDirectory(dir);
     return new Wal<T>(
@@ -148,6 +175,7 @@ export class Wal<T = unknown> {
       handle,
       scan.repair,
       options.checkRecord,
+      options.segmentKeys ?? randomSegmentKeys,
     );
   }
 
@@ -169,16 +197,13 @@ export class Wal<T = unknown> {
         { file },
       );
     }
-    const length = FRAME_HEADER_SIZE + 1 + record.length;
-    this.pending.push(
-      record.length < UNCOPIED_RECORD_BYTES
-        ? { parts: [encodeFrame(FrameType.Input, record, this.maxRecordBytes)], length, endHeight: undefined }
-        : {
-            parts: [encodeFrameHead(FrameType.Input, record, this.maxRecordBytes), record],
-            length,
-            endHeight: undefined,
-          },
-    );
+    // Framed when written: its keys are those of the segment it lands in, known after rotation.
+    this.pending.push({
+      type: FrameType.Input,
+      payload: record,
+      length: KEYED_FRAME_OVERHEAD + record.length,
+      endHeight: undefined,
+    });
   }
 
   /**
@@ -283,8 +308,13 @@ export class Wal<T = unknown> {
       );
     }
     this.latestEndHeight = height;
-    const frame = encodeFrame(FrameType.EndHeight, encodeEndHeightPayload(height), this.maxRecordBytes);
-    this.pending.push({ parts: [frame], length: frame.length, endHeight: height });
+    const payload = encodeEndHeightPayload(height);
+    this.pending.push({
+      type: FrameType.EndHeight,
+      payload,
+      length: KEYED_FRAME_OVERHEAD + payload.length,
+      endHeight: height,
+    });
   }
 
   /** The inputs after the latest end-of-height marker (all inputs when there is none), in order. */
@@ -374,11 +404,20 @@ export class Wal<T = unknown> {
   private async writePending(): Promise<void> {
     const frames = this.pending;
     this.pending = [];
+    if (frames.length === 0) return;
+    // A segment of an older format (plain frames) is not appended to: new records go to a new
+    // segment of the current format, so every frame written since is keyed.
+    if (this.segments.at(-1)!.size > 0 && !this.segments.at(-1)!.scheme.keys) await this.rotate();
     let group: PendingFrame[] = [];
     let groupBytes = 0;
     for (const frame of frames) {
       const current = this.segments.at(-1)!;
-      if (current.size + groupBytes > 0 && current.size + groupBytes + frame.length > this.maxSegmentBytes) {
+      // A segment's header counts toward its size; a record alone in a new segment is written anyway.
+      const header = current.size === 0 ? SEGMENT_HEADER_FRAME_BYTES : 0;
+      if (
+        current.size + groupBytes > 0 &&
+        current.size + header + groupBytes + frame.length > this.maxSegmentBytes
+      ) {
         await this.writeGroup(group, groupBytes);
         group = [];
         groupBytes = 0;
@@ -393,15 +432,28 @@ export class Wal<T = unknown> {
   private async writeGroup(frames: PendingFrame[], framesBytes: number): Promise<void> {
     if (frames.length === 0) return;
     // Every segment starts with the format header (an empty one: new, rotated, or cut to nothing
-    // by a repair), so a reader knows the version before the first record.
-    const starts = this.segments.at(-1)!.size === 0;
-    const group: PendingFrame[] = starts
-      ? [
-          { parts: [SEGMENT_HEADER_FRAME], length: SEGMENT_HEADER_FRAME.length, endHeight: undefined },
-          ...frames,
-        ]
-      : frames;
-    const groupBytes = starts ? framesBytes + SEGMENT_HEADER_FRAME.length : framesBytes;
+    // by a repair), so a reader knows the version and the segment's keys before the first record.
+    const segment = this.segments.at(-1)!;
+    const starts = segment.size === 0;
+    const group: GroupFrame[] = [];
+    if (starts) {
+      const keys = this.segmentKeys();
+      const header = encodeFrame(FrameType.Header, encodeKeyedHeaderPayload(keys), 64);
+      segment.scheme = keyedFrames(keys);
+      group.push({ parts: [header], length: header.length, endHeight: undefined });
+    }
+    const scheme = segment.scheme;
+    for (const f of frames) {
+      group.push({
+        parts:
+          f.payload.length < UNCOPIED_RECORD_BYTES
+            ? [encodeFrame(f.type, f.payload, this.maxRecordBytes, scheme)]
+            : [encodeFrameHead(f.type, f.payload, this.maxRecordBytes, scheme), f.payload],
+        length: f.length,
+        endHeight: f.endHeight,
+      });
+    }
+    const groupBytes = starts ? framesBytes + group[0]!.length : framesBytes;
     // A blocking write: it only copies into the page cache (tens of µs for a height's records,
     // ~1 ms for a MiB of block parts), while an async write is a thread-pool round trip that then
     // waits for the main thread's turn, 10 ms p50 on a validator of four at load 4 and in series
@@ -432,7 +484,7 @@ export class Wal<T = unknown> {
     const index = this.segments.at(-1)!.index + 1;
     const path = segmentPath(this.dir, index);
     this.handle = await open(path, "a", 0o600);
-    this.segments.push({ index, path, size: 0 });
+    this.segments.push({ index, path, size: 0, scheme: PLAIN_FRAMES });
     const protectedFrom = this.markers.at(-1)?.segment ?? this.segments[0]!.index;
     while (this.segments.length > this.maxSegments && this.segments[0]!.index < protectedFrom) {
       await unlink(this.segments.shift()!.path);

@@ -85,11 +85,11 @@ describe("a consensus log recorded before the format header (format 1)", () => {
   });
 
   it("refuses a header of another version with file, offset and the versions it reads", async () => {
-    const dir = withHeader(3);
+    const dir = withHeader(4);
     try {
       await assert.rejects(entries(dir), (error: Error & { code?: string }) => {
         assert.equal(error.code, "WAL_UNSUPPORTED_FORMAT");
-        assert.match(error.message, new RegExp(`${SEGMENT} offset 0: format version 3`));
+        assert.match(error.message, new RegExp(`${SEGMENT} offset 0: format version 4`));
         assert.match(error.message, /reads versions 1 and 2/);
         return true;
       });

@@ -1,7 +1,8 @@
 // The log's bytes are a file format: a log written by this version must read the same in the next,
-// and the same inputs must give the same bytes. test/fixtures/wal/format-v1 (no header) and
-// format-v2 (a header record first) were each written once by the code of their format; a change
-// of framing, record types or codec breaks this test on purpose.
+// and the same inputs must give the same bytes. test/fixtures/wal/format-v1 (no header), format-v2
+// (a header record first) and format-v3 (a header with the segment's keys, keyed frames; written
+// with fixed keys) were each written once by the code of their format; a change of framing, record
+// types or codec breaks this test on purpose.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +14,9 @@ import { tempFolder } from "../fixtures/temp-folder.js";
 
 const FIXTURE_V1 = fileURLToPath(new URL("../fixtures/wal/format-v1", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("../fixtures/wal/format-v2", import.meta.url));
+const FIXTURE_V3 = fileURLToPath(new URL("../fixtures/wal/format-v3", import.meta.url));
+/** The keys the format-v3 fixture was written with ("keysfixd"). */
+const FIXTURE_V3_KEYS = new TextEncoder().encode("keysfixd");
 
 const first = {
   type: "TimeoutElapsed",
@@ -60,9 +64,36 @@ test("a version-2 segment starts with [length 11][CRC-32C][type 3]RXBFTLOG[versi
   assert.equal(bytes.readUInt16BE(17), 2);
 });
 
-test("writing the same inputs gives the fixture's bytes", async () => {
+test("the version-3 fixture reads as the same entries", async () => {
+  const got: WalEntry[] = [];
+  for await (const e of readWal(FIXTURE_V3)) got.push(e);
+  assert.deepStrictEqual(got, expected);
+});
+
+test("a version-3 segment starts with [length 19][CRC-32C][type 3]RXBFTLOG[version 3][head key][body key]", () => {
+  const bytes = readFileSync(join(FIXTURE_V3, "wal.000000000000"));
+  assert.equal(bytes.subarray(0, 4).toString("hex"), "00000013");
+  assert.equal(bytes[8], 3);
+  assert.equal(bytes.subarray(9, 17).toString("latin1"), "RXBFTLOG");
+  assert.equal(bytes.readUInt16BE(17), 3);
+  assert.deepEqual(new Uint8Array(bytes.subarray(19, 27)), FIXTURE_V3_KEYS);
+});
+
+test("a version-3 end-of-height frame is [length 9][body check][type 2][head check][height u64 BE]", () => {
+  const bytes = readFileSync(join(FIXTURE_V3, "wal.000000000000"));
+  const firstInput = 27;
+  const marker = firstInput + 12 + bytes.readUInt32BE(firstInput);
+  // Body check: CRC-32C of "sfix" 02 0000000000000001; head check: CRC-32C of "keys" and the
+  // first nine bytes.
+  assert.equal(
+    bytes.subarray(marker, marker + 21).toString("hex"),
+    "00000009db1cca87027543fb4b0000000000000001",
+  );
+});
+
+test("writing the same inputs gives the version-3 fixture's bytes (with its keys)", async () => {
   const dir = join(tempFolder("rxbft-wal-format-"), "cs.wal");
-  const wal = await Wal.open(dir);
+  const wal = await Wal.open(dir, { segmentKeys: () => FIXTURE_V3_KEYS });
   wal.appendInput(first);
   await wal.endHeight(1n);
   wal.appendInput(second);
@@ -70,7 +101,7 @@ test("writing the same inputs gives the fixture's bytes", async () => {
   const name = "wal.000000000000";
   assert.equal(
     readFileSync(join(dir, name)).toString("hex"),
-    readFileSync(join(FIXTURE, name)).toString("hex"),
+    readFileSync(join(FIXTURE_V3, name)).toString("hex"),
   );
 });
 

@@ -4,7 +4,7 @@ import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { WalError } from "../../src/wal/errors.js";
-import { encodeFrame, FrameType } from "../../src/wal/frame.js";
+import { encodeFrame, FrameType, keyedFrames } from "../../src/wal/frame.js";
 import { readWal, type WalEntry } from "../../src/wal/log-reader.js";
 import { Wal } from "../../src/wal/wal.js";
 import { tempFolder } from "../fixtures/temp-folder.js";
@@ -16,6 +16,9 @@ const input = (i: number) => ({
   height: BigInt(1 + Math.floor(i / 10)),
   sig: new Uint8Array([i & 0xff]),
 });
+// Fixed segment keys, so a test can frame records as the writer does.
+const KEYS = Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
+const fixedKeys = { segmentKeys: () => KEYS };
 const segmentFile = (dir: string, n = 0) => join(dir, `wal.${String(n).padStart(12, "0")}`);
 
 async function collect(it: AsyncIterable<WalEntry>): Promise<WalEntry[]> {
@@ -106,21 +109,22 @@ test("a record over the size bound is refused on append and nothing is written",
 
 test("a torn last record is cut with a report naming file and offset, and the good ones stay", async () => {
   const dir = tempDir();
-  const wal = await Wal.open(dir);
+  const wal = await Wal.open(dir, fixedKeys);
   for (let i = 0; i < 5; i++) wal.appendInput(input(i));
   await wal.sync();
   await wal.close();
   const file = segmentFile(dir);
   const goodSize = statSync(file).size;
-  // A partial frame: a header announcing 100 bytes, then only 10.
-  appendFileSync(file, Buffer.concat([Buffer.from([0, 0, 0, 100, 1, 2, 3, 4]), Buffer.alloc(10, 1)]));
+  // A partial frame: a head announcing 100 bytes, then only 5 of them.
+  const torn = encodeFrame(FrameType.Input, new Uint8Array(99), 1024, keyedFrames(KEYS)).subarray(0, 18);
+  appendFileSync(file, torn);
 
   const seen: unknown[] = [];
   for await (const e of readWal(dir, { onTornTail: (t) => seen.push(t) })) assert.equal(e.kind, "input");
   assert.deepEqual(seen, [{ file, offset: goodSize, fault: "short record" }]);
   assert.equal(statSync(file).size, goodSize + 18, "readWal changes nothing");
 
-  const again = await Wal.open(dir);
+  const again = await Wal.open(dir, fixedKeys);
   assert.ok(again.repair);
   assert.equal(again.repair.file, file);
   assert.equal(again.repair.offset, goodSize);
@@ -164,9 +168,9 @@ test("a bad record followed by good ones is corruption: WAL_CORRUPT naming file 
   await wal.close();
   const file = segmentFile(dir);
   const bytes = readFileSync(file);
-  const firstLength = bytes.readUInt32BE(0);
-  const second = 8 + firstLength;
-  bytes[second + 12]! ^= 0xff; // inside the second record's payload
+  const headerLength = bytes.readUInt32BE(0);
+  const second = 8 + headerLength; // the first record after the segment's header
+  bytes[second + 16]! ^= 0xff; // inside its payload (a keyed frame's head is 13 bytes)
   writeFileSync(file, bytes);
   await assert.rejects(Wal.open(dir), (e: unknown) => {
     return (
@@ -315,14 +319,14 @@ test("after a failed write the log refuses everything with WAL_IO (the disk stat
 
 test("a record with a good checksum that does not decode is reported with file and offset", async () => {
   const dir = tempDir();
-  const wal = await Wal.open(dir);
+  const wal = await Wal.open(dir, fixedKeys);
   wal.appendInput(input(0));
   await wal.close();
   const file = segmentFile(dir);
   const offset = statSync(file).size;
   // A well-framed input record whose payload is the unknown codec tag 0x0b.
-  appendFileSync(file, encodeFrame(FrameType.Input, new Uint8Array([0x0b]), 1024));
-  const again = await Wal.open(dir);
+  appendFileSync(file, encodeFrame(FrameType.Input, new Uint8Array([0x0b]), 1024, keyedFrames(KEYS)));
+  const again = await Wal.open(dir, fixedKeys);
   assert.equal(again.repair, undefined);
   await assert.rejects(again.readAfterLastEndHeight(), (e: unknown) => {
     return (
