@@ -3,43 +3,21 @@
 // back to that peer, whether the copy came while the tx was in check or once it was pending.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { filter, Subject } from "rxjs";
 import { createLogger } from "../../src/logger/index.js";
 import type { MempoolInput } from "../../src/mempool/input.js";
 import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
 import { encodeMempoolTx } from "../../src/p2p/mempool-wire.js";
 import { startMempoolGossipReactor } from "../../streams/reactors/mempool-gossip.js";
-import type { PeerLifecycleEvent, PeerMessage } from "../../streams/sources/peers.js";
+import { fakePeerLayer } from "./fake-peer-layer.js";
 import { testMempoolNode } from "./mempool-node-fixture.js";
 
 const tick = () => new Promise((r) => setImmediate(r));
 const text = (s: string) => new TextEncoder().encode(s);
 
 function layerOf() {
-  const messages = new Subject<PeerMessage>();
-  const peers = new Subject<PeerLifecycleEvent>();
-  const sent: { peerId: string; bytes: Uint8Array }[] = [];
-  const nodeInfo = { channels: Uint8Array.of(CHANNEL_MEMPOOL) };
-  const connected = new Set<string>();
-  const hub = {
-    ids: () => [...connected],
-    get: (id: string) => (connected.has(id) ? { remoteNodeInfo: nodeInfo } : undefined),
-    peers$: peers.asObservable(),
-    channel$: (id: number) => messages.pipe(filter((m) => m.channelId === id)),
-    send: (peerId: string, _channelId: number, bytes: Uint8Array) => {
-      sent.push({ peerId, bytes });
-      return true;
-    },
-    sendAll: (peerId: string, _channelId: number, all: readonly Uint8Array[]) => {
-      for (const bytes of all) sent.push({ peerId, bytes });
-      return true;
-    },
-  };
-  const add = (peerId: string) => {
-    connected.add(peerId);
-    peers.next({ type: "added", peerId, nodeInfo: nodeInfo as never, outbound: true });
-  };
-  const layer = { hub: hub as never, reportPeer: () => assert.fail("no peer is at fault here") };
+  const { layer, messages, sent, add } = fakePeerLayer([CHANNEL_MEMPOOL], () =>
+    assert.fail("no peer is at fault here"),
+  );
   const from = (peerId: string, tx: string) =>
     messages.next({ peerId, channelId: CHANNEL_MEMPOOL, bytes: encodeMempoolTx(text(tx)) });
   return { layer, sent, add, from };

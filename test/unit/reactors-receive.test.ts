@@ -4,7 +4,7 @@
 // sending side: an admitted tx goes to the peer that did not send it, not back to its sender.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { filter, Subject } from "rxjs";
+import { Subject } from "rxjs";
 import { createLogger } from "../../src/logger/index.js";
 import type { MempoolEffect } from "../../src/mempool/effect.js";
 import { CHANNEL_EVIDENCE, CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
@@ -12,42 +12,12 @@ import { encodeMempoolTx } from "../../src/p2p/mempool-wire.js";
 import { TxSha256 } from "../../src/wire/hashes.js";
 import { startEvidenceGossipReactor } from "../../streams/reactors/evidence-gossip.js";
 import { startMempoolGossipReactor } from "../../streams/reactors/mempool-gossip.js";
-import type { PeerLifecycleEvent, PeerMessage } from "../../streams/sources/peers.js";
+import { fakePeerLayer } from "./fake-peer-layer.js";
 
 const logger = createLogger({ level: "none" });
 const tick = () => new Promise((r) => setImmediate(r));
 
-function fakeLayer() {
-  const messages = new Subject<PeerMessage>();
-  const peers = new Subject<PeerLifecycleEvent>();
-  const sent: { peerId: string; channelId: number; bytes: Uint8Array }[] = [];
-  const reported: { peerId: string; reason: string }[] = [];
-  const nodeInfo = { channels: Uint8Array.of(CHANNEL_MEMPOOL, CHANNEL_EVIDENCE) };
-  const connected = new Set<string>();
-  const hub = {
-    ids: () => [...connected],
-    get: (id: string) => (connected.has(id) ? { remoteNodeInfo: nodeInfo } : undefined),
-    peers$: peers.asObservable(),
-    channel$: (id: number) => messages.pipe(filter((m) => m.channelId === id)),
-    send: (peerId: string, channelId: number, bytes: Uint8Array) => {
-      sent.push({ peerId, channelId, bytes });
-      return true;
-    },
-    sendAll: (peerId: string, channelId: number, all: readonly Uint8Array[]) => {
-      for (const bytes of all) sent.push({ peerId, channelId, bytes });
-      return true;
-    },
-  };
-  const add = (peerId: string) => {
-    connected.add(peerId);
-    peers.next({ type: "added", peerId, nodeInfo: nodeInfo as never, outbound: true });
-  };
-  const layer = {
-    hub: hub as never,
-    reportPeer: (peerId: string, reason: string) => reported.push({ peerId, reason }),
-  };
-  return { layer, messages, sent, reported, add };
-}
+const fakeLayer = () => fakePeerLayer([CHANNEL_MEMPOOL, CHANNEL_EVIDENCE]);
 
 describe("mempool reactor", () => {
   it("submits a peer's txs with the sender, reports garbage, and gossips to the others only", async () => {
