@@ -40,6 +40,14 @@ function watch<T>(promise: Promise<T>): { readonly settled: boolean; promise: Pr
 
 const temporaries = (path: string) => readdirSync(dirname(path)).filter((n) => n.endsWith(".tmp"));
 
+/** Waits (up to 10 s) until a temporary state file is staged beside `path`. */
+async function untilStaged(path: string): Promise<void> {
+  for (const end = Date.now() + 10_000; temporaries(path).length === 0; ) {
+    if (Date.now() > end) assert.fail("the first request was never staged");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 test("the writer thread writes the same text and mode as the blocking writer, and leaves no temporary file", async () => {
   const state: PrivValidatorState = {
     height: 4242n,
@@ -146,6 +154,9 @@ test("requests go to the thread one at a time: the second is staged only after t
   const logSync = gate();
   const one = watch(signer.signVote(CHAIN, vote(17n), logSyncedBy(logSync.enter())));
   const two = watch(signer.signVote(CHAIN, vote(17n, SignedMsgType.SIGNED_MSG_TYPE_PRECOMMIT)));
+  // The first is staged once the thread gets to it (on a loaded machine, later than settle()'s
+  // 50 ms); then the second has had the same time and more to be staged, and must not be.
+  await untilStaged(path);
   await settle();
   assert.equal(temporaries(path).length, 1, "only the first request is staged");
   assert.equal(two.settled, false);
