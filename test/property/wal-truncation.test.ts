@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
+import { FRAME_HEADER_SIZE, schemeAfterHeader } from "../../src/wal/frame.js";
 import { readWal, type WalEntry } from "../../src/wal/log-reader.js";
 import { Wal } from "../../src/wal/wal.js";
 
@@ -84,9 +85,17 @@ test("a log cut at any byte reopens to a prefix holding everything synced before
   }
 });
 
-/** Whether `cut` falls exactly on a record boundary of `bytes` (then nothing is torn). */
+/**
+ * Whether `cut` falls exactly on a record boundary of `bytes` (then nothing is torn). The segment
+ * header is a plain frame; the frames after it have the head its format gives them (format 3's
+ * keyed frames carry a head check after the type byte).
+ */
 function isFrameEnd(bytes: Uint8Array, cut: number): boolean {
+  const lengthAt = (at: number) => new DataView(bytes.buffer, bytes.byteOffset + at).getUint32(0, false);
+  if (cut === 0) return true; // nothing left, nothing torn (a log never appended to may be empty)
+  const headerEnd = FRAME_HEADER_SIZE + lengthAt(0);
+  const scheme = schemeAfterHeader(bytes.subarray(FRAME_HEADER_SIZE + 1, headerEnd));
   let at = 0;
-  while (at < cut) at += 8 + new DataView(bytes.buffer, bytes.byteOffset + at).getUint32(0, false);
+  while (at < cut) at += (at === 0 ? FRAME_HEADER_SIZE : scheme.headBytes - 1) + lengthAt(at);
   return at === cut;
 }
