@@ -10,6 +10,7 @@ import Long from "long";
 import _m0 from "protobufjs/minimal.js";
 import { type Event, ResponseDeliverTx } from "../wire/generated/tendermint/abci/types.js";
 import { ABCIResponses } from "../wire/generated/tendermint/state/types.js";
+import { field1ItemsInPieces } from "../wire/repeated-bytes-in-pieces.js";
 import { varintLength, writeVarint } from "../wire/varint-bytes.js";
 
 // Keyed by the results array of one ABCIResponses: the node saves the record at execution and
@@ -85,19 +86,7 @@ export async function encodeAbciResponsesInPieces(
     encoded.set(results, made);
   }
   const rest = ABCIResponses.encode({ ...responses, deliverTxs: [] }).finish();
-  let size = rest.length;
-  for (const part of parts) size += 1 + varintLength(part.length) + part.length;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    if (i > 0 && i % piece === 0) await pause();
-    const part = parts[i]!;
-    bytes[at++] = 10;
-    at = writeVarint(bytes, at, part.length);
-    bytes.set(part, at);
-    at += part.length;
-  }
-  bytes.set(rest, at);
+  const bytes = await field1ItemsInPieces(parts, pause, piece, rest);
   encodedAhead.set(responses, {
     bytes,
     deliverTxs: results,

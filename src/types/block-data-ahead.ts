@@ -4,7 +4,7 @@
 // instead of encoding tens of thousands of txs there in one piece (12-120 ms for 20,000 txs of
 // 100 bytes, most of a proposal's part encoding). The bytes are Data.encode's exactly; replay and
 // the simulation, which make nothing ahead, encode in the fold and get the same block bytes.
-import { varintLength, writeVarint } from "../wire/varint-bytes.js";
+import { field1ItemsInPieces } from "../wire/repeated-bytes-in-pieces.js";
 
 /** Txs encoded between two pauses. */
 export const BLOCK_DATA_PIECE = 2048;
@@ -26,20 +26,8 @@ export async function blockDataBytesAhead(
   pause: () => Promise<void>,
   piece = BLOCK_DATA_PIECE,
 ): Promise<void> {
-  const n = txs.length;
-  let size = 0;
-  for (let i = 0; i < n; i++) size += 1 + varintLength(txs[i]!.length) + txs[i]!.length;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    if (i > 0 && i % piece === 0) await pause();
-    const tx = txs[i]!;
-    // Field 1 (txs), length-delimited: every tx, an empty one too, as the generated encoder writes.
-    bytes[at++] = 10;
-    at = writeVarint(bytes, at, tx.length);
-    bytes.set(tx, at);
-    at += tx.length;
-  }
+  // Field 1 (txs), length-delimited: every tx, an empty one too, as the generated encoder writes.
+  const bytes = await field1ItemsInPieces(txs, pause, piece);
   made.set(txs, { txs: txs.slice(), bytes });
 }
 
