@@ -171,17 +171,8 @@ export class PeerHub {
     const connection = this.connections.get(peerId);
     if (connection?.remoteNodeInfo.channels.includes(channelId) !== true) return false;
     const queued = connection!.sendAll(channelId, messages);
-    if (queued)
-      for (const bytes of messages) {
-        this.metrics.bytesSent(peerId, channelId, bytes.length);
-        this.metrics.messageSent(messageTypeLabel(channelId, bytes), bytes.length);
-      }
-    if (this.log.isEnabled("debug"))
-      this.log.debug(queued ? "sent" : "send queue full, dropped", {
-        peer: peerId,
-        channel: hexChannel(channelId),
-        messages: messages.length,
-      });
+    if (queued) for (const bytes of messages) this.countSent(peerId, channelId, bytes, undefined);
+    this.logSend(queued, peerId, channelId, { messages: messages.length });
     return queued;
   }
 
@@ -203,18 +194,29 @@ export class PeerHub {
     const connection = this.connections.get(peerId);
     if (connection?.remoteNodeInfo.channels.includes(channelId) !== true) return false;
     const queued = connection!.send(channelId, bytes);
-    // v0.34 counts a message sent once the connection has queued it.
-    if (queued) {
-      this.metrics.bytesSent(peerId, channelId, bytes.length);
-      this.metrics.messageSent(messageType ?? messageTypeLabel(channelId, bytes), bytes.length);
-    }
+    if (queued) this.countSent(peerId, channelId, bytes, messageType);
+    this.logSend(queued, peerId, channelId, { bytes: bytes.length });
+    return queued;
+  }
+
+  /** v0.34 counts a message sent once the connection has queued it. */
+  private countSent(
+    peerId: string,
+    channelId: number,
+    bytes: Uint8Array,
+    messageType: string | undefined,
+  ): void {
+    this.metrics.bytesSent(peerId, channelId, bytes.length);
+    this.metrics.messageSent(messageType ?? messageTypeLabel(channelId, bytes), bytes.length);
+  }
+
+  private logSend(queued: boolean, peerId: string, channelId: number, size: Record<string, number>): void {
     if (this.log.isEnabled("debug"))
       this.log.debug(queued ? "sent" : "send queue full, dropped", {
         peer: peerId,
         channel: hexChannel(channelId),
-        bytes: bytes.length,
+        ...size,
       });
-    return queued;
   }
 
   private countReceived(peerId: string, channelId: number, bytes: Uint8Array): void {
