@@ -1,7 +1,8 @@
 // The open of a log whose last record (our proposal) holds a tx of crafted frame heads (type 1, a
 // 64 KiB length, a wrong checksum), torn after the tx: each head is a candidate for the search after
 // the tear. With "zero-head", the torn record's own head is zeros too (a power cut that lost its
-// first page). Bounded: one log, one open. Never fails on time.
+// first page). Beside it, the same log opened whole (no tear) in the same run, and the ratio.
+// Bounded: one log, two opens. Never fails on time.
 // node --import tsx test/bench/wal-crafted-tx.bench.ts [repo root, default this one] [tx KiB, 256] [zero-head]
 import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,6 +30,10 @@ try {
   const tornAt = readFileSync(file).length;
   wal.appendInput({ type: "ProposalBlockReaped", txs: [tx, Buffer.alloc(256 << 10)] });
   await wal.close();
+  // Baseline in the same run: the same log opened whole (no tear, so no search).
+  const w = performance.now();
+  await (await Wal.open(dir)).close();
+  const wholeMs = performance.now() - w;
   const txAt = readFileSync(file).indexOf(tx.subarray(0, 64), tornAt);
   truncateSync(file, txAt + tx.length + 100);
   if (zero) {
@@ -40,7 +45,17 @@ try {
   const opened = await Wal.open(dir);
   const ms = performance.now() - t;
   const repair = opened.repair?.fault ?? "none";
-  console.log(JSON.stringify({ root, txKiB: kib, zeroHead: zero, openMs: +ms.toFixed(1), repair }));
+  console.log(
+    JSON.stringify({
+      root,
+      txKiB: kib,
+      zeroHead: zero,
+      openMs: +ms.toFixed(1),
+      wholeOpenMs: +wholeMs.toFixed(1),
+      ratioToWhole: +(ms / wholeMs).toFixed(2),
+      repair,
+    }),
+  );
   await opened.close();
 } catch (e) {
   console.log(JSON.stringify({ root, error: (e as Error).message.slice(0, 120) }));
