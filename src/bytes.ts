@@ -10,3 +10,11 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+
+/**
+ * Upper-case hex of bytes: how Tendermint prints hashes, addresses and app hashes in logs, errors
+ * and JSON. A Buffer view over the same memory, so no copy is made before encoding.
+ */
+export function upperHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex").toUpperCase();
+}

@@ -4,6 +4,7 @@
 // whose data is the app hash of the next header. Nothing is half applied: any failure before
 // Commit leaves the app able to re-run the block, and the caller gets no new state.
 
+import { upperHex } from "../bytes.js";
 import { beginBlockRequest } from "../state/begin-block-request.js";
 import { StateError } from "../state/errors.js";
 import { nextState, withAppHash } from "../state/next-state.js";
@@ -185,7 +186,7 @@ export async function executeBlock(
     height,
     validTxs: responses.deliverTxs.length - invalid,
     invalidTxs: invalid,
-    appHash: Buffer.from(commit.data).toString("hex").toUpperCase(),
+    appHash: upperHex(commit.data),
     ms: Date.now() - started,
   });
 

@@ -3,6 +3,7 @@
 // block store and state store agree before consensus starts. Any disagreement that cannot be
 // repaired stops the node with both sides' values in the message.
 
+import { upperHex } from "../bytes.js";
 import { applyInitChain } from "../state/genesis-state.js";
 import { blockHash } from "../types/block.js";
 import { toAbciConsensusParams } from "../types/consensus-params.js";
@@ -53,7 +54,7 @@ export interface HandshakeResult {
   replayedBlocks: number;
 }
 
-const hex = (b: Uint8Array) => (b.length === 0 ? "(empty)" : Buffer.from(b).toString("hex").toUpperCase());
+const hex = (b: Uint8Array) => (b.length === 0 ? "(empty)" : upperHex(b));
 const equal = (a: Uint8Array, b: Uint8Array) => Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
 
 function mismatch(what: string, app: Uint8Array, ours: Uint8Array): AbciError {

@@ -5,6 +5,7 @@
 // priv_validator_laddr and answers it, dialling again whenever the node goes away. SIGINT or
 // SIGTERM stops it after the request under way.
 import { existsSync } from "node:fs";
+import { upperHex } from "../bytes.js";
 import { loadConfig } from "../config/config-loader.js";
 import { nodePaths } from "../config/home.js";
 import { acquireHomeLock } from "../config/home-lock.js";
@@ -25,8 +26,6 @@ export interface RunSignerOptions {
   chainId?: string;
   logLevel?: string;
 }
-
-const hex = (b: Uint8Array) => Buffer.from(b).toString("hex").toUpperCase();
 
 /** Runs until SIGINT/SIGTERM; resolves to the exit code. */
 export async function runSigner(options: RunSignerOptions): Promise<number> {
@@ -69,7 +68,7 @@ export async function runSigner(options: RunSignerOptions): Promise<number> {
     log.info("starting remote signer", {
       node,
       chain_id: chainId,
-      address: hex(signer.address),
+      address: upperHex(signer.address),
       last_signed: `${last.height}/${last.round}/${last.step}`,
     });
     const server = new RemoteSignerServer({ node, chainId, signer, logger: log });

@@ -2,6 +2,7 @@
 // the block time of their height is known (the pair checked to be a real conflict, the powers
 // taken from the validator set of that height), and verified as v0.34's VerifyDuplicateVote.
 
+import { upperHex } from "../bytes.js";
 import { bytesEqual } from "../types/bytes.js";
 import { blockIdsEqual } from "../types/commit-verification.js";
 import { makeDuplicateVoteEvidence } from "../types/evidence.js";
@@ -12,8 +13,6 @@ import type { Validator } from "../wire/generated/tendermint/types/validator.js"
 import { voteSignBytes } from "../wire/sign-bytes.js";
 import { EvidenceError } from "./errors.js";
 import type { SignatureVerifier } from "./state.js";
-
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex").toUpperCase();
 
 /** What is wrong with the pair as a conflict, or undefined when it is one. */
 export function conflictProblem(x: Vote, y: Vote): string | undefined {
@@ -61,7 +60,7 @@ export function duplicateVoteProblem(
   if (a === undefined || b === undefined) return "a vote is missing";
   const validator = validators.find((v) => bytesEqual(v.address, a.validatorAddress));
   if (validator === undefined)
-    return `address ${hex(a.validatorAddress)} was not a validator at height ${a.height}`;
+    return `address ${upperHex(a.validatorAddress)} was not a validator at height ${a.height}`;
   const conflict = conflictProblem(a, b);
   if (conflict !== undefined) return conflict;
   if (validator.votingPower !== e.validatorPower) {

@@ -14,6 +14,8 @@
 //  7. ByzantineValidators are exactly the validators v0.34 finds guilty, in its order.
 // The time of the evidence equals our block time at the common height: checked with every kind
 // in rules.ts. The verdict is the first broken rule's reason, or undefined.
+
+import { upperHex } from "../bytes.js";
 import { bytesEqual, compareBytes } from "../types/bytes.js";
 import {
   DEFAULT_TRUST_LEVEL,
@@ -29,7 +31,6 @@ import type { Validator } from "../wire/generated/tendermint/types/validator.js"
 import { headerHash } from "../wire/hashes.js";
 import type { EvidenceHistory } from "./state.js";
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString("hex").toUpperCase();
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const iso = (t: { seconds: bigint; nanos: number }) =>
   `${new Date(Number(t.seconds) * 1000).toISOString().slice(0, 19)}.${String(t.nanos).padStart(9, "0")}Z`;
@@ -174,7 +175,7 @@ export function lightClientAttackProblem(
   }
   const trustedHash = headerHash(trusted.header);
   if (bytesEqual(trustedHash, headerHash(conflicting.header)))
-    return `trusted header hash matches the evidence's conflicting header hash: ${hex(trustedHash)}`;
+    return `trusted header hash matches the evidence's conflicting header hash: ${upperHex(trustedHash)}`;
 
   // 7. the byzantine validators v0.34 would name, in its order
   const expected = byzantineValidators(e, commonVals, trusted);
@@ -183,7 +184,7 @@ export function lightClientAttackProblem(
   for (const [i, v] of expected.entries()) {
     const got = e.byzantineValidators[i]!;
     if (!bytesEqual(got.address, v.address))
-      return `evidence contained a different byzantine validator address to the one we were expecting: expected ${hex(v.address)}, got ${hex(got.address)}`;
+      return `evidence contained a different byzantine validator address to the one we were expecting: expected ${upperHex(v.address)}, got ${upperHex(got.address)}`;
     if (got.votingPower !== v.votingPower)
       return `evidence contained a byzantine validator with a different power to the one we were expecting: expected ${v.votingPower}, got ${got.votingPower}`;
   }

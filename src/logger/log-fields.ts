@@ -2,6 +2,8 @@
 // bigint becomes a decimal string and bytes become upper-case hex. Runs only for entries whose
 // level is enabled.
 
+import { upperHex } from "../bytes.js";
+
 const SECRET_KEY = /^(priv_?key|private_?key|privkey|priv_validator_key|seed|secret|password|mnemonic)$/i;
 const MAX_DEPTH = 6;
 /** Bytes fields longer than this are shortened; logs are not a hex dump. */
@@ -12,7 +14,7 @@ export const REDACTED = "[redacted]";
 export function sanitizeFields(value: unknown, depth = 0): unknown {
   if (typeof value === "bigint") return value.toString();
   if (value instanceof Uint8Array) {
-    const hex = Buffer.from(value.subarray(0, MAX_HEX_BYTES)).toString("hex").toUpperCase();
+    const hex = upperHex(value.subarray(0, MAX_HEX_BYTES));
     return value.length > MAX_HEX_BYTES ? `${hex}…(${value.length} bytes)` : hex;
   }
   if (typeof value !== "object" || value === null || value instanceof Error || depth >= MAX_DEPTH)

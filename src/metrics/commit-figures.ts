@@ -1,7 +1,7 @@
 // What v0.34 records about each committed block (consensus/state.go recordMetrics), as a pure
 // function of the block and the validator sets, so the projection only sets gauges.
 
-import { bytesEqual } from "../bytes.js";
+import { bytesEqual, upperHex } from "../bytes.js";
 import type { Block } from "../wire/generated/tendermint/types/block.js";
 import { Block as BlockCodec } from "../wire/generated/tendermint/types/block.js";
 import { BlockIDFlag, type Vote } from "../wire/generated/tendermint/types/types.js";
@@ -20,8 +20,6 @@ export interface CommitFigures {
   /** Our validator's line in the last commit, when we were in the set that signed it. */
   own?: { address: string; power: bigint; signed: boolean };
 }
-
-const upperHex = (b: Uint8Array) => Buffer.from(b).toString("hex").toUpperCase();
 
 export interface CommitContext {
   /** The set that decides this block (v0.34's cs.Validators). */

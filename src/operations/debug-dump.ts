@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { upperHex } from "../bytes.js";
 import { readLockHolder } from "../config/home-lock.js";
 import { RXBFT_VERSION } from "../version.js";
 import { DEFAULT_MAX_RECORD_BYTES, readScannedEntries } from "../wal/log-reader.js";
@@ -259,6 +260,6 @@ async function consensusLogTail(dir: string, count: number): Promise<Buffer> {
 
 function jsonSafe(_key: string, value: unknown): unknown {
   if (typeof value === "bigint") return value.toString();
-  if (value instanceof Uint8Array) return Buffer.from(value).toString("hex").toUpperCase();
+  if (value instanceof Uint8Array) return upperHex(value);
   return value;
 }

@@ -15,6 +15,7 @@ import {
 } from "../abci/apps/kvstore.js";
 import { kvstoreAppHash } from "../abci/apps/kvstore-app-hash.js";
 import { createExampleApp } from "../abci/client/create-client.js";
+import { upperHex } from "../bytes.js";
 import type { BlockStore } from "../store/block-store.js";
 import type { StateStore } from "../store/state-store.js";
 import type { ValidatorUpdate } from "../wire/generated/tendermint/abci/types.js";
@@ -40,7 +41,6 @@ export interface KvstoreRollback {
   close(): Promise<void>;
 }
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString("hex").toUpperCase();
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 
 /**
@@ -93,8 +93,8 @@ export async function planKvstoreRollback(
     if (!same(target.appHash, block.header.appHash)) {
       throw new OperationError(
         "OP_APP_ROLLBACK_IMPOSSIBLE",
-        `${directory}: taking the kvstore back to height ${to} gives app hash ${hex(target.appHash)}, ` +
-          `but block ${from} records ${hex(block.header.appHash)}: the app's data does not match the chain`,
+        `${directory}: taking the kvstore back to height ${to} gives app hash ${upperHex(target.appHash)}, ` +
+          `but block ${from} records ${upperHex(block.header.appHash)}: the app's data does not match the chain`,
       );
     }
     const found = new Map<string, Uint8Array | undefined>();

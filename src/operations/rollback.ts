@@ -13,6 +13,7 @@
 import { existsSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isInProcessApp } from "../abci/client/create-client.js";
+import { upperHex } from "../bytes.js";
 import { sha256 } from "../crypto/hash.js";
 import { EventIndexer } from "../store/indexer/event-indexer.js";
 import { openBinaryLevel } from "../store/level-database.js";
@@ -40,8 +41,6 @@ export interface RollbackReport {
   /** Where --hard moved the consensus log. */
   movedLog: string | undefined;
 }
-
-const hex = (b: Uint8Array) => Buffer.from(b).toString("hex").toUpperCase();
 
 const advanceProposerPriority = (
   set: Parameters<typeof ValidatorSet.fromProto>[0],
@@ -82,7 +81,7 @@ export async function rollback(
         app = await planApp(home, stores, blockHeight, state.initialHeight, say);
         await app?.apply();
         const movedLog = await removeBlock(home, stores, blockHeight, say);
-        say(`Rolled back state to height ${stateHeight} and hash ${hex(state.appHash)}`);
+        say(`Rolled back state to height ${stateHeight} and hash ${upperHex(state.appHash)}`);
         return {
           fromHeight: stateHeight,
           toHeight: stateHeight,
@@ -109,7 +108,7 @@ export async function rollback(
       await app?.apply();
       await stores.stateStore.rollBackTo(target, options.hard ? stateHeight : undefined);
       const movedLog = options.hard ? await removeBlock(home, stores, stateHeight, say) : undefined;
-      say(`Rolled back state to height ${target.lastBlockHeight} and hash ${hex(target.appHash)}`);
+      say(`Rolled back state to height ${target.lastBlockHeight} and hash ${upperHex(target.appHash)}`);
       return {
         fromHeight: stateHeight,
         toHeight: target.lastBlockHeight,
@@ -211,7 +210,7 @@ async function planApp(
       say(
         `Rolling back the in-process ${proxyApp} (${dir}) from height ${from} to ${from - 1n}: ` +
           `${app.plan.pairs.length} keys restored from blocks below (${app.plan.scannedHeights} read), ` +
-          `app hash ${hex(app.plan.target.appHash)}.`,
+          `app hash ${upperHex(app.plan.target.appHash)}.`,
       );
     }
     return app;

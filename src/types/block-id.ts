@@ -1,4 +1,5 @@
 // BlockIDs: the block hash plus the header of the part set that carries the block.
+import { upperHex } from "../bytes.js";
 import { HASH_SIZE } from "../crypto/hash.js";
 import type { BlockID, PartSetHeader } from "../wire/generated/tendermint/types/types.js";
 import { bytesEqual } from "./bytes.js";
@@ -10,6 +11,7 @@ export {
   partSetHeaderIsZero,
   zeroBlockId,
 } from "../wire/block-id.js";
+
 export type { BlockID, PartSetHeader };
 
 export function makeBlockId(hash: Uint8Array, partSetHeader: PartSetHeader): BlockID {
@@ -26,7 +28,7 @@ export function blockIdsEqual(a: BlockID, b: BlockID): boolean {
 
 /** Upper-case hex of a hash as Tendermint prints it, e.g. in logs and `Vote.String()`. */
 export function hashToHex(hash: Uint8Array): string {
-  return Buffer.from(hash).toString("hex").toUpperCase();
+  return upperHex(hash);
 }
 
 export { HASH_SIZE };

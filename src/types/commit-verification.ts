@@ -8,7 +8,7 @@
 // the commit (Go's Commit.GetVote). Signatures can be checked on a BatchVerifier (the worker
 // pool) with exactly the answers of the one-by-one path: the first failing index in commit order
 // is the one reported, as in Go.
-import { bytesEqual } from "../bytes.js";
+import { bytesEqual, upperHex } from "../bytes.js";
 import { verifyEd25519 } from "../crypto/ed25519-verify.js";
 import { ed25519KeyBytes } from "../crypto/public-key-address.js";
 import type { BatchVerifier, VerifyItem } from "../crypto/verify-item.js";
@@ -39,8 +39,6 @@ export interface CommitVerificationOptions {
   verifier?: BatchVerifier;
 }
 
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex").toUpperCase();
-
 /** Go's BlockID.Equals. */
 export function blockIdsEqual(a: BlockID, b: BlockID): boolean {
   return (
@@ -50,7 +48,8 @@ export function blockIdsEqual(a: BlockID, b: BlockID): boolean {
   );
 }
 
-const blockIdText = (b: BlockID) => `${hex(b.hash)}:${b.partSetHeader.total}:${hex(b.partSetHeader.hash)}`;
+const blockIdText = (b: BlockID) =>
+  `${upperHex(b.hash)}:${b.partSetHeader.total}:${upperHex(b.partSetHeader.hash)}`;
 
 /**
  * The precommit that signature `index` of the commit signed (Go's Commit.GetVote): the commit's
@@ -143,7 +142,7 @@ function signatureCheck(
       index,
       error: new CommitVerificationError(
         "COMMIT_UNSUPPORTED_KEY_TYPE",
-        `invalid commit: validator ${validatorIndex} (${hex(validator.address)}) has a ${validator.pubKey.sum?.$case ?? "missing"} key, which this node cannot verify`,
+        `invalid commit: validator ${validatorIndex} (${upperHex(validator.address)}) has a ${validator.pubKey.sum?.$case ?? "missing"} key, which this node cannot verify`,
         { index },
       ),
     };
@@ -158,7 +157,7 @@ function signatureCheck(
 function invalidSignature(commit: Commit, index: number): CommitVerificationError {
   return new CommitVerificationError(
     "COMMIT_INVALID_SIGNATURE",
-    `invalid commit: wrong signature (#${index}): ${hex(commit.signatures[index]!.signature)}`,
+    `invalid commit: wrong signature (#${index}): ${upperHex(commit.signatures[index]!.signature)}`,
     { index },
   );
 }
@@ -237,7 +236,7 @@ function planTrusting(
         index,
         error: new CommitVerificationError(
           "COMMIT_DOUBLE_VOTE",
-          `invalid commit: validator ${hex(found.validator.address)} signed twice (signatures ${first} and ${index})`,
+          `invalid commit: validator ${upperHex(found.validator.address)} signed twice (signatures ${first} and ${index})`,
           { index },
         ),
       });

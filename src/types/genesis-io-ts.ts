@@ -3,6 +3,7 @@
 // into "<JSON path>: expected <what>, got <value>" lines. (Lives beside genesis because this
 // module owns only genesis*/key-file* files in src/types; it has no genesis-specific code.)
 import * as t from "io-ts";
+import { upperHex } from "../bytes.js";
 
 /** One thing wrong with a decoded value. */
 export interface DecodeProblem {
@@ -149,7 +150,7 @@ export function hexBytes(bytes?: number): t.Type<Uint8Array, string> {
       if (bytes !== undefined && input.length !== bytes * 2) return new Problem(`${input.length / 2} bytes`);
       return new Uint8Array(Buffer.from(input, "hex"));
     },
-    (value) => Buffer.from(value).toString("hex").toUpperCase(),
+    (value) => upperHex(value),
   );
 }
 

@@ -3,6 +3,7 @@
 // read `evidence {max_age}` with v0.34's evidence fields added beside it, and which always has
 // `validators` and `app_state`.
 
+import { upperHex } from "../bytes.js";
 import type { GenesisDoc } from "./genesis.js";
 import { consensusParamsToFileJson, nanosOfDuration } from "./genesis-consensus-params.js";
 import { formatRfc3339Nano } from "./genesis-time.js";
@@ -14,7 +15,7 @@ export type RpcForm = "seed" | "tendermint";
 export function genesisToRpcForm(doc: GenesisDoc, form: RpcForm): Record<string, unknown> {
   const prefix = form === "tendermint" ? "tendermint" : "node";
   const validators = doc.validators.map((validator) => ({
-    address: hex(validator.address),
+    address: upperHex(validator.address),
     pub_key: pubKeyToJson(validator.pubKey, prefix),
     power: validator.power.toString(),
     name: validator.name,
@@ -28,7 +29,7 @@ export function genesisToRpcForm(doc: GenesisDoc, form: RpcForm): Record<string,
   };
   // v0.34 omits an empty validator list and an absent app_state (omitempty); the seed form keeps both.
   if (form === "seed" || validators.length > 0) result.validators = validators;
-  result.app_hash = hex(doc.appHash);
+  result.app_hash = upperHex(doc.appHash);
   if (doc.appState !== undefined) result.app_state = doc.appState;
   else if (form === "seed") result.app_state = {};
   return result;
@@ -52,8 +53,4 @@ function seedParams(doc: GenesisDoc): Record<string, unknown> {
     validator: { pub_key_types: [...validator.pubKeyTypes] },
     version: version.appVersion === 0n ? {} : { app_version: version.appVersion.toString() },
   };
-}
-
-function hex(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString("hex").toUpperCase();
 }

@@ -3,6 +3,7 @@
 // then normalised into the domain form GenesisDoc (bigint, Uint8Array, Timestamp).
 import { readFileSync, statSync } from "node:fs";
 import * as t from "io-ts";
+import { upperHex } from "../bytes.js";
 import { addressOf } from "../crypto/hash.js";
 import { topLevelMemberSpan } from "./genesis-app-state.js";
 import {
@@ -214,11 +215,11 @@ function decodeValidators(sourceName: string, entries: unknown[]): GenesisValida
     if (address !== undefined && !Buffer.from(address).equals(Buffer.from(derived))) {
       throw invalid(sourceName, {
         path: `${path}.address`,
-        expected: `${hex(derived)} (the first 20 bytes of sha256 of pub_key)`,
-        actual: hex(address),
+        expected: `${upperHex(derived)} (the first 20 bytes of sha256 of pub_key)`,
+        actual: upperHex(address),
       });
     }
-    const key = hex(derived);
+    const key = upperHex(derived);
     const earlier = seen.get(key);
     if (earlier !== undefined) {
       throw invalid(sourceName, {
@@ -254,12 +255,12 @@ export function genesisToFileJson(doc: GenesisDoc): Record<string, unknown> {
     initial_height: doc.initialHeight.toString(),
     consensus_params: consensusParamsToFileJson(doc.consensusParams),
     validators: doc.validators.map((validator) => ({
-      address: hex(validator.address),
+      address: upperHex(validator.address),
       pub_key: pubKeyToJson(validator.pubKey),
       power: validator.power.toString(),
       name: validator.name,
     })),
-    app_hash: hex(doc.appHash),
+    app_hash: upperHex(doc.appHash),
   };
   if (doc.appState !== undefined) json.app_state = doc.appState;
   return json;
@@ -273,8 +274,4 @@ export function genesisFileText(doc: GenesisDoc): string {
 /** Writes genesis.json atomically (mode 0644: it is public). */
 export function writeGenesisFile(path: string, doc: GenesisDoc): void {
   writeFileAtomic(path, genesisFileText(doc), 0o644);
-}
-
-function hex(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString("hex").toUpperCase();
 }

@@ -4,6 +4,7 @@
 // `unsafe_reset_all` the sync one). {"height":"0","round":0,"step":0} when fresh; `signature`
 // (base64) and `signbytes` (hex) once something was signed.
 import * as t from "io-ts";
+import { upperHex } from "../bytes.js";
 import { expecting, hexBytes, int64String, intNumber, Problem } from "./genesis-io-ts.js";
 import { type AtomicWriteFs, writeFileAtomic, writeFileAtomicAsync } from "./key-file-atomic-write.js";
 import { decodeKeyFile, readKeyFileJson } from "./key-file-read.js";
@@ -76,8 +77,7 @@ export function privValidatorStateFileText(state: PrivValidatorState): string {
     step: state.step,
   };
   if (state.signature !== undefined) json.signature = Buffer.from(state.signature).toString("base64");
-  if (state.signBytes !== undefined)
-    json.signbytes = Buffer.from(state.signBytes).toString("hex").toUpperCase();
+  if (state.signBytes !== undefined) json.signbytes = upperHex(state.signBytes);
   return `${JSON.stringify(json, null, 2)}\n`;
 }
 

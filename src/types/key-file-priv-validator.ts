@@ -2,6 +2,7 @@
 // spaces, as Tendermint does: {"address", "pub_key", "priv_key"}. The signing state lives in
 // data/priv_validator_state.json (key-file-priv-validator-state.ts).
 import * as t from "io-ts";
+import { upperHex } from "../bytes.js";
 import { generateEd25519KeyPair, keyPairFromPrivateKey } from "../crypto/ed25519-keys.js";
 import { addressOf } from "../crypto/hash.js";
 import { hexBytes, int64String, intNumber } from "./genesis-io-ts.js";
@@ -75,7 +76,7 @@ export function privValidatorKeyFromJson(json: unknown, file: string): PrivValid
     throw invalidKeyFile(
       file,
       "address",
-      `expected ${hex(address)} (the first 20 bytes of sha256 of pub_key), got ${hex(decoded.address)}`,
+      `expected ${upperHex(address)} (the first 20 bytes of sha256 of pub_key), got ${upperHex(decoded.address)}`,
     );
   }
   return { address, publicKey: pair.publicKey, privateKey: pair.privateKey };
@@ -87,7 +88,7 @@ export function readPrivValidatorKey(file: string): PrivValidatorKey {
 
 export function privValidatorKeyToJson(key: PrivValidatorKey, prefix?: KeyTypePrefix): PrivValidatorKeyJson {
   return {
-    address: hex(key.address),
+    address: upperHex(key.address),
     pub_key: pubKeyToJson(key.publicKey, prefix),
     priv_key: privKeyToJson(key.privateKey, prefix),
   };
@@ -101,8 +102,4 @@ export function privValidatorKeyFileText(key: PrivValidatorKey): string {
 /** Writes the file atomically with mode 0600. */
 export function writePrivValidatorKey(file: string, key: PrivValidatorKey): void {
   writeFileAtomic(file, privValidatorKeyFileText(key), 0o600);
-}
-
-function hex(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString("hex").toUpperCase();
 }

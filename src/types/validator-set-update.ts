@@ -3,6 +3,8 @@
 // result, a total above MaxTotalVotingPower), give new validators the priority −1.125 × P, keep
 // existing validators' priorities, merge, remove, then rescale and centre the priorities and sort
 // by power. The checks run in Go's order so the same bad change set fails for the same reason.
+
+import { upperHex } from "../bytes.js";
 import { addressOfPublicKey } from "../crypto/public-key-address.js";
 import type { PublicKey } from "../wire/generated/tendermint/crypto/keys.js";
 import type { Validator } from "../wire/generated/tendermint/types/validator.js";
@@ -31,7 +33,6 @@ interface IndexedChange {
   validator: Validator;
 }
 
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex").toUpperCase();
 const addressKey = (address: Uint8Array) =>
   Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString("latin1");
 
@@ -72,21 +73,21 @@ function splitChanges(changes: readonly ValidatorChange[]): {
     if (previous && compareAddresses(previous.validator.address, address) === 0) {
       throw new ValidatorSetError(
         "VALSET_DUPLICATE_ADDRESS",
-        `validator changes ${previous.index} and ${change.index} both change address ${hex(address)}`,
+        `validator changes ${previous.index} and ${change.index} both change address ${upperHex(address)}`,
         change.index,
       );
     }
     if (votingPower < 0n) {
       throw new ValidatorSetError(
         "VALSET_NEGATIVE_POWER",
-        `validator change ${change.index} (${hex(address)}): voting power can't be negative, got ${votingPower}`,
+        `validator change ${change.index} (${upperHex(address)}): voting power can't be negative, got ${votingPower}`,
         change.index,
       );
     }
     if (votingPower > MAX_TOTAL_VOTING_POWER) {
       throw new ValidatorSetError(
         "VALSET_POWER_TOO_HIGH",
-        `validator change ${change.index} (${hex(address)}): voting power can't be higher than ${MAX_TOTAL_VOTING_POWER}, got ${votingPower}`,
+        `validator change ${change.index} (${upperHex(address)}): voting power can't be higher than ${MAX_TOTAL_VOTING_POWER}, got ${votingPower}`,
         change.index,
       );
     }
@@ -111,7 +112,7 @@ export function applyChangeSet(
     const first = removals[0] as IndexedChange;
     throw new ValidatorSetError(
       "VALSET_REMOVAL_NOT_ALLOWED",
-      `validator change ${first.index} (${hex(first.validator.address)}) has voting power 0, which is not allowed here`,
+      `validator change ${first.index} (${upperHex(first.validator.address)}) has voting power 0, which is not allowed here`,
       first.index,
     );
   }
@@ -132,7 +133,7 @@ export function applyChangeSet(
     if (found === undefined) {
       throw new ValidatorSetError(
         "VALSET_UNKNOWN_REMOVAL",
-        `validator change ${removal.index}: cannot remove ${hex(removal.validator.address)}, it is not in the set`,
+        `validator change ${removal.index}: cannot remove ${upperHex(removal.validator.address)}, it is not in the set`,
         removal.index,
       );
     }

@@ -3,6 +3,7 @@
 // every operation returns a new set, so reducers can hold and pass them freely. Members are the
 // generated tendermint.types.Validator interface, so a set converts to and from protobuf as is.
 
+import { upperHex } from "../bytes.js";
 import { ADDRESS_SIZE } from "../crypto/hash.js";
 import type {
   ValidatorSet as ProtoValidatorSet,
@@ -22,7 +23,6 @@ import { applyChangeSet, type ValidatorChange } from "./validator-set-update.js"
 export type { Validator } from "../wire/generated/tendermint/types/validator.js";
 export type { ValidatorChange } from "./validator-set-update.js";
 
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex").toUpperCase();
 const addressKey = (address: Uint8Array) =>
   Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString("latin1");
 
@@ -87,7 +87,7 @@ export class ValidatorSet {
       if (v.votingPower < 0n) {
         throw new ValidatorSetError(
           "VALSET_NEGATIVE_POWER",
-          `validator ${i} (${hex(v.address)}) has negative voting power ${v.votingPower}`,
+          `validator ${i} (${upperHex(v.address)}) has negative voting power ${v.votingPower}`,
           i,
         );
       }
@@ -95,7 +95,7 @@ export class ValidatorSet {
       if (seen.has(key)) {
         throw new ValidatorSetError(
           "VALSET_DUPLICATE_ADDRESS",
-          `validator ${i} repeats address ${hex(v.address)}`,
+          `validator ${i} repeats address ${upperHex(v.address)}`,
           i,
         );
       }
@@ -141,7 +141,7 @@ export class ValidatorSet {
         );
       }
     };
-    for (const [i, v] of proto.validators.entries()) check(v, `validator ${i} (${hex(v.address)})`, i);
+    for (const [i, v] of proto.validators.entries()) check(v, `validator ${i} (${upperHex(v.address)})`, i);
     if (proto.proposer !== undefined) check(proto.proposer, "proposer");
     return ValidatorSet.fromValidators(proto.validators, proto.proposer);
   }
