@@ -152,7 +152,7 @@ export class GossipList implements Window {
       const fresh = rebuilt(w);
       return new GossipList(fresh.log, fresh.length, fresh.edits, fresh.size);
     }
-    return new GossipList(w.log, w.length, w.edits, w.size);
+    return w instanceof GossipList ? w : new GossipList(w.log, w.length, w.edits, w.size);
   }
 
   isEmpty(): boolean {
@@ -251,6 +251,24 @@ export class GossipList implements Window {
   /** Entries and notes its log holds, for the bound on memory (tests). */
   get retained(): { entries: number; notes: number } {
     return { entries: this.log.seqs.length, notes: this.log.notePeers.length };
+  }
+
+  /** This list with one tx appended (GossipListDraft.add), without a draft when this is the log's newest. */
+  with(
+    seq: number,
+    hash: string,
+    message: Uint8Array,
+    txLength: number,
+    height: bigint,
+    senders: readonly string[],
+  ): GossipList {
+    if (this.size === 0 || this.log.edits !== this.edits) {
+      const draft = this.edit();
+      draft.add(seq, hash, message, txLength, height, senders);
+      return draft.done();
+    }
+    append(this.log, seq, hash, message, txLength, height, senders);
+    return GossipList.of(new GossipList(this.log, this.length + 1, this.log.edits, this.size + 1));
   }
 
   /** A draft: edit it, read it between edits, then `done()`. This version is untouched. */

@@ -33,6 +33,7 @@ export interface MempoolGossipTransition {
  */
 function advance(
   state: MempoolGossipState,
+  peers: MempoolGossipState["peers"],
   peerId: string,
   cursor: PeerCursor,
   effects: MempoolGossipEffect[],
@@ -60,7 +61,7 @@ function advance(
         break; // what is gathered goes; this tx is looked at after it
       }
       effects.push({ type: "ScheduleGossipSleep", peerId, afterMs: state.config.peerGossipSleepMs });
-      return state.peers.set(peerId, { ...cursor, next: seq, status: "sleeping" });
+      return peers.set(peerId, { ...cursor, next: seq, status: "sleeping" });
     }
     if (messages === undefined) {
       messages = [];
@@ -99,15 +100,15 @@ function advance(
     }
     through = seq;
   }
-  if (messages === undefined) return state.peers.set(peerId, { ...cursor, next, status: "idle" });
+  if (messages === undefined) return peers.set(peerId, { ...cursor, next, status: "idle" });
   if (opened >= 0) messages.push(open.length === 1 ? list.messageAt(opened) : encodeMempoolTxs(open));
   effects.push({ type: "SendGossipTx", peerId, channelId: CHANNEL_MEMPOOL, seq: first, through, messages });
-  return state.peers.set(peerId, { ...cursor, next: first, status: "sending" });
+  return peers.set(peerId, { ...cursor, next: first, status: "sending" });
 }
 
 function step(state: MempoolGossipState, peerId: string, cursor: PeerCursor): MempoolGossipTransition {
   const effects: MempoolGossipEffect[] = [];
-  return { state: { ...state, peers: advance(state, peerId, cursor, effects) }, effects };
+  return { state: { ...state, peers: advance(state, state.peers, peerId, cursor, effects) }, effects };
 }
 
 /** Appends a tx with its one-tx message (encoded once, shared by every peer that gets it alone). */
@@ -147,16 +148,23 @@ export function mempoolGossipReducer(
     case "TxAdmitted": {
       if (state.peers.isEmpty() || state.txs.has(input.hash)) return { state, effects: [] };
       const seq = state.nextSeq;
-      const draft = state.txs.edit();
-      addTx(draft, seq, input);
-      const added: MempoolGossipState = { ...state, nextSeq: seq + 1, txs: draft.done() };
-      // Wake the peers that were waiting at the end of the list.
+      const txs = state.txs.with(
+        seq,
+        input.hash,
+        encodeMempoolTx(input.tx),
+        input.tx.length,
+        input.height,
+        input.senders,
+      );
+      // One state object per admission, whatever the peers do: this fold runs once per tx.
+      const added: MempoolGossipState = { ...state, nextSeq: seq + 1, txs };
+      // Wake the peers that were waiting at the end of the list (forEach: no entry per peer).
       const effects: MempoolGossipEffect[] = [];
       let peers = added.peers;
-      for (const [peerId, cursor] of added.peers) {
-        if (cursor.status === "idle") peers = advance({ ...added, peers }, peerId, cursor, effects);
-      }
-      return { state: { ...added, peers }, effects };
+      added.peers.forEach((cursor, peerId) => {
+        if (cursor.status === "idle") peers = advance(added, peers, peerId, cursor, effects);
+      });
+      return { state: peers === added.peers ? added : { ...added, peers }, effects };
     }
     case "TxSendersNoted": {
       // One edit for a fold's notes: the same list as noting them one at a time.

@@ -44,6 +44,14 @@ test("a GossipList reads as its model after every edit, and every older version 
     let nextSeq = 0;
     const versions: { list: GossipList; model: ModelTx[] }[] = [];
     for (let step = 0; step < 3000; step++) {
+      if (random(4) === 0) {
+        // one admission without a draft (with)
+        const hash = `H${random(hashes)}`;
+        if (!model.some((t) => t.hash === hash)) {
+          list = list.with(nextSeq, hash, message(nextSeq), 1, BigInt(step), []);
+          model.push({ seq: nextSeq++, hash, senders: [] });
+        }
+      }
       const draft = list.edit();
       const edits = 1 + random(4);
       for (let i = 0; i < edits; i++) {
@@ -133,6 +141,15 @@ test("two branches of one version and two drafts alive at once each read as thei
     { seq: 2, hash: "c", senders: [] },
     { seq: 3, hash: "d", senders: ["B"] },
   ]);
+  // One admission to the older version after both, without a draft: still its own list.
+  assert.deepEqual(
+    read(base.with(3, "f", message(3), 1, 0n, [])).map((t) => t.hash),
+    ["a", "b", "c", "f"],
+  );
+  assert.deepEqual(
+    read(r).map((t) => t.hash),
+    ["a", "b", "c", "d"],
+  );
   // An edit of the older version after both: still its own list.
   const again = base.edit();
   again.remove("c");
