@@ -119,7 +119,7 @@ function append(
   log.edits++;
 }
 
-/** An admitted tx, whole (read by tests and by a joining peer's walk only through positions). */
+/** An admitted tx, whole, as `values()` and `get()` give it (tests, inspection; the walks read positions). */
 export interface GossipedTx {
   /** Admission number: the peers' walks' order. */
   readonly seq: number;
