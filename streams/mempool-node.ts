@@ -57,8 +57,17 @@ export interface MempoolNode extends NodeMempool {
   resentByPeer(hash: string, from: string): boolean;
   /** submit() of a tx hashed by hashTx. */
   submitHashed(hashed: TxSha256, from: string): Promise<SubmitResult>;
+  /**
+   * A peer's tx (hashed by hashTx) submitted with no promise, waiter object or result object: its
+   * outcome goes to `answered` (one function for every peer tx, the reactor's; the last one given
+   * is the one called), without the CheckTx response.
+   */
+  submitPeerTx(hashed: TxSha256, from: string, answered: PeerTxAnswered): void;
   start(): Subscription;
 }
+
+/** The outcome of a peer's tx (submitPeerTx): its sender, hash, and what the admission decided. */
+export type PeerTxAnswered = (from: string, hash: string, outcome: AdmissionDecided["outcome"]) => void;
 
 /** The bytes themselves, copied when `bytes` is a view into a larger buffer. */
 export function ownBytes(bytes: Uint8Array): Uint8Array {
@@ -76,6 +85,11 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   let nextRequestId = 1;
   const waiting = new Map<number, { resolve: (r: SubmitResult) => void; hash: string }>();
   const responses = new Map<number, ResponseCheckTx>();
+  // Peers' txs awaiting their decision, by request id: the sender only. In a full mesh most of a
+  // node's admissions are peers' txs, and a promise per tx (with its executor, resolve and
+  // reaction closures, a waiter and a result object) was garbage made per tx for one counter.
+  const peerWaiting = new Map<number, string>();
+  let peerAnswered: PeerTxAnswered = () => {};
   const decided$ = new Subject<AdmissionDecided>();
   // A committed block's tx hashes, none computed twice: a block is committed here only after its
   // data hash was computed for that very txs array (made as our proposal, or checked as another's),
@@ -132,6 +146,12 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   const commitWaiter = new TxCommitWaiter(options.events$);
 
   const answer = (e: AdmissionDecided) => {
+    const from = peerWaiting.get(e.requestId);
+    if (from !== undefined) {
+      peerWaiting.delete(e.requestId);
+      peerAnswered(from, e.hash, e.outcome);
+      return;
+    }
     const waiter = waiting.get(e.requestId);
     if (!waiter) return;
     waiting.delete(e.requestId);
@@ -199,6 +219,10 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     const requestId = enqueue(hashed, from);
     return new Promise<SubmitResult>((resolve) => waiting.set(requestId, { resolve, hash: hashed.key }));
   };
+  const submitPeerTx = (hashed: TxSha256, from: string, answered: PeerTxAnswered): void => {
+    peerAnswered = answered;
+    peerWaiting.set(enqueue(hashed, from), from);
+  };
   const submit = (given: Uint8Array, from = "rpc"): Promise<SubmitResult> =>
     submitHashed(hashTx(given), from);
   const seen = (hash: string) => queuedHashes.has(hash) || latest.cache.has(hash);
@@ -214,6 +238,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     seen,
     submit,
     submitHashed,
+    submitPeerTx,
     // Pending and in-check txs are asked too: the cache may be smaller than the pool. (A tx in
     // check is also queued or cached unless cache_size is 0, when nothing is queued by hash.)
     resentByPeer: (hash, from) => {

@@ -16,9 +16,9 @@ import {
   mempoolTxEntryBytes,
 } from "../p2p/mempool-wire.js";
 import type { MempoolGossipEffect } from "./effect.js";
-import type { MempoolGossipInput, PooledTx } from "./input.js";
-import type { GossipedTx, MempoolGossipState, PeerCursor } from "./state.js";
-import { TxKey } from "./tx-key.js";
+import { GossipList, type GossipListDraft } from "./gossip-list.js";
+import type { MempoolGossipInput, PooledTx, TxAdmitted } from "./input.js";
+import type { MempoolGossipState, PeerCursor } from "./state.js";
 
 export interface MempoolGossipTransition {
   state: MempoolGossipState;
@@ -33,102 +33,98 @@ export interface MempoolGossipTransition {
  */
 function advance(
   state: MempoolGossipState,
+  peers: MempoolGossipState["peers"],
   peerId: string,
   cursor: PeerCursor,
   effects: MempoolGossipEffect[],
 ) {
   const { batchTxs, batchMessageBytes, messagesPerSend, sendBytes } = state.config;
+  const list = state.txs;
   let messages: Uint8Array[] | undefined; // allocated at the first tx found: most walks find none
   let bytes = 0;
   let open: Uint8Array[] = []; // the txs of the message being gathered, when batchTxs > 1
-  let opened: GossipedTx | undefined; // its first tx
+  let opened = -1; // its first tx's position
   let entries = 0;
-  let next = cursor.next;
+  let next = state.nextSeq; // where the walk stops: the next tx to look at, or past the end
   let first = -1;
   let through = -1;
-  while (next < state.nextSeq) {
-    const tx = state.txs.get(next);
-    if (tx === undefined || tx.senders.includes(peerId)) {
-      next++; // gone from the pool, or the peer sent it to us
-      continue;
-    }
-    if (cursor.height !== undefined && cursor.height < tx.height - 1n) {
-      if (first >= 0) break; // what is gathered goes; this tx is looked at after it
+  // A tx too far ahead of the peer: above its height + 1 (one block of lag allowed). Made once
+  // per walk, not a bigint per tx.
+  const highest = cursor.height === undefined ? undefined : cursor.height + 1n;
+  for (let at = list.positionFrom(cursor.next); at < list.length; at++) {
+    // gone from the pool, or the peer sent it to us
+    if (!list.liveAt(at) || list.sentByAt(at, peerId)) continue;
+    const seq = list.seqAt(at);
+    if (highest !== undefined && list.heightAt(at) > highest) {
+      if (first >= 0) {
+        next = seq;
+        break; // what is gathered goes; this tx is looked at after it
+      }
       effects.push({ type: "ScheduleGossipSleep", peerId, afterMs: state.config.peerGossipSleepMs });
-      return state.peers.set(peerId, { ...cursor, next, status: "sleeping" });
+      return peers.set(peerId, { ...cursor, next: seq, status: "sleeping" });
     }
     if (messages === undefined) {
       messages = [];
-      first = next;
+      first = seq;
     }
     if (batchTxs === 1) {
       // v0.34's one tx per message: the message encoded at its admission, one encode per tx
-      if (messages.length === messagesPerSend || bytes >= sendBytes) break;
-      messages.push(tx.message);
-      bytes += tx.message.length;
+      if (messages.length === messagesPerSend || bytes >= sendBytes) {
+        next = seq;
+        break;
+      }
+      const message = list.messageAt(at);
+      messages.push(message);
+      bytes += message.length;
     } else {
-      const entry = mempoolTxEntryBytes(tx.tx.length);
+      const tx = list.txAt(at);
+      const entry = mempoolTxEntryBytes(tx.length);
       if (
-        opened !== undefined &&
+        opened >= 0 &&
         (open.length === batchTxs || mempoolMessageBytes(entries + entry) > batchMessageBytes)
       ) {
-        const message = open.length === 1 ? opened.message : encodeMempoolTxs(open);
+        const message = open.length === 1 ? list.messageAt(opened) : encodeMempoolTxs(open);
         messages.push(message);
         bytes += message.length;
         open = [];
-        opened = undefined;
+        opened = -1;
         entries = 0;
-        if (messages.length === messagesPerSend || bytes >= sendBytes) break;
+        if (messages.length === messagesPerSend || bytes >= sendBytes) {
+          next = seq;
+          break;
+        }
       }
-      opened ??= tx;
-      open.push(tx.tx);
+      if (opened < 0) opened = at;
+      open.push(tx);
       entries += entry;
     }
-    through = next;
-    next++;
+    through = seq;
   }
-  if (messages === undefined) return state.peers.set(peerId, { ...cursor, next, status: "idle" });
-  if (opened !== undefined) messages.push(open.length === 1 ? opened.message : encodeMempoolTxs(open));
+  if (messages === undefined) return peers.set(peerId, { ...cursor, next, status: "idle" });
+  if (opened >= 0) messages.push(open.length === 1 ? list.messageAt(opened) : encodeMempoolTxs(open));
   effects.push({ type: "SendGossipTx", peerId, channelId: CHANNEL_MEMPOOL, seq: first, through, messages });
-  return state.peers.set(peerId, { ...cursor, next: first, status: "sending" });
+  return peers.set(peerId, { ...cursor, next: first, status: "sending" });
 }
 
 function step(state: MempoolGossipState, peerId: string, cursor: PeerCursor): MempoolGossipTransition {
   const effects: MempoolGossipEffect[] = [];
-  return { state: { ...state, peers: advance(state, peerId, cursor, effects) }, effects };
+  return { state: { ...state, peers: advance(state, state.peers, peerId, cursor, effects) }, effects };
+}
+
+/** Appends a tx with its one-tx message (encoded once, shared by every peer that gets it alone). */
+function addTx(draft: GossipListDraft, seq: number, tx: PooledTx | TxAdmitted): void {
+  draft.add(seq, tx.hash, encodeMempoolTx(tx.tx), tx.tx.length, tx.height, tx.senders);
 }
 
 /** `state` (with no peer, so no list) given the mempool's pending txs, numbered from nextSeq on. */
 function withPool(state: MempoolGossipState, pool: readonly PooledTx[]): MempoolGossipState {
   let nextSeq = state.nextSeq;
-  let txs = state.txs;
-  const seqOf = state.seqOf.withMutations((seqs) => {
-    txs = txs.withMutations((list) => {
-      for (const tx of pool) {
-        const key = new TxKey(tx.hash);
-        if (seqs.has(key)) continue;
-        const seq = nextSeq++;
-        list.set(seq, gossipedTx(seq, tx.hash, tx.tx, tx.height, tx.senders));
-        seqs.set(key, seq);
-      }
-    });
-  });
-  return { ...state, nextSeq, txs, seqOf };
-}
-
-/**
- * A tx as gossip keeps it: its one-tx message, and the tx as a view of the message's tail, so
- * the pool's bytes are held once, not twice (the message ends with the tx's bytes).
- */
-function gossipedTx(
-  seq: number,
-  hash: string,
-  tx: Uint8Array,
-  height: bigint,
-  senders: GossipedTx["senders"],
-): GossipedTx {
-  const message = encodeMempoolTx(tx);
-  return { seq, hash, tx: message.subarray(message.length - tx.length), message, height, senders };
+  const draft = state.txs.edit();
+  for (const tx of pool) {
+    if (draft.has(tx.hash)) continue;
+    addTx(draft, nextSeq++, tx);
+  }
+  return { ...state, nextSeq, txs: draft.done() };
 }
 
 export function mempoolGossipReducer(
@@ -140,65 +136,51 @@ export function mempoolGossipReducer(
       if (!state.config.broadcast || state.peers.has(input.peerId)) return { state, effects: [] };
       const tracked = state.peers.isEmpty() ? withPool(state, input.pool) : state;
       // A new peer is offered the whole pool, oldest first.
-      const first = tracked.txs.isEmpty() ? tracked.nextSeq : (tracked.txs.keySeq().min() ?? tracked.nextSeq);
+      const first = tracked.txs.firstSeq() ?? tracked.nextSeq;
       return step(tracked, input.peerId, { next: first, height: input.peerHeight, status: "idle" });
     }
     case "GossipPeerRemoved": {
       if (!state.peers.has(input.peerId)) return { state, effects: [] };
       const peers = state.peers.delete(input.peerId);
       if (!peers.isEmpty()) return { state: { ...state, peers }, effects: [] };
-      return { state: { ...state, peers, txs: state.txs.clear(), seqOf: state.seqOf.clear() }, effects: [] };
+      return { state: { ...state, peers, txs: GossipList.EMPTY }, effects: [] };
     }
     case "TxAdmitted": {
-      if (state.peers.isEmpty()) return { state, effects: [] };
-      const key = new TxKey(input.hash);
-      if (state.seqOf.has(key)) return { state, effects: [] };
+      if (state.peers.isEmpty() || state.txs.has(input.hash)) return { state, effects: [] };
       const seq = state.nextSeq;
-      const added: MempoolGossipState = {
-        ...state,
-        nextSeq: seq + 1,
-        txs: state.txs.set(seq, gossipedTx(seq, input.hash, input.tx, input.height, input.senders)),
-        seqOf: state.seqOf.set(key, seq),
-      };
-      // Wake the peers that were waiting at the end of the list.
+      const txs = state.txs.with(
+        seq,
+        input.hash,
+        encodeMempoolTx(input.tx),
+        input.tx.length,
+        input.height,
+        input.senders,
+      );
+      // One state object per admission, whatever the peers do: this fold runs once per tx.
+      const added: MempoolGossipState = { ...state, nextSeq: seq + 1, txs };
+      // Wake the peers that were waiting at the end of the list (forEach: no entry per peer).
       const effects: MempoolGossipEffect[] = [];
       let peers = added.peers;
-      for (const [peerId, cursor] of added.peers) {
-        if (cursor.status === "idle") peers = advance({ ...added, peers }, peerId, cursor, effects);
-      }
-      return { state: { ...added, peers }, effects };
+      added.peers.forEach((cursor, peerId) => {
+        if (cursor.status === "idle") peers = advance(added, peers, peerId, cursor, effects);
+      });
+      return { state: peers === added.peers ? added : { ...added, peers }, effects };
     }
     case "TxSendersNoted": {
-      // One transient edit for a fold's notes: the same list as noting them one at a time.
+      // One edit for a fold's notes: the same list as noting them one at a time.
       if (state.peers.isEmpty()) return { state, effects: [] };
+      const draft = state.txs.edit();
       let changed = false;
-      const txs = state.txs.withMutations((list) => {
-        for (const { hash, peerId } of input.notes) {
-          const seq = state.seqOf.get(new TxKey(hash));
-          const tx = seq === undefined ? undefined : list.get(seq);
-          if (seq === undefined || tx === undefined || tx.senders.includes(peerId)) continue;
-          list.set(seq, { ...tx, senders: [...tx.senders, peerId] });
-          changed = true;
-        }
-      });
-      return { state: changed ? { ...state, txs } : state, effects: [] };
+      for (const { hash, peerId } of input.notes) if (draft.noteSender(hash, peerId)) changed = true;
+      return { state: changed ? { ...state, txs: draft.done() } : state, effects: [] };
     }
     case "TxsLeftPool": {
-      // A block's txs leave in one transient edit of each map, not a persistent copy per tx: this
-      // runs inside the mempool update, which holds the main thread while it runs.
-      let txs = state.txs;
-      const seqOf = state.seqOf.withMutations((seqs) => {
-        txs = txs.withMutations((pool) => {
-          for (const hash of input.hashes) {
-            const key = new TxKey(hash);
-            const seq = seqs.get(key);
-            if (seq === undefined) continue;
-            pool.delete(seq);
-            seqs.delete(key);
-          }
-        });
-      });
-      return { state: { ...state, txs, seqOf }, effects: [] };
+      // A block's txs leave in one edit: this runs inside the mempool update, which holds the main
+      // thread while it runs.
+      const draft = state.txs.edit();
+      let changed = false;
+      for (const hash of input.hashes) if (draft.remove(hash)) changed = true;
+      return { state: changed ? { ...state, txs: draft.done() } : state, effects: [] };
     }
     case "GossipTxSendFinished": {
       const cursor = state.peers.get(input.peerId);

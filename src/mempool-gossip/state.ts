@@ -2,7 +2,9 @@
 // peers that sent it to us) and one cursor per peer over
 // them, as v0.34's per-peer broadcastTxRoutine walks the mempool's list.
 import { Map as ImmutableMap } from "immutable";
-import type { TxKey } from "./tx-key.js";
+import { GossipList } from "./gossip-list.js";
+
+export type { GossipedTx } from "./gossip-list.js";
 
 export interface MempoolGossipConfig {
   /** `mempool.broadcast`: false sends nothing (received txs are still checked and admitted). */
@@ -35,23 +37,6 @@ export const DEFAULT_MEMPOOL_GOSSIP_CONFIG: MempoolGossipConfig = {
   batchMessageBytes: Number.POSITIVE_INFINITY,
 };
 
-/** An admitted tx as gossip offers it. */
-export interface GossipedTx {
-  /** Admission number: the cursors' order. */
-  readonly seq: number;
-  readonly hash: string;
-  readonly tx: Uint8Array;
-  /**
-   * The tx's message alone (Txs of one tx), encoded once when it is admitted and sent as is to
-   * every peer that gets it alone (v0.34's one tx per message): one encode per tx, not per peer.
-   */
-  readonly message: Uint8Array;
-  /** Height of the last committed block when it was admitted. */
-  readonly height: bigint;
-  /** Peers that sent it to us: it is never sent back to them. */
-  readonly senders: readonly string[];
-}
-
 /**
  * Where a peer's walk stands. idle: it has been offered every tx, waiting for the next admission;
  * sending: one tx is on its way (the answer says whether the connection took it); sleeping:
@@ -72,18 +57,16 @@ export interface MempoolGossipState {
   /** The admission number the next admitted tx gets. */
   readonly nextSeq: number;
   /**
-   * The admitted txs still pending, by admission number; empty while there is no peer (nothing is
-   * kept for nobody: the first peer brings the mempool's pending txs, the last one leaving clears
-   * the list).
+   * The admitted txs still pending, in admission order, each with its admission number, one-tx
+   * message and senders (gossip-list.ts); empty while there is no peer (nothing is kept for nobody:
+   * the first peer brings the mempool's pending txs, the last one leaving clears the list).
    */
-  readonly txs: ImmutableMap<number, GossipedTx>;
-  /** Admission number by tx hash (keys of cheap hash codes: tx-key.ts). */
-  readonly seqOf: ImmutableMap<TxKey, number>;
+  readonly txs: GossipList;
   readonly peers: ImmutableMap<string, PeerCursor>;
 }
 
 export function initialMempoolGossipState(
   config: MempoolGossipConfig = DEFAULT_MEMPOOL_GOSSIP_CONFIG,
 ): MempoolGossipState {
-  return { config, nextSeq: 0, txs: ImmutableMap(), seqOf: ImmutableMap(), peers: ImmutableMap() };
+  return { config, nextSeq: 0, txs: GossipList.EMPTY, peers: ImmutableMap() };
 }

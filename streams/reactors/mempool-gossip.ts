@@ -22,7 +22,7 @@ import { CHANNEL_MEMPOOL, mempoolRecvMessageCapacity } from "../../src/p2p/chann
 import { decodeMempoolMessage } from "../../src/p2p/mempool-wire.js";
 import type { TxSha256 } from "../../src/wire/hashes.js";
 import { createLoop, type LoopFault } from "../loop.js";
-import type { SubmitResult } from "../node-handle.js";
+import type { PeerTxAnswered } from "../mempool-node.js";
 import type { PeerLayer } from "../p2p-layer.js";
 import { channelPeers$ } from "../sources/peers.js";
 import { sendWhenRoom } from "./send-when-room.js";
@@ -37,7 +37,8 @@ export interface MempoolGossipDeps {
     hashTx(tx: Uint8Array): TxSha256;
     /** Notes the sender of a tx the mempool has seen and answers true; false: submit it. */
     resentByPeer(hash: string, from: string): boolean;
-    submitHashed(hashed: TxSha256, from: string): Promise<SubmitResult>;
+    /** Submits a peer's tx; its outcome goes to `answered` (mempool-node.ts). */
+    submitPeerTx(hashed: TxSha256, from: string, answered: PeerTxAnswered): void;
     /** The mempool's current state: its pending txs in admission order, read when a peer joins. */
     state(): { readonly txs: { values(): Iterable<PooledTx> } };
   };
@@ -188,6 +189,12 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
   // receives are of txs it already has (each tx comes from up to every peer): those are turned
   // away here with their sender noted, before any promise, waiter or admission fold.
   let inFlight = 0;
+  // One function for every peer tx's outcome: no promise or closure per tx.
+  const answered: PeerTxAnswered = (from, hash, outcome) => {
+    inFlight--;
+    if (outcome.kind !== "added" && log.isEnabled("debug"))
+      log.debug("peer tx not added", { peer: from, hash, outcome: outcome.kind });
+  };
   const submit = (peerId: string, tx: Uint8Array) => {
     const hashed = deps.mempool.hashTx(tx);
     if (deps.mempool.resentByPeer(hashed.key, peerId)) return;
@@ -196,17 +203,7 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
       return;
     }
     inFlight++;
-    deps.mempool.submitHashed(hashed, peerId).then(
-      (r) => {
-        inFlight--;
-        if (r.outcome.kind !== "added" && log.isEnabled("debug"))
-          log.debug("peer tx not added", { peer: peerId, hash: r.hash, outcome: r.outcome.kind });
-      },
-      (error: Error) => {
-        inFlight--;
-        log.error("submitting a peer tx failed", { peer: peerId, err: error.message });
-      },
-    );
+    deps.mempool.submitPeerTx(hashed, peerId, answered);
   };
   running.add(
     hub.channel$(CHANNEL_MEMPOOL).subscribe((m) => {

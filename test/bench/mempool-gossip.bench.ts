@@ -1,6 +1,7 @@
 // Txs per second through the mempool gossip reducer (each admission offered to 4 peers: the
 // TxAdmitted fold, SendGossipTx per peer, each answered by GossipTxSendFinished; txs admitted 50
-// at a time as an RPC batch brings them, at the node's messages per send and at one) beside the
+// at a time as an RPC batch brings them, at the node's messages per send and at one, and as in a full
+// mesh: each tx admitted from one peer and noted from two more) beside the
 // mempool's own admission rate (the node's mempool loop with CheckTx on the in-process kvstore)
 // in the same run: gossip must not be what limits a node's tx intake. Fresh txs each round;
 // rounds alternate; medians. Bounded in count and time; never fails on time. Writes
@@ -65,8 +66,12 @@ async function admissions(): Promise<number> {
 /** Txs admitted before the peers' sends are answered: one JSON-RPC batch of the load benches. */
 const CHUNK = 50;
 
-/** A reducer with PEERS peers, each send carrying up to `messagesPerSend` messages. */
-function gossipWith(messagesPerSend: number) {
+/**
+ * A reducer with PEERS peers, each send carrying up to `messagesPerSend` messages. `mesh`: as in a
+ * full mesh, each tx is admitted from one peer and two others send it again after it (their
+ * senders noted in one fold per chunk), so the walks skip the senders' txs.
+ */
+function gossipWith(messagesPerSend: number, mesh = false) {
   let state: MempoolGossipState = initialMempoolGossipState({
     ...DEFAULT_MEMPOOL_GOSSIP_CONFIG,
     messagesPerSend,
@@ -102,8 +107,16 @@ function gossipWith(messagesPerSend: number) {
           });
         }
       };
-      for (const { tx, hash } of txs.slice(at, at + CHUNK))
-        fold({ type: "TxAdmitted", hash, tx, height: 0n, senders: [] });
+      const chunk = txs.slice(at, at + CHUNK);
+      for (const [i, { tx, hash }] of chunk.entries())
+        fold({ type: "TxAdmitted", hash, tx, height: 0n, senders: mesh ? [`peer${(at + i) % PEERS}`] : [] });
+      if (mesh)
+        fold({
+          type: "TxSendersNoted",
+          notes: chunk.flatMap(({ hash }, i) =>
+            [1, 2].map((k) => ({ hash, peerId: `peer${(at + i + k) % PEERS}` })),
+          ),
+        });
       // the connections take the sends, in turn (the reactor's loop does the same through the hub)
       while (queue.length > 0) {
         const answers = queue;
@@ -121,15 +134,19 @@ function gossipWith(messagesPerSend: number) {
 
 const single = gossipWith(1);
 const grouped = gossipWith(MEMPOOL_GOSSIP_MESSAGES_PER_SEND);
+const meshed = gossipWith(MEMPOOL_GOSSIP_MESSAGES_PER_SEND, true);
 single.round(); // warm-up
 grouped.round();
+meshed.round();
 await admissions();
 const ours: number[] = [];
 const one: number[] = [];
+const mesh: number[] = [];
 const baseline: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {
   one.push(single.round());
   ours.push(grouped.round());
+  mesh.push(meshed.round());
   baseline.push(await admissions());
 }
 running.unsubscribe();
@@ -146,11 +163,12 @@ const result = {
   messagesPerSend: MEMPOOL_GOSSIP_MESSAGES_PER_SEND,
   gossipReducerTxsPerSecond: Math.round(median(ours)),
   oneMessagePerSendTxsPerSecond: Math.round(median(one)),
+  meshTxsPerSecond: Math.round(median(mesh)),
   mempoolAdmissionsPerSecond: Math.round(median(baseline)),
   ratio: Number((median(ours) / median(baseline)).toFixed(3)),
 };
 console.log(
-  `mempool gossip reducer (${PEERS} peers, txs admitted ${CHUNK} at a time): ${result.gossipReducerTxsPerSecond} txs/s at up to ${MEMPOOL_GOSSIP_MESSAGES_PER_SEND} messages per send, ${result.oneMessagePerSendTxsPerSecond} at one | mempool admissions: ${result.mempoolAdmissionsPerSecond}/s | ratio ${result.ratio}`,
+  `mempool gossip reducer (${PEERS} peers, txs admitted ${CHUNK} at a time): ${result.gossipReducerTxsPerSecond} txs/s at up to ${MEMPOOL_GOSSIP_MESSAGES_PER_SEND} messages per send, ${result.oneMessagePerSendTxsPerSecond} at one, ${result.meshTxsPerSecond} as in a full mesh (each tx from one peer, noted from two more) | mempool admissions: ${result.mempoolAdmissionsPerSecond}/s | ratio ${result.ratio}`,
 );
 mkdirSync(join(root, "bench-results"), { recursive: true });
 writeFileSync(join(root, "bench-results", "mempool-gossip.json"), `${JSON.stringify(result, null, 2)}\n`);

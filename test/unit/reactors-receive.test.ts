@@ -29,9 +29,9 @@ describe("mempool reactor", () => {
         effect$: effects,
         hashTx: (tx) => TxSha256.of(tx),
         resentByPeer: () => false,
-        submitHashed: async (hashed, from) => {
+        submitPeerTx: (hashed, from, answered) => {
           submitted.push({ tx: Buffer.from(hashed.tx).toString(), from });
-          return { hash: "H", outcome: { kind: "added" }, checkTx: undefined };
+          answered(from, hashed.key, { kind: "added" });
         },
         state: () => ({ txs: [] }),
       },
