@@ -337,3 +337,43 @@ test("mconnection: sendAll queues several messages in order, all or none, and wr
   apart.connection.close("x");
   together.connection.close("x");
 });
+
+/** Waits for the turn after the connection's scheduled send (setImmediate runs in order). */
+const nextTurn = () => new Promise((r) => setImmediate(r));
+const totalWritten = (t: MemoryTransport) => t.written.reduce((n, w) => n + w.length, 0);
+
+test("mconnection: full batches keep going out in the same turn while the socket takes them", async () => {
+  const CH_P = 0x72;
+  const prompt: ChannelDescriptor = { ...channels[1]!, id: CH_P, flushPromptly: true };
+  const { transport, connection } = make({}, [...channels, prompt]);
+  // Four 64 KiB block parts queued together, as the consensus reactor queues a proposal's parts.
+  for (let i = 0; i < 4; i++) connection.send(CH_P, new Uint8Array(65536).fill(i));
+  await nextTurn();
+  assert.ok(
+    totalWritten(transport) >= 4 * 65536,
+    `all four parts written in one turn, got ${totalWritten(transport)} bytes in ${transport.written.length} writes`,
+  );
+  connection.close("x");
+});
+
+test("mconnection: a socket that holds bytes stops the writes until it drains; a turn writes at most 512 KiB", async () => {
+  const CH_P = 0x72;
+  const prompt: ChannelDescriptor = { ...channels[1]!, id: CH_P, flushPromptly: true };
+  const { transport, connection } = make({ sendRate: 100_000_000 }, [...channels, prompt]);
+  transport.accepting = false;
+  for (let i = 0; i < 20; i++) connection.send(CH_P, new Uint8Array(65536).fill(i));
+  await nextTurn();
+  await nextTurn();
+  assert.equal(
+    transport.written.length,
+    1,
+    "one batch handed to a socket that did not take it, then nothing",
+  );
+  transport.drain();
+  await nextTurn();
+  const afterOneTurn = totalWritten(transport);
+  assert.ok(afterOneTurn > 65536, "the drain resumed the writes");
+  assert.ok(afterOneTurn <= 9 * 65536 + 8 * 2048, `one turn wrote ${afterOneTurn} bytes`);
+  await eventually(() => totalWritten(transport) >= 20 * 65536);
+  connection.close("x");
+});

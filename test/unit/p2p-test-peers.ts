@@ -99,6 +99,8 @@ export class MemoryTransport {
   private drainListeners: (() => void)[] = [];
   /** Optional: pass every written chunk to another transport (a connected pair). */
   peer?: MemoryTransport;
+  /** false: a write is kept but answered as a socket whose kernel buffer is full (wait for drain()). */
+  accepting = true;
 
   write(data: Uint8Array): boolean {
     if (this.closedWith) return false;
@@ -107,7 +109,12 @@ export class MemoryTransport {
       const copy = data.slice();
       setImmediate(() => this.peer?.feed(copy));
     }
-    return true;
+    return this.accepting;
+  }
+  /** The socket handed its bytes on ('drain'). */
+  drain(): void {
+    this.accepting = true;
+    for (const l of this.drainListeners) l();
   }
   onData(listener: (chunk: Uint8Array) => void): void {
     this.dataListener = listener;

@@ -2,7 +2,8 @@
 // of many channels cut into PacketMsgs of at most max_packet_msg_payload_size bytes, sent by
 // priority (lowest recentlySent/priority first), batched and flushed at most every
 // flush_throttle_timeout (or, once a packet of a flushPromptly channel is batched, at the end of
-// the turn: Node's turn already gathers everything queued together), limited to send_rate /
+// the turn: Node's turn already gathers everything queued together; full batches follow one
+// another in the same turn while the socket takes them), limited to send_rate /
 // recv_rate, kept alive by ping/pong, and reassembled per channel up to each channel's receive
 // capacity. Anything malformed from the
 // peer ends this connection only, with a P2pError code and a reason.
@@ -53,6 +54,12 @@ export const DEFAULT_MCONNECTION_CONFIG: MConnectionConfig = {
 
 /** Go's bufio writer size: a batch is flushed as soon as it reaches this many bytes. */
 const WRITE_BATCH_BYTES = 65536;
+/**
+ * The most one connection writes in one event-loop turn: the send limiter's burst at the default
+ * send_rate (512,000 bytes), rounded up to whole batches, so a whole block's parts to one peer
+ * leave together while a turn's encryption stays near a millisecond.
+ */
+const MAX_BYTES_PER_TURN = 8 * WRITE_BATCH_BYTES;
 /** recentlySent decays by 0.8 every 2 s, so a burst on one channel does not starve it forever. */
 const RECENTLY_SENT_DECAY_MS = 2000;
 
@@ -361,10 +368,18 @@ export class MConnection {
     });
   }
 
-  /** Writes packets by priority until the queues are empty, a batch is full, or the rate limit bites. */
+  /**
+   * Writes packets by priority until the queues are empty, the rate limit bites, the socket stops
+   * taking bytes, or MAX_BYTES_PER_TURN went out in this turn. Each full batch is written at
+   * once and the loop goes on while the socket takes it: a proposal's block parts leave as fast as
+   * send_rate allows, instead of one 64 KiB batch per event-loop turn, which under load (a turn
+   * holding CheckTx answers, folds, a block's execution) kept the tenth part of a block waiting
+   * hundreds of milliseconds behind turns that had nothing to do with this connection.
+   */
   private sendSome(): void {
     if (this.closedWith !== undefined || this.writeBlocked) return;
-    while (this.batchBytes < WRITE_BATCH_BYTES) {
+    let written = 0;
+    for (;;) {
       if (!this.sendLimiter.ready()) {
         this.flush();
         this.sendTimer = setTimeout(() => {
@@ -376,12 +391,18 @@ export class MConnection {
       const channel = this.nextChannel();
       if (channel === undefined) break;
       this.sendLimiter.consume(this.batchPacket(channel));
-    }
-    if (this.batchBytes >= WRITE_BATCH_BYTES) {
-      // A full buffer goes out now, and the rest waits a turn so other connections get the CPU.
+      if (this.batchBytes < WRITE_BATCH_BYTES) continue;
+      written += this.batchBytes;
       this.flush();
-      this.scheduleSend();
-    } else if (this.batchUrgent) {
+      // The socket holds what it could not hand on: its 'drain' resumes us.
+      if (this.writeBlocked || this.closedWith !== undefined) return;
+      if (written >= MAX_BYTES_PER_TURN) {
+        // Other connections and the node's own work get the CPU; the rest goes next turn.
+        this.scheduleSend();
+        return;
+      }
+    }
+    if (this.batchUrgent) {
       this.flush();
     } else if (this.batchBytes > 0 && this.flushTimer === undefined) {
       this.flushTimer = setTimeout(() => {
