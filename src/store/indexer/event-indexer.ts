@@ -1,6 +1,7 @@
-// The kv indexer over tx_index.db: indexes a height (its txs and its block events) in one
-// batch, and answers tx by hash, tx_search and block_search. A tx is findable as soon as
-// indexHeight resolves, so the node publishes a height's Tx events only after awaiting it.
+// The kv indexer over tx_index.db and tx_index_bodies.db (index-keys.ts): indexes a height (its
+// txs and its block events) in one batch per database, bodies first, and answers tx by hash,
+// tx_search and block_search. A tx is findable as soon as indexHeight resolves, so the node
+// publishes a height's Tx events only after awaiting it.
 import { sha256 } from "../../crypto/hash.js";
 import { nextTurn } from "../../next-turn.js";
 import type { Event } from "../../wire/generated/tendermint/abci/types.js";
@@ -14,6 +15,8 @@ import { decodeStored, encodeMessage } from "../proto-codec.js";
 import { BLOCK_DOCUMENT, type IndexedDocument, TX_DOCUMENT } from "./event-match.js";
 import type { HeightIndexInput } from "./height-index-input.js";
 import {
+  BODIES_HEIGHT_KEY,
+  BODY_PREFIXES,
   blockEventsKey,
   INDEXED_HEIGHT_KEY,
   KeyScratch,
@@ -86,6 +89,11 @@ export interface HeightIndexer {
 }
 
 export interface EventIndexerOptions {
+  /**
+   * tx_index_bodies.db: the txs' results by position and the blocks' events by height (the node's
+   * layout). Without it the one database given holds both, as tools and tests may open it.
+   */
+  bodies?: BinaryLevel;
   budget?: SearchBudget;
   /** fsync index batches (default false: the index is rebuilt from blocks and state at start-up). */
   sync?: boolean;
@@ -138,6 +146,8 @@ const hexUpper = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex
 export class EventIndexer implements HeightIndexer {
   readonly enabled = true;
   #db: BinaryLevel;
+  /** Where positions live: tx_index_bodies.db, or #db itself when one database holds both. */
+  #bodies: BinaryLevel;
   #indexedHeight = 0n;
   readonly #budget: SearchBudget;
   readonly #sync: boolean;
@@ -150,10 +160,13 @@ export class EventIndexer implements HeightIndexer {
 
   private constructor(db: BinaryLevel, options: EventIndexerOptions) {
     this.#db = db;
+    const bodies = options.bodies ?? db;
+    this.#bodies = bodies;
     this.#budget = options.budget ?? DEFAULT_SEARCH_BUDGET;
     this.#sync = options.sync ?? false;
     const txSpace = kvSearchSpace({
       db,
+      positionDb: bodies,
       kind: TX_DOCUMENT,
       entryPrefix: PREFIX_TX_EVENT,
       positionPrefix: PREFIX_TX_BODY,
@@ -170,12 +183,13 @@ export class EventIndexer implements HeightIndexer {
     });
     const blockSpace = kvSearchSpace({
       db,
+      positionDb: bodies,
       kind: BLOCK_DOCUMENT,
       entryPrefix: PREFIX_BLOCK_EVENT,
       positionPrefix: PREFIX_BLOCK_EVENTS,
       positionWidth: 8,
       loadDocuments: async (positions) => {
-        const values = await db.getMany(positions.map((p) => Uint8Array.of(PREFIX_BLOCK_EVENTS, ...p)));
+        const values = await bodies.getMany(positions.map((p) => Uint8Array.of(PREFIX_BLOCK_EVENTS, ...p)));
         return values.map((value, i): IndexedDocument | undefined => {
           if (value === undefined) return undefined;
           const height = readUint64(positions[i]!, 0);
@@ -198,7 +212,7 @@ export class EventIndexer implements HeightIndexer {
     };
     this.blocks = {
       enabled: true,
-      has: async (height) => this.#db.getSync(blockEventsKey(height)) !== undefined,
+      has: async (height) => this.#bodies.getSync(blockEventsKey(height)) !== undefined,
       search: async (request) => {
         const page = await executeSearch(blockSpace, request, this.#budget);
         return { total: page.total, heights: page.positions.map((p) => readUint64(p, 0)) };
@@ -208,13 +222,19 @@ export class EventIndexer implements HeightIndexer {
 
   static async open(db: BinaryLevel, options: EventIndexerOptions = {}): Promise<EventIndexer> {
     await refuseLegacyLayout(db);
+    if (options.bodies !== undefined && options.bodies !== db) await refuseBodiesInIndex(db);
     const indexer = new EventIndexer(db, options);
-    const raw = await db.get(INDEXED_HEIGHT_KEY);
-    if (raw !== undefined) {
-      if (raw.length !== 8)
-        throw new StoreError("STORE_CORRUPT", "tx_index.db: indexed-height record is not 8 bytes");
-      indexer.#indexedHeight = readUint64(raw, 0);
-    }
+    const indexed = await readMarker(db, INDEXED_HEIGHT_KEY, "indexed-height");
+    // The two databases' writes are not synced, so after a power cut either may have kept a height
+    // the other lost: a height counts as indexed only when both hold it, and start-up repair
+    // indexes it again otherwise (the same keys, so whatever either kept is overwritten alike).
+    // A removed tx_index_bodies.db (marker 0) has every height re-indexed.
+    const bodies =
+      indexer.#bodies === db
+        ? indexed
+        : await readMarker(indexer.#bodies, BODIES_HEIGHT_KEY, "bodies-height");
+    indexer.#indexedHeight = indexed;
+    if (bodies < indexed) indexer.#indexedHeight = bodies;
     return indexer;
   }
 
@@ -229,19 +249,39 @@ export class EventIndexer implements HeightIndexer {
    * Re-indexing a height (start-up repair) gives the same keys.
    */
   async indexHeight(input: HeightIndexInput): Promise<void> {
-    const batch = new LevelBatch(this.#db, { copies: true });
+    const batches = this.#batches();
     try {
-      const newHeight = await this.#buildHeight(batch, input);
-      await batch.write({ sync: this.#sync });
+      const newHeight = await this.#buildHeight(batches, input);
+      await this.#write(batches, this.#sync);
       this.#indexedHeight = newHeight;
     } catch (error) {
-      batch.abandon();
+      batches.bodies.abandon();
+      batches.index.abandon();
       throw error;
     }
   }
 
-  /** Puts a height's entries into `batch`; returns the indexed-height marker it wrote. */
-  async #buildHeight(batch: LevelBatch, input: HeightIndexInput): Promise<bigint> {
+  /** One batch per database (the same one when one database holds both). */
+  #batches(): Batches {
+    const index = new LevelBatch(this.#db, { copies: true });
+    return {
+      index,
+      bodies: this.#bodies === this.#db ? index : new LevelBatch(this.#bodies, { copies: true }),
+    };
+  }
+
+  /**
+   * The bodies' batch first, then the index's (with the marker): a crash between the two leaves
+   * bodies no hash or entry leads to, under positions the re-indexing of that height writes again.
+   */
+  async #write(batches: Batches, sync: boolean): Promise<void> {
+    if (batches.bodies !== batches.index) await batches.bodies.write({ sync });
+    await batches.index.write({ sync });
+  }
+
+  /** Puts a height's entries into the batches; returns the indexed-height marker it wrote. */
+  async #buildHeight(batches: Batches, input: HeightIndexInput): Promise<bigint> {
+    const batch = batches.index;
     const { height } = input;
     const keys = new CompositeKeys();
     const scratch = this.#keyScratch;
@@ -271,11 +311,11 @@ export class EventIndexer implements HeightIndexer {
         const earlierHere = homes.get(id);
         if (earlierHere !== undefined) {
           // The same tx twice in this block: the later occurrence wins.
-          this.#deleteTxEntries(batch, keys, height, earlierHere, txs[earlierHere]!.result.events);
+          this.#deleteTxEntries(batches, keys, height, earlierHere, txs[earlierHere]!.result.events);
         }
         homes.set(id, index);
         const resultBytes = indexed.resultBytes ?? ResponseDeliverTx.encode(indexed.result).finish();
-        batch.put(
+        batches.bodies.put(
           scratch.positionKey(PREFIX_TX_BODY, heightBytes, index),
           encodeTxResult(height, index, indexed.tx, resultBytes, valueOfSize),
         );
@@ -288,13 +328,13 @@ export class EventIndexer implements HeightIndexer {
     const moved = (await previousRead)
       .map((stored, i) => (stored === undefined ? undefined : readHome(stored, hashes[i]!)))
       .filter((home): home is TxHome => home !== undefined && home.height !== height);
-    await this.#deleteHomes(batch, keys, moved);
+    await this.#deleteHomes(batches, keys, moved);
     const blockEvents: ABCIResponses = {
       deliverTxs: [],
       beginBlock: { events: [...input.beginBlockEvents] },
       endBlock: { validatorUpdates: [], consensusParamUpdates: undefined, events: [...input.endBlockEvents] },
     };
-    batch.put(blockEventsKey(height), encodeMessage(ABCIResponses, blockEvents));
+    batches.bodies.put(blockEventsKey(height), encodeMessage(ABCIResponses, blockEvents));
     putEventEntries(
       batch,
       keys,
@@ -319,8 +359,14 @@ export class EventIndexer implements HeightIndexer {
     // Re-indexing an older height (repair) never moves the marker back.
     let newHeight = this.#indexedHeight;
     if (height > newHeight) newHeight = height;
-    batch.put(INDEXED_HEIGHT_KEY, encodeHeight(newHeight));
+    this.#putMarkers(batches, newHeight);
     return newHeight;
+  }
+
+  #putMarkers(batches: Batches, height: bigint): void {
+    const bytes = encodeHeight(height);
+    batches.index.put(INDEXED_HEIGHT_KEY, bytes);
+    if (batches.bodies !== batches.index) batches.bodies.put(BODIES_HEIGHT_KEY, bytes);
   }
 
   /**
@@ -330,27 +376,31 @@ export class EventIndexer implements HeightIndexer {
    * indexed again at another height since is left alone. Removing twice is harmless.
    */
   async removeHeight(height: bigint, txHashes: readonly Uint8Array[]): Promise<void> {
-    const batch = new LevelBatch(this.#db, { copies: true });
+    const batches = this.#batches();
     try {
-      const newHeight = await this.#buildRemoval(batch, height, txHashes);
-      await batch.write({ sync: true });
+      const newHeight = await this.#buildRemoval(batches, height, txHashes);
+      // Bodies first here too: an interrupted removal leaves hashes and entries whose bodies are
+      // gone, which every reader treats as not indexed, and the bodies' marker below the height.
+      await this.#write(batches, true);
       this.#indexedHeight = newHeight;
     } catch (error) {
-      batch.abandon();
+      batches.bodies.abandon();
+      batches.index.abandon();
       throw error;
     }
   }
 
-  async #buildRemoval(batch: LevelBatch, height: bigint, txHashes: readonly Uint8Array[]): Promise<bigint> {
+  async #buildRemoval(batches: Batches, height: bigint, txHashes: readonly Uint8Array[]): Promise<bigint> {
+    const batch = batches.index;
     const keys = new CompositeKeys();
     const stored = await this.#db.getMany(txHashes.map(txHomeKey));
     const here = stored
       .map((raw, i) => (raw === undefined ? undefined : readHome(raw, txHashes[i]!)))
       .filter((home): home is TxHome => home !== undefined && home.height === height);
     for (const home of here) batch.del(txHomeKey(home.hash));
-    await this.#deleteHomes(batch, keys, here);
+    await this.#deleteHomes(batches, keys, here);
     // The block's events as the index stored them (not as anyone remembers them now).
-    const blockRaw = this.#db.getSync(blockEventsKey(height));
+    const blockRaw = this.#bodies.getSync(blockEventsKey(height));
     if (blockRaw !== undefined) {
       const events = decodeStored(ABCIResponses, blockRaw, `tx_index.db block events ${height}`);
       const begin = events.beginBlock?.events ?? [];
@@ -378,37 +428,37 @@ export class EventIndexer implements HeightIndexer {
         begin.length,
         true,
       );
-      batch.del(blockEventsKey(height));
+      batches.bodies.del(blockEventsKey(height));
     }
     const newHeight = this.#indexedHeight >= height ? height - 1n : this.#indexedHeight;
-    batch.put(INDEXED_HEIGHT_KEY, encodeHeight(newHeight));
+    this.#putMarkers(batches, newHeight);
     return newHeight;
   }
 
   /** Deletes each tx's position and event entries at its home (a moved or removed tx). */
-  async #deleteHomes(batch: Batch, keys: CompositeKeys, homes: readonly TxHome[]): Promise<void> {
+  async #deleteHomes(batches: Batches, keys: CompositeKeys, homes: readonly TxHome[]): Promise<void> {
     if (homes.length === 0) return;
-    const bodies = await this.#db.getMany(homes.map((h) => txBodyKey(h.height, h.index)));
+    const bodies = await this.#bodies.getMany(homes.map((h) => txBodyKey(h.height, h.index)));
     homes.forEach((home, i) => {
       const raw = bodies[i];
       const events =
         raw === undefined
           ? []
           : decodeStored(TxResult, raw, bodyWhere(home.height, home.index)).result.events;
-      this.#deleteTxEntries(batch, keys, home.height, home.index, events);
+      this.#deleteTxEntries(batches, keys, home.height, home.index, events);
     });
   }
 
   #deleteTxEntries(
-    batch: Batch,
+    batches: Batches,
     keys: CompositeKeys,
     height: bigint,
     index: number,
     events: readonly Event[],
   ): void {
-    batch.del(txBodyKey(height, index));
+    batches.bodies.del(txBodyKey(height, index));
     putEventEntries(
-      batch,
+      batches.index,
       keys,
       this.#keyScratch,
       PREFIX_TX_EVENT,
@@ -432,12 +482,12 @@ export class EventIndexer implements HeightIndexer {
   async #getTxResult(hash: Uint8Array): Promise<TxResult | undefined> {
     const home = this.#homeOf(hash);
     if (home === undefined) return undefined;
-    return this.#bodyAt(home, this.#db.getSync(Uint8Array.of(PREFIX_TX_BODY, ...home)));
+    return this.#bodyAt(home, this.#bodies.getSync(Uint8Array.of(PREFIX_TX_BODY, ...home)));
   }
 
   async #loadTxsAt(positions: readonly Uint8Array[]): Promise<(TxResult | undefined)[]> {
     if (positions.length === 0) return [];
-    const raws = await this.#db.getMany(positions.map((p) => Uint8Array.of(PREFIX_TX_BODY, ...p)));
+    const raws = await this.#bodies.getMany(positions.map((p) => Uint8Array.of(PREFIX_TX_BODY, ...p)));
     return raws.map((raw, i) => this.#bodyAt(positions[i]!, raw));
   }
 
@@ -456,6 +506,13 @@ export class EventIndexer implements HeightIndexer {
   }
 }
 
+interface Batches {
+  /** tx_index.db's: hashes, event entries, the indexed-height marker. */
+  index: LevelBatch;
+  /** tx_index_bodies.db's: bodies, block events, its own marker (`index` itself with one database). */
+  bodies: LevelBatch;
+}
+
 interface TxHome {
   hash: Uint8Array;
   height: bigint;
@@ -463,7 +520,15 @@ interface TxHome {
 }
 
 const bodyWhere = (height: bigint, index: number): string =>
-  `tx_index.db tx at height ${height} index ${index}`;
+  `tx_index_bodies.db tx at height ${height} index ${index}`;
+
+async function readMarker(db: BinaryLevel, key: Uint8Array, what: string): Promise<bigint> {
+  const raw = await db.get(key);
+  if (raw === undefined) return 0n;
+  if (raw.length !== 8)
+    throw new StoreError("STORE_CORRUPT", `${db.location}: ${what} record is not 8 bytes`);
+  return readUint64(raw, 0);
+}
 
 function readHome(raw: Uint8Array, hash: Uint8Array): TxHome {
   if (raw.length !== TX_HOME_BYTES) {
@@ -504,4 +569,25 @@ async function refuseLegacyLayout(db: BinaryLevel): Promise<void> {
       "re-indexes every height whose block and ABCI responses it holds at start-up (or run `rxbft reindex-event` " +
       "after removing it). Heights pruned from the block store cannot be indexed again",
   );
+}
+
+/**
+ * A tx_index.db written before the bodies had a database of their own holds them (0x04, 0x10).
+ * Read as this layout, every tx would be "not found", so it is refused with the way out, as for
+ * the layout before it.
+ */
+async function refuseBodiesInIndex(db: BinaryLevel): Promise<void> {
+  for (const prefix of BODY_PREFIXES) {
+    const found = await db
+      .keys({ gte: Uint8Array.of(prefix), lt: Uint8Array.of(prefix + 1), limit: 1 })
+      .all();
+    if (found.length === 0) continue;
+    throw new StoreError(
+      "STORE_OPEN_FAILED",
+      `${db.location}: the tx index has the layout of rxbft before tx_index_bodies.db (tx results in ` +
+        "tx_index.db). Stop the node, remove that tx_index.db directory and start again: the node " +
+        "re-indexes every height whose block and ABCI responses it holds at start-up (or run `rxbft reindex-event` " +
+        "after removing it). Heights pruned from the block store cannot be indexed again",
+    );
+  }
 }

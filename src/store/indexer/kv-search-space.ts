@@ -1,6 +1,6 @@
-// The kv back end of the search executor: how a driver walks tx_index.db. Drivers become key
-// ranges (a (key, value) pair's entries, a key's entries, a height range of positions, every
-// position); probes and scans read keys only, and same-event equalities are checked by exact
+// The kv back end of the search executor: how a driver walks the kv index. Drivers become key
+// ranges (a (key, value) pair's entries, a key's entries, in tx_index.db; a height range of
+// positions, every position, in tx_index_bodies.db); probes and scans read keys only, and same-event equalities are checked by exact
 // entry-key lookups (hasMany), so most searches never load a document.
 import type { Condition } from "../../query/ast.js";
 import { StoreError } from "../errors.js";
@@ -20,7 +20,10 @@ import {
 } from "./search-executor.js";
 
 export interface KvSpaceOptions {
+  /** Holds the event entries. */
   db: BinaryLevel;
+  /** Holds the position keys (tx_index_bodies.db; the same database as `db` when one holds both). */
+  positionDb: BinaryLevel;
   kind: DocumentKind;
   /** Prefix of this space's event entries. */
   entryPrefix: number;
@@ -31,6 +34,10 @@ export interface KvSpaceOptions {
   positionOfHash?(hash: Uint8Array): Promise<Uint8Array | undefined>;
   loadDocuments(positions: readonly Uint8Array[]): Promise<(IndexedDocument | undefined)[]>;
 }
+
+/** Position walks read the bodies' database, entry walks the entries'. */
+const walkedDb = (space: KvSpaceOptions, driver: Driver): BinaryLevel =>
+  driver.kind === "height-range" || driver.kind === "all" ? space.positionDb : space.db;
 
 function driverRange(space: KvSpaceOptions, driver: Driver): { gte: Uint8Array; lt: Uint8Array } {
   switch (driver.kind) {
@@ -64,7 +71,9 @@ function driverRange(space: KvSpaceOptions, driver: Driver): { gte: Uint8Array; 
  */
 async function probe(space: KvSpaceOptions, driver: Driver, limit: number): Promise<number> {
   const range = driverRange(space, driver);
-  const keys = await space.db.keys({ ...range, limit }).all();
+  const keys = await walkedDb(space, driver)
+    .keys({ ...range, limit })
+    .all();
   if (driver.kind !== "event-key" || keys.length >= limit) return keys.length;
   const keyPrefixLength = entryKeyPrefix(space.entryPrefix, driver.key).length;
   const decoder = new TextDecoder();
@@ -79,7 +88,7 @@ async function probe(space: KvSpaceOptions, driver: Driver, limit: number): Prom
 async function scan(space: KvSpaceOptions, driver: Driver, budget: SearchBudget): Promise<SearchHit[]> {
   const range = driverRange(space, driver);
   const hits: SearchHit[] = [];
-  const iterator = space.db.keys({ ...range, limit: budget.maxScanEntries + 1 });
+  const iterator = walkedDb(space, driver).keys({ ...range, limit: budget.maxScanEntries + 1 });
   const isEntry = driver.kind === "event-value" || driver.kind === "event-key";
   const keyPrefixLength = isEntry ? entryKeyPrefix(space.entryPrefix, driver.key).length : 0;
   const decoder = new TextDecoder();
