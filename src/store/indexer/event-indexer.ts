@@ -9,21 +9,22 @@ import { ResponseDeliverTx, TxResult } from "../../wire/generated/tendermint/abc
 import { ABCIResponses } from "../../wire/generated/tendermint/state/types.js";
 import { encodeTxResult } from "../deliver-tx-bytes.js";
 import { StoreError } from "../errors.js";
-import { encodeHeight, readUint32, readUint64, writeUint32 } from "../key-bytes.js";
+import { concatBytes, encodeHeight, heightKey, readUint32, readUint64, writeUint32 } from "../key-bytes.js";
 import { type BinaryLevel, LevelBatch } from "../level-database.js";
 import { decodeStored, encodeMessage } from "../proto-codec.js";
 import { BLOCK_DOCUMENT, type IndexedDocument, TX_DOCUMENT } from "./event-match.js";
 import type { HeightIndexInput } from "./height-index-input.js";
 import {
-  BODIES_HEIGHT_KEY,
   BODY_PREFIXES,
   blockEventsKey,
   INDEXED_HEIGHT_KEY,
   KeyScratch,
   LEGACY_TX_PREFIXES,
   MAX_INDEXED_KEY_BYTES,
+  movedBodiesKey,
   PREFIX_BLOCK_EVENT,
   PREFIX_BLOCK_EVENTS,
+  PREFIX_MOVED_BODIES,
   PREFIX_TX_BODY,
   PREFIX_TX_EVENT,
   PREFIX_TX_HOME,
@@ -183,13 +184,13 @@ export class EventIndexer implements HeightIndexer {
     });
     const blockSpace = kvSearchSpace({
       db,
-      positionDb: bodies,
+      positionDb: db,
       kind: BLOCK_DOCUMENT,
       entryPrefix: PREFIX_BLOCK_EVENT,
       positionPrefix: PREFIX_BLOCK_EVENTS,
       positionWidth: 8,
       loadDocuments: async (positions) => {
-        const values = await bodies.getMany(positions.map((p) => Uint8Array.of(PREFIX_BLOCK_EVENTS, ...p)));
+        const values = await db.getMany(positions.map((p) => Uint8Array.of(PREFIX_BLOCK_EVENTS, ...p)));
         return values.map((value, i): IndexedDocument | undefined => {
           if (value === undefined) return undefined;
           const height = readUint64(positions[i]!, 0);
@@ -212,7 +213,7 @@ export class EventIndexer implements HeightIndexer {
     };
     this.blocks = {
       enabled: true,
-      has: async (height) => this.#bodies.getSync(blockEventsKey(height)) !== undefined,
+      has: async (height) => this.#db.getSync(blockEventsKey(height)) !== undefined,
       search: async (request) => {
         const page = await executeSearch(blockSpace, request, this.#budget);
         return { total: page.total, heights: page.positions.map((p) => readUint64(p, 0)) };
@@ -228,13 +229,11 @@ export class EventIndexer implements HeightIndexer {
     // The two databases' writes are not synced, so after a power cut either may have kept a height
     // the other lost: a height counts as indexed only when both hold it, and start-up repair
     // indexes it again otherwise (the same keys, so whatever either kept is overwritten alike).
-    // A removed tx_index_bodies.db (marker 0) has every height re-indexed.
-    const bodies =
-      indexer.#bodies === db
-        ? indexed
-        : await readMarker(indexer.#bodies, BODIES_HEIGHT_KEY, "bodies-height");
+    // A removed tx_index_bodies.db (no height) has every height re-indexed.
+    const bodies = indexer.#bodies === db ? indexed : await lastBodiesHeight(indexer.#bodies);
     indexer.#indexedHeight = indexed;
     if (bodies < indexed) indexer.#indexedHeight = bodies;
+    await indexer.#finishPendingMoves();
     return indexer;
   }
 
@@ -243,16 +242,26 @@ export class EventIndexer implements HeightIndexer {
   }
 
   /**
-   * Indexes one height in one batch: each tx (position → result, hash → position, its indexed
-   * event attributes), the block's begin/end events, and the indexed height. A tx seen before
-   * at another position is moved: its old entries go in the same batch, so a hash has one home.
-   * Re-indexing a height (start-up repair) gives the same keys.
+   * Indexes one height: each tx (position → result, hash → position, its indexed event
+   * attributes), the block's begin/end events, and the indexed height. A tx seen before at another
+   * position is moved: its old entries and body go, so a hash has one home. Re-indexing a height
+   * (start-up repair) gives the same keys.
+   *
+   * With two databases, three writes in this order (crash windows: docs/storage.md "Crash
+   * consistency"): the bodies (with their marker, and the old positions of moved txs under
+   * `0x06 height`), then the index (with its marker), then, only if txs moved, the old bodies and
+   * that record go. The first two are synced when txs moved, so a power cut keeps them in order;
+   * at open, a move record of a height both markers hold finishes its deletes.
    */
   async indexHeight(input: HeightIndexInput): Promise<void> {
     const batches = this.#batches();
     try {
-      const newHeight = await this.#buildHeight(batches, input);
-      await this.#write(batches, this.#sync);
+      const { newHeight, movedFrom } = await this.#buildHeight(batches, input);
+      const moved = movedFrom.length > 0 && batches.bodies !== batches.index;
+      const sync = this.#sync;
+      if (batches.bodies !== batches.index) await batches.bodies.write({ sync });
+      await batches.index.write({ sync });
+      if (moved) await this.#finishMoves(input.height, movedFrom);
       this.#indexedHeight = newHeight;
     } catch (error) {
       batches.bodies.abandon();
@@ -271,16 +280,33 @@ export class EventIndexer implements HeightIndexer {
   }
 
   /**
-   * The bodies' batch first, then the index's (with the marker): a crash between the two leaves
-   * bodies no hash or entry leads to, under positions the re-indexing of that height writes again.
+   * The old bodies of the txs `height` moved (no hash leads to them since the index's write, which
+   * carried the record naming them), then the record. The first delete is synced so that a power
+   * cut never keeps the record's delete without it.
    */
-  async #write(batches: Batches, sync: boolean): Promise<void> {
-    if (batches.bodies !== batches.index) await batches.bodies.write({ sync });
-    await batches.index.write({ sync });
+  async #finishMoves(height: bigint, movedFrom: readonly Uint8Array[]): Promise<void> {
+    const bodies = new LevelBatch(this.#bodies);
+    for (const position of movedFrom) bodies.del(Uint8Array.of(PREFIX_TX_BODY, ...position));
+    await bodies.write({ sync: true });
+    await new LevelBatch(this.#db).del(movedBodiesKey(height)).write({ sync: this.#sync });
   }
 
-  /** Puts a height's entries into the batches; returns the indexed-height marker it wrote. */
-  async #buildHeight(batches: Batches, input: HeightIndexInput): Promise<bigint> {
+  /** Finishes the moves a crash interrupted: a record in tx_index.db means its homes moved. */
+  async #finishPendingMoves(): Promise<void> {
+    if (this.#bodies === this.#db) return;
+    const records = await this.#db
+      .iterator({ gte: Uint8Array.of(PREFIX_MOVED_BODIES), lt: Uint8Array.of(PREFIX_MOVED_BODIES + 1) })
+      .all();
+    for (const [key, value] of records) {
+      await this.#finishMoves(readUint64(key, 1), splitPositions(value, this.#db.location));
+    }
+  }
+
+  /** Puts a height's entries into the batches; returns the markers' height and the moved txs' old positions. */
+  async #buildHeight(
+    batches: Batches,
+    input: HeightIndexInput,
+  ): Promise<{ newHeight: bigint; movedFrom: Uint8Array[] }> {
     const batch = batches.index;
     const { height } = input;
     const keys = new CompositeKeys();
@@ -289,17 +315,25 @@ export class EventIndexer implements HeightIndexer {
     const valueOfSize = (size: number) => values.take(size);
     const heightBytes = encodeHeight(height);
     const txs = input.txs;
-    // Built a slice at a time, the event loop turning between slices (the write stays one
-    // batch): a height of thousands of txs took the main thread for hundreds of milliseconds in
-    // one go, and every admission waited behind it.
+    // Built a slice at a time, the event loop turning between slices (the writes stay one
+    // batch per database): a height of thousands of txs took the main thread for hundreds of
+    // milliseconds in one go, and every admission waited behind it.
     const hashes: Uint8Array[] = new Array(txs.length);
     for (let start = 0; start < txs.length; start += INDEX_SLICE_TXS) {
       if (start > 0) await nextTurn();
       const end = Math.min(txs.length, start + INDEX_SLICE_TXS);
       for (let i = start; i < end; i++) hashes[i] = txs[i]!.hash ?? sha256(txs[i]!.tx);
     }
-    // Earlier homes of these txs are looked up while this height's entries are built.
+    // Earlier homes of these txs are looked up while this height's entries are built, and so are
+    // bodies at this height past its last tx (left by an interrupted `removeHeight` of a block
+    // this height replaces; normally none, a seek that finds nothing).
     const previousRead = this.#db.getMany(hashes.map(txHomeKey));
+    const strayRead =
+      this.#bodies === this.#db
+        ? Promise.resolve([])
+        : this.#bodies
+            .keys({ gte: txBodyKey(height, txs.length), lt: heightKey(PREFIX_TX_BODY, height + 1n) })
+            .all();
     const homes = new Map<string, number>();
     for (let start = 0; start < txs.length; start += INDEX_SLICE_TXS) {
       if (txs.length > INDEX_SLICE_TXS) await nextTurn();
@@ -311,7 +345,8 @@ export class EventIndexer implements HeightIndexer {
         const earlierHere = homes.get(id);
         if (earlierHere !== undefined) {
           // The same tx twice in this block: the later occurrence wins.
-          this.#deleteTxEntries(batches, keys, height, earlierHere, txs[earlierHere]!.result.events);
+          batches.bodies.del(txBodyKey(height, earlierHere));
+          this.#deleteTxEntries(batch, keys, height, earlierHere, txs[earlierHere]!.result.events);
         }
         homes.set(id, index);
         const resultBytes = indexed.resultBytes ?? ResponseDeliverTx.encode(indexed.result).finish();
@@ -323,18 +358,26 @@ export class EventIndexer implements HeightIndexer {
         putEventEntries(batch, keys, scratch, PREFIX_TX_EVENT, indexed.result.events, heightBytes, index, 0);
       }
     }
+    for (const stray of await strayRead) batches.bodies.del(stray);
     // Indexed before at another height: move it. (Within this height, the loop above decided;
-    // deleting keys of another height never touches what this batch puts.)
+    // deleting keys of another height never touches what this batch puts.) With two databases
+    // the old bodies go in a third write, once no hash leads to them (#finishMoves).
     const moved = (await previousRead)
       .map((stored, i) => (stored === undefined ? undefined : readHome(stored, hashes[i]!)))
       .filter((home): home is TxHome => home !== undefined && home.height !== height);
-    await this.#deleteHomes(batches, keys, moved);
+    await this.#deleteHomes(batch, keys, moved);
+    const movedFrom = moved.map((home) => txBodyKey(home.height, home.index).subarray(1));
+    if (moved.length > 0) {
+      if (batches.bodies === batch)
+        for (const position of movedFrom) batch.del(Uint8Array.of(PREFIX_TX_BODY, ...position));
+      else batch.put(movedBodiesKey(height), concatBytes(movedFrom));
+    }
     const blockEvents: ABCIResponses = {
       deliverTxs: [],
       beginBlock: { events: [...input.beginBlockEvents] },
       endBlock: { validatorUpdates: [], consensusParamUpdates: undefined, events: [...input.endBlockEvents] },
     };
-    batches.bodies.put(blockEventsKey(height), encodeMessage(ABCIResponses, blockEvents));
+    batch.put(blockEventsKey(height), encodeMessage(ABCIResponses, blockEvents));
     putEventEntries(
       batch,
       keys,
@@ -359,29 +402,28 @@ export class EventIndexer implements HeightIndexer {
     // Re-indexing an older height (repair) never moves the marker back.
     let newHeight = this.#indexedHeight;
     if (height > newHeight) newHeight = height;
-    this.#putMarkers(batches, newHeight);
-    return newHeight;
-  }
-
-  #putMarkers(batches: Batches, height: bigint): void {
-    const bytes = encodeHeight(height);
-    batches.index.put(INDEXED_HEIGHT_KEY, bytes);
-    if (batches.bodies !== batches.index) batches.bodies.put(BODIES_HEIGHT_KEY, bytes);
+    batch.put(INDEXED_HEIGHT_KEY, encodeHeight(newHeight));
+    // The bodies' own record of this height, a key just before its first body: every key the
+    // bodies' database gets sorts after all it held (index-keys.ts).
+    if (batches.bodies !== batch) batches.bodies.put(heightKey(PREFIX_TX_BODY, height), HEIGHT_WRITTEN);
+    return { newHeight, movedFrom };
   }
 
   /**
-   * Removes what `indexHeight` wrote for a height that no longer exists (`rollback
-   * --hard`), in one batch: each tx whose home is this height (hash → result, position, event
-   * entries), the block's events, and the indexed-height marker moves below the height. A tx
-   * indexed again at another height since is left alone. Removing twice is harmless.
+   * Removes what `indexHeight` wrote for a height that no longer exists (`rollback --hard`): each
+   * tx whose home is this height (hash → position, body, event entries), the block's events, and
+   * both markers move below the height. A tx indexed again at another height since is left alone.
+   * The index's batch goes first, then the bodies' (every body of the height, found by its key
+   * range, not by the hashes the first write removed), both synced: an interrupted removal leaves
+   * bodies no hash leads to and its bodies' marker still at the height; removing again finishes it,
+   * and so does indexing the height anew (its stray bodies go in its first write).
    */
   async removeHeight(height: bigint, txHashes: readonly Uint8Array[]): Promise<void> {
     const batches = this.#batches();
     try {
       const newHeight = await this.#buildRemoval(batches, height, txHashes);
-      // Bodies first here too: an interrupted removal leaves hashes and entries whose bodies are
-      // gone, which every reader treats as not indexed, and the bodies' marker below the height.
-      await this.#write(batches, true);
+      await batches.index.write({ sync: true });
+      if (batches.bodies !== batches.index) await batches.bodies.write({ sync: true });
       this.#indexedHeight = newHeight;
     } catch (error) {
       batches.bodies.abandon();
@@ -398,9 +440,18 @@ export class EventIndexer implements HeightIndexer {
       .map((raw, i) => (raw === undefined ? undefined : readHome(raw, txHashes[i]!)))
       .filter((home): home is TxHome => home !== undefined && home.height === height);
     for (const home of here) batch.del(txHomeKey(home.hash));
-    await this.#deleteHomes(batches, keys, here);
+    await this.#deleteHomes(batch, keys, here);
+    // Every key of the height in the bodies' database: its bodies and its record.
+    if (batches.bodies !== batch) {
+      const bodies = await this.#bodies
+        .keys({ gte: heightKey(PREFIX_TX_BODY, height), lt: heightKey(PREFIX_TX_BODY, height + 1n) })
+        .all();
+      for (const key of bodies) batches.bodies.del(key);
+    } else {
+      for (const home of here) batch.del(txBodyKey(home.height, home.index));
+    }
     // The block's events as the index stored them (not as anyone remembers them now).
-    const blockRaw = this.#bodies.getSync(blockEventsKey(height));
+    const blockRaw = this.#db.getSync(blockEventsKey(height));
     if (blockRaw !== undefined) {
       const events = decodeStored(ABCIResponses, blockRaw, `tx_index.db block events ${height}`);
       const begin = events.beginBlock?.events ?? [];
@@ -428,15 +479,15 @@ export class EventIndexer implements HeightIndexer {
         begin.length,
         true,
       );
-      batches.bodies.del(blockEventsKey(height));
+      batch.del(blockEventsKey(height));
     }
     const newHeight = this.#indexedHeight >= height ? height - 1n : this.#indexedHeight;
-    this.#putMarkers(batches, newHeight);
+    batch.put(INDEXED_HEIGHT_KEY, encodeHeight(newHeight));
     return newHeight;
   }
 
-  /** Deletes each tx's position and event entries at its home (a moved or removed tx). */
-  async #deleteHomes(batches: Batches, keys: CompositeKeys, homes: readonly TxHome[]): Promise<void> {
+  /** Deletes each tx's event entries at its home (a moved or removed tx), read from its body. */
+  async #deleteHomes(batch: Batch, keys: CompositeKeys, homes: readonly TxHome[]): Promise<void> {
     if (homes.length === 0) return;
     const bodies = await this.#bodies.getMany(homes.map((h) => txBodyKey(h.height, h.index)));
     homes.forEach((home, i) => {
@@ -445,20 +496,19 @@ export class EventIndexer implements HeightIndexer {
         raw === undefined
           ? []
           : decodeStored(TxResult, raw, bodyWhere(home.height, home.index)).result.events;
-      this.#deleteTxEntries(batches, keys, home.height, home.index, events);
+      this.#deleteTxEntries(batch, keys, home.height, home.index, events);
     });
   }
 
   #deleteTxEntries(
-    batches: Batches,
+    batch: Batch,
     keys: CompositeKeys,
     height: bigint,
     index: number,
     events: readonly Event[],
   ): void {
-    batches.bodies.del(txBodyKey(height, index));
     putEventEntries(
-      batches.index,
+      batch,
       keys,
       this.#keyScratch,
       PREFIX_TX_EVENT,
@@ -521,6 +571,35 @@ interface TxHome {
 
 const bodyWhere = (height: bigint, index: number): string =>
   `tx_index_bodies.db tx at height ${height} index ${index}`;
+
+/** A move record's value: the old positions, 12 bytes each. */
+function splitPositions(value: Uint8Array, where: string): Uint8Array[] {
+  if (value.length % TX_HOME_BYTES !== 0) {
+    throw new StoreError("STORE_CORRUPT", `${where}: a moved-bodies record of ${value.length} bytes`);
+  }
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < value.length; at += TX_HOME_BYTES) out.push(value.subarray(at, at + TX_HOME_BYTES));
+  return out;
+}
+
+/** The value of a height's record in tx_index_bodies.db (one byte: never an empty value). */
+const HEIGHT_WRITTEN = Uint8Array.of(1);
+
+/** The height of the last key of tx_index_bodies.db (each height's write ends past all before it). */
+async function lastBodiesHeight(bodies: BinaryLevel): Promise<bigint> {
+  const [last] = await bodies
+    .keys({
+      gte: Uint8Array.of(PREFIX_TX_BODY),
+      lt: Uint8Array.of(PREFIX_TX_BODY + 1),
+      reverse: true,
+      limit: 1,
+    })
+    .all();
+  if (last === undefined) return 0n;
+  if (last.length < 9)
+    throw new StoreError("STORE_CORRUPT", `${bodies.location}: a key of ${last.length} bytes`);
+  return readUint64(last, 1);
+}
 
 async function readMarker(db: BinaryLevel, key: Uint8Array, what: string): Promise<bigint> {
   const raw = await db.get(key);

@@ -1,6 +1,6 @@
 // The kv back end of the search executor: how a driver walks the kv index. Drivers become key
 // ranges (a (key, value) pair's entries, a key's entries, in tx_index.db; a height range of
-// positions, every position, in tx_index_bodies.db); probes and scans read keys only, and same-event equalities are checked by exact
+// positions, every position, in the database of the positions: tx_index_bodies.db for txs); probes and scans read keys only, and same-event equalities are checked by exact
 // entry-key lookups (hasMany), so most searches never load a document.
 import type { Condition } from "../../query/ast.js";
 import { StoreError } from "../errors.js";
@@ -22,7 +22,10 @@ import {
 export interface KvSpaceOptions {
   /** Holds the event entries. */
   db: BinaryLevel;
-  /** Holds the position keys (tx_index_bodies.db; the same database as `db` when one holds both). */
+  /**
+   * Holds the position keys (tx_index_bodies.db for txs, where each height also has a shorter
+   * record key that position walks skip; `db` itself for blocks, or when one database holds all).
+   */
   positionDb: BinaryLevel;
   kind: DocumentKind;
   /** Prefix of this space's event entries. */
@@ -35,7 +38,11 @@ export interface KvSpaceOptions {
   loadDocuments(positions: readonly Uint8Array[]): Promise<(IndexedDocument | undefined)[]>;
 }
 
-/** Position walks read the bodies' database, entry walks the entries'. */
+/** A position key, not a height's record beside the positions (index-keys.ts). */
+const isPosition = (space: KvSpaceOptions, key: Uint8Array): boolean =>
+  key.length === 1 + space.positionWidth;
+
+/** Position walks read the positions' database, entry walks the entries'. */
 const walkedDb = (space: KvSpaceOptions, driver: Driver): BinaryLevel =>
   driver.kind === "height-range" || driver.kind === "all" ? space.positionDb : space.db;
 
@@ -74,6 +81,10 @@ async function probe(space: KvSpaceOptions, driver: Driver, limit: number): Prom
   const keys = await walkedDb(space, driver)
     .keys({ ...range, limit })
     .all();
+  if (driver.kind === "height-range" || driver.kind === "all") {
+    if (keys.length >= limit) return keys.length;
+    return keys.filter((key) => isPosition(space, key)).length;
+  }
   if (driver.kind !== "event-key" || keys.length >= limit) return keys.length;
   const keyPrefixLength = entryKeyPrefix(space.entryPrefix, driver.key).length;
   const decoder = new TextDecoder();
@@ -102,6 +113,7 @@ async function scan(space: KvSpaceOptions, driver: Driver, budget: SearchBudget)
         throw tooBroad(driverLabel(driver), budget.maxScanEntries, "index entries");
       for (const key of keys) {
         if (!isEntry) {
+          if (!isPosition(space, key)) continue;
           hits.push({ position: toPositionString(key.subarray(1)), seq: NO_EVENT });
           continue;
         }
