@@ -247,20 +247,20 @@ export class EventIndexer implements HeightIndexer {
    * position is moved: its old entries and body go, so a hash has one home. Re-indexing a height
    * (start-up repair) gives the same keys.
    *
-   * With two databases, three writes in this order (crash windows: docs/storage.md "Crash
-   * consistency"): the bodies (with their marker, and the old positions of moved txs under
-   * `0x06 height`), then the index (with its marker), then, only if txs moved, the old bodies and
-   * that record go. The first two are synced when txs moved, so a power cut keeps them in order;
-   * at open, a move record of a height both markers hold finishes its deletes.
+   * With two databases, in this order (crash windows: docs/storage.md "Crash consistency"): the
+   * bodies (with the height's record), then the index (with its marker, and, when txs moved, the
+   * record `0x06 height` of their old positions), then, only if txs moved, the old bodies go and
+   * then that record. When txs moved the index's write is synced: a power cut must never keep the
+   * old bodies' delete and lose the write that stopped leading to them. At open, every move
+   * record left finishes its deletes.
    */
   async indexHeight(input: HeightIndexInput): Promise<void> {
     const batches = this.#batches();
     try {
       const { newHeight, movedFrom } = await this.#buildHeight(batches, input);
       const moved = movedFrom.length > 0 && batches.bodies !== batches.index;
-      const sync = this.#sync;
-      if (batches.bodies !== batches.index) await batches.bodies.write({ sync });
-      await batches.index.write({ sync });
+      if (batches.bodies !== batches.index) await batches.bodies.write({ sync: this.#sync });
+      await batches.index.write({ sync: this.#sync || moved });
       if (moved) await this.#finishMoves(input.height, movedFrom);
       this.#indexedHeight = newHeight;
     } catch (error) {
