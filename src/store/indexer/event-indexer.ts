@@ -651,7 +651,7 @@ async function refuseLegacyLayout(db: BinaryLevel): Promise<void> {
 }
 
 /**
- * A tx_index.db written before the bodies had a database of their own holds them (0x04, 0x10).
+ * A tx_index.db written before the bodies had a database of their own holds them (0x04).
  * Read as this layout, every tx would be "not found", so it is refused with the way out, as for
  * the layout before it.
  */

@@ -1,7 +1,8 @@
 // The kv back end of the search executor: how a driver walks the kv index. Drivers become key
 // ranges (a (key, value) pair's entries, a key's entries, in tx_index.db; a height range of
-// positions, every position, in the database of the positions: tx_index_bodies.db for txs); probes and scans read keys only, and same-event equalities are checked by exact
-// entry-key lookups (hasMany), so most searches never load a document.
+// positions, every position, in the positions' database: tx_index_bodies.db for txs); probes and
+// scans read keys only, and same-event equalities are checked by exact entry-key lookups
+// (hasMany), so most searches never load a document.
 import type { Condition } from "../../query/ast.js";
 import { StoreError } from "../errors.js";
 import { bytesPrefixEnd, heightKey, readUint64 } from "../key-bytes.js";
