@@ -15,9 +15,7 @@ import { dirname, join } from "node:path";
 import { isInProcessApp } from "../abci/client/create-client.js";
 import { upperHex } from "../bytes.js";
 import { sha256 } from "../crypto/hash.js";
-import { EventIndexer } from "../store/indexer/event-indexer.js";
-import { openBinaryLevel } from "../store/level-database.js";
-import { openStores, type Stores, TX_INDEX_DB } from "../store/open-stores.js";
+import { openKvIndex, openStores, type Stores, TX_INDEX_DB } from "../store/open-stores.js";
 import { readPrivValidatorState } from "../types/key-file-priv-validator-state.js";
 import { ValidatorSet } from "../types/validator-set.js";
 import type { State } from "../wire/generated/tendermint/state/types.js";
@@ -297,15 +295,15 @@ async function removeFromIndex(
   if (!existsSync(dir)) return;
   const block = await stores.blockStore.loadBlock(height);
   if (block === undefined) return;
-  const db = await openBinaryLevel(dir);
+  const kv = await openKvIndex(home.paths.dataDir, undefined);
   try {
-    const index = await EventIndexer.open(db);
+    const index = kv.indexer;
     await index.removeHeight(
       height,
       block.data.txs.map((tx) => sha256(tx)),
     );
     say(`Removed height ${height} from the event index (${block.data.txs.length} txs).`);
   } finally {
-    await db.close();
+    await kv.close();
   }
 }

@@ -1,5 +1,5 @@
 // Storage: the block store, the state store and the kv event indexer, one LevelDB each under
-// data/ (blockstore.db, state.db, tx_index.db). Heights are written block → state → index,
+// data/ (blockstore.db, state.db, tx_index.db and tx_index_bodies.db). Heights are written block → state → index,
 // one atomic batch per store, and reconciled at start-up. See docs/storage.md.
 export {
   BlockStore,
@@ -30,10 +30,12 @@ export { type BinaryLevel, openBinaryLevel } from "./level-database.js";
 export {
   BLOCK_STORE_DB,
   clearStores,
+  openKvIndex,
   openStores,
   STATE_DB,
   type Stores,
   type StoresOptions,
+  TX_INDEX_BODIES_DB,
   TX_INDEX_DB,
 } from "./open-stores.js";
 export { type ExecutedHeight, persistExecutedHeight, persistHeightState } from "./persist-height.js";

@@ -1,5 +1,5 @@
 // Opens the node's stores under data/: blockstore.db, state.db and (with the kv indexer)
-// tx_index.db, one LevelDB each; and clears them for unsafe_reset_all.
+// tx_index.db and tx_index_bodies.db, one LevelDB each; and clears them for unsafe_reset_all.
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../logger/index.js";
@@ -9,6 +9,7 @@ import { EVIDENCE_DB } from "./evidence-store.js";
 import {
   type BlockIndexReader,
   EventIndexer,
+  type EventIndexerOptions,
   type HeightIndexer,
   type TxIndexReader,
 } from "./indexer/event-indexer.js";
@@ -16,13 +17,15 @@ import { heightIndexInputFrom } from "./indexer/height-index-input.js";
 import { NULL_BLOCK_INDEX, NULL_HEIGHT_INDEXER, NULL_TX_INDEX } from "./indexer/null-indexer.js";
 import { PsqlIndexer } from "./indexer/psql/psql-indexer.js";
 import type { SearchBudget } from "./indexer/search-executor.js";
-import { type LevelMemoryOptions, openBinaryLevel } from "./level-database.js";
+import { type BinaryLevel, type LevelMemoryOptions, openBinaryLevel } from "./level-database.js";
 import { type ReconcileOptions, type ReconcileReport, reconcileStores } from "./reconcile.js";
 import { type AdvanceProposerPriority, StateStore } from "./state-store.js";
 
 export const BLOCK_STORE_DB = "blockstore.db";
 export const STATE_DB = "state.db";
 export const TX_INDEX_DB = "tx_index.db";
+/** The kv index's bodies: tx results by position, block events by height (index-keys.ts). */
+export const TX_INDEX_BODIES_DB = "tx_index_bodies.db";
 
 export interface StoresOptions {
   /**
@@ -76,9 +79,9 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
     let txIndexer: TxIndexReader = NULL_TX_INDEX;
     let blockIndexer: BlockIndexReader = NULL_BLOCK_INDEX;
     if (options.indexer === "kv") {
-      const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB), options.level);
-      opened.push(indexDb);
-      const eventIndexer = await EventIndexer.open(indexDb, { budget: options.searchBudget });
+      const kv = await openKvIndex(dataDir, options.level, { budget: options.searchBudget });
+      opened.push(kv);
+      const eventIndexer = kv.indexer;
       indexer = eventIndexer;
       txIndexer = eventIndexer.txs;
       blockIndexer = eventIndexer.blocks;
@@ -122,9 +125,35 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
   }
 }
 
+/** The kv indexer over its two databases, and the close of both. */
+export async function openKvIndex(
+  dataDir: string,
+  level: LevelMemoryOptions | undefined,
+  options: Omit<EventIndexerOptions, "bodies"> = {},
+): Promise<{ indexer: EventIndexer; close(): Promise<void> }> {
+  const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB), level);
+  let bodiesDb: BinaryLevel | undefined;
+  try {
+    bodiesDb = await openBinaryLevel(join(dataDir, TX_INDEX_BODIES_DB), level);
+    const indexer = await EventIndexer.open(indexDb, { ...options, bodies: bodiesDb });
+    const bodies = bodiesDb;
+    return {
+      indexer,
+      close: async () => {
+        await indexDb.close();
+        await bodies.close();
+      },
+    };
+  } catch (error) {
+    await indexDb.close();
+    await bodiesDb?.close();
+    throw error;
+  }
+}
+
 /** unsafe_reset_all: removes the stores (the node must be stopped). */
 export async function clearStores(dataDir: string): Promise<void> {
-  for (const name of [BLOCK_STORE_DB, STATE_DB, TX_INDEX_DB, EVIDENCE_DB]) {
+  for (const name of [BLOCK_STORE_DB, STATE_DB, TX_INDEX_DB, TX_INDEX_BODIES_DB, EVIDENCE_DB]) {
     await rm(join(dataDir, name), { recursive: true, force: true });
   }
 }

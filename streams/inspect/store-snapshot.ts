@@ -14,9 +14,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BLOCK_STORE_DB, STATE_DB, TX_INDEX_DB } from "../../src/store/open-stores.js";
+import { BLOCK_STORE_DB, STATE_DB, TX_INDEX_BODIES_DB, TX_INDEX_DB } from "../../src/store/open-stores.js";
 
-const STORE_DATABASES = [BLOCK_STORE_DB, STATE_DB, TX_INDEX_DB];
+const STORE_DATABASES = [BLOCK_STORE_DB, STATE_DB, TX_INDEX_DB, TX_INDEX_BODIES_DB];
 
 export interface StoreSnapshot {
   /** A data directory holding the copied databases. */

@@ -52,8 +52,15 @@ test("compact shrinks a home after many deletions and prints each database's siz
   assert.equal(out.code, 0, out.stderr);
   const after = directoryBytes(indexDir);
   assert.ok(after < before / 10, `tx_index.db shrank: ${before} -> ${after} bytes`);
-  assert.match(out.stdout, /^Compacting 5 LevelDB databases in .*\/data:$/m);
-  for (const name of ["blockstore.db", "evidence.db", "kvstore.db", "state.db", "tx_index.db"]) {
+  assert.match(out.stdout, /^Compacting 6 LevelDB databases in .*\/data:$/m);
+  for (const name of [
+    "blockstore.db",
+    "evidence.db",
+    "kvstore.db",
+    "state.db",
+    "tx_index.db",
+    "tx_index_bodies.db",
+  ]) {
     assert.match(
       out.stdout,
       new RegExp(`^  .*/data/${name}: [\\d.]+ (B|KiB|MiB) -> [\\d.]+ (B|KiB|MiB)$`, "m"),

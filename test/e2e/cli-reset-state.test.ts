@@ -42,7 +42,7 @@ test("reset-state removes the chain data and nothing else", { timeout: 60_000 },
       path,
       // The signer's spare state file (an older state kept for reuse, src/privval/state-file-spare.ts)
       // is in data/ too; it is not the signing state, and the next start removes it anyway.
-      /^data\/(blockstore|state|tx_index|evidence|kvstore)\.db\/|^data\/cs\.wal\/|^data\/\.priv_validator_state\.json\.spare-[ab]$/,
+      /^data\/(blockstore|state|tx_index|tx_index_bodies|evidence|kvstore)\.db\/|^data\/cs\.wal\/|^data\/\.priv_validator_state\.json\.spare-[ab]$/,
       `${path} changed`,
     );
     assert.equal(after.has(path), false, `${path} was removed, not rewritten`);
@@ -57,7 +57,15 @@ test("reset-state removes the chain data and nothing else", { timeout: 60_000 },
   ]) {
     assert.equal(after.get(kept), before.get(kept), `${kept} unchanged`);
   }
-  for (const gone of ["blockstore.db", "state.db", "tx_index.db", "evidence.db", "kvstore.db", "cs.wal"]) {
+  for (const gone of [
+    "blockstore.db",
+    "state.db",
+    "tx_index.db",
+    "tx_index_bodies.db",
+    "evidence.db",
+    "kvstore.db",
+    "cs.wal",
+  ]) {
     assert.equal(existsSync(join(home, "data", gone)), false, gone);
   }
   // Running it again has nothing left to do.

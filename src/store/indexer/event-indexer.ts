@@ -1,6 +1,7 @@
-// The kv indexer over tx_index.db: indexes a height (its txs and its block events) in one
-// batch, and answers tx by hash, tx_search and block_search. A tx is findable as soon as
-// indexHeight resolves, so the node publishes a height's Tx events only after awaiting it.
+// The kv indexer over tx_index.db and tx_index_bodies.db (index-keys.ts): indexes a height (its
+// txs and its block events) in one batch per database, bodies first, and answers tx by hash,
+// tx_search and block_search. A tx is findable as soon as indexHeight resolves, so the node
+// publishes a height's Tx events only after awaiting it.
 import { sha256 } from "../../crypto/hash.js";
 import { nextTurn } from "../../next-turn.js";
 import type { Event } from "../../wire/generated/tendermint/abci/types.js";
@@ -8,19 +9,22 @@ import { ResponseDeliverTx, TxResult } from "../../wire/generated/tendermint/abc
 import { ABCIResponses } from "../../wire/generated/tendermint/state/types.js";
 import { encodeTxResult } from "../deliver-tx-bytes.js";
 import { StoreError } from "../errors.js";
-import { encodeHeight, readUint32, readUint64, writeUint32 } from "../key-bytes.js";
+import { concatBytes, encodeHeight, heightKey, readUint32, readUint64, writeUint32 } from "../key-bytes.js";
 import { type BinaryLevel, LevelBatch } from "../level-database.js";
 import { decodeStored, encodeMessage } from "../proto-codec.js";
 import { BLOCK_DOCUMENT, type IndexedDocument, TX_DOCUMENT } from "./event-match.js";
 import type { HeightIndexInput } from "./height-index-input.js";
 import {
+  BODY_PREFIXES,
   blockEventsKey,
   INDEXED_HEIGHT_KEY,
   KeyScratch,
   LEGACY_TX_PREFIXES,
   MAX_INDEXED_KEY_BYTES,
+  movedBodiesKey,
   PREFIX_BLOCK_EVENT,
   PREFIX_BLOCK_EVENTS,
+  PREFIX_MOVED_BODIES,
   PREFIX_TX_BODY,
   PREFIX_TX_EVENT,
   PREFIX_TX_HOME,
@@ -86,6 +90,11 @@ export interface HeightIndexer {
 }
 
 export interface EventIndexerOptions {
+  /**
+   * tx_index_bodies.db: the txs' results by position and the blocks' events by height (the node's
+   * layout). Without it the one database given holds both, as tools and tests may open it.
+   */
+  bodies?: BinaryLevel;
   budget?: SearchBudget;
   /** fsync index batches (default false: the index is rebuilt from blocks and state at start-up). */
   sync?: boolean;
@@ -138,6 +147,8 @@ const hexUpper = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex
 export class EventIndexer implements HeightIndexer {
   readonly enabled = true;
   #db: BinaryLevel;
+  /** Where positions live: tx_index_bodies.db, or #db itself when one database holds both. */
+  #bodies: BinaryLevel;
   #indexedHeight = 0n;
   readonly #budget: SearchBudget;
   readonly #sync: boolean;
@@ -150,10 +161,13 @@ export class EventIndexer implements HeightIndexer {
 
   private constructor(db: BinaryLevel, options: EventIndexerOptions) {
     this.#db = db;
+    const bodies = options.bodies ?? db;
+    this.#bodies = bodies;
     this.#budget = options.budget ?? DEFAULT_SEARCH_BUDGET;
     this.#sync = options.sync ?? false;
     const txSpace = kvSearchSpace({
       db,
+      positionDb: bodies,
       kind: TX_DOCUMENT,
       entryPrefix: PREFIX_TX_EVENT,
       positionPrefix: PREFIX_TX_BODY,
@@ -170,6 +184,7 @@ export class EventIndexer implements HeightIndexer {
     });
     const blockSpace = kvSearchSpace({
       db,
+      positionDb: db,
       kind: BLOCK_DOCUMENT,
       entryPrefix: PREFIX_BLOCK_EVENT,
       positionPrefix: PREFIX_BLOCK_EVENTS,
@@ -208,13 +223,17 @@ export class EventIndexer implements HeightIndexer {
 
   static async open(db: BinaryLevel, options: EventIndexerOptions = {}): Promise<EventIndexer> {
     await refuseLegacyLayout(db);
+    if (options.bodies !== undefined && options.bodies !== db) await refuseBodiesInIndex(db);
     const indexer = new EventIndexer(db, options);
-    const raw = await db.get(INDEXED_HEIGHT_KEY);
-    if (raw !== undefined) {
-      if (raw.length !== 8)
-        throw new StoreError("STORE_CORRUPT", "tx_index.db: indexed-height record is not 8 bytes");
-      indexer.#indexedHeight = readUint64(raw, 0);
-    }
+    const indexed = await readMarker(db, INDEXED_HEIGHT_KEY, "indexed-height");
+    // The two databases' writes are not synced, so after a power cut either may have kept a height
+    // the other lost: a height counts as indexed only when both hold it, and start-up repair
+    // indexes it again otherwise (the same keys, so whatever either kept is overwritten alike).
+    // A removed tx_index_bodies.db (no height) has every height re-indexed.
+    const bodies = indexer.#bodies === db ? indexed : await lastBodiesHeight(indexer.#bodies);
+    indexer.#indexedHeight = indexed;
+    if (bodies < indexed) indexer.#indexedHeight = bodies;
+    await indexer.#finishPendingMoves();
     return indexer;
   }
 
@@ -223,25 +242,72 @@ export class EventIndexer implements HeightIndexer {
   }
 
   /**
-   * Indexes one height in one batch: each tx (position → result, hash → position, its indexed
-   * event attributes), the block's begin/end events, and the indexed height. A tx seen before
-   * at another position is moved: its old entries go in the same batch, so a hash has one home.
-   * Re-indexing a height (start-up repair) gives the same keys.
+   * Indexes one height: each tx (position → result, hash → position, its indexed event
+   * attributes), the block's begin/end events, and the indexed height. A tx seen before at another
+   * position is moved: its old entries and body go, so a hash has one home. Re-indexing a height
+   * (start-up repair) gives the same keys.
+   *
+   * With two databases, in this order (crash windows: docs/storage.md "Crash consistency"): the
+   * bodies (with the height's record), then the index (with its marker, and, when txs moved, the
+   * record `0x06 height` of their old positions), then, only if txs moved, the old bodies go and
+   * then that record. When txs moved the index's write is synced: a power cut must never keep the
+   * old bodies' delete and lose the write that stopped leading to them. At open, every move
+   * record left finishes its deletes.
    */
   async indexHeight(input: HeightIndexInput): Promise<void> {
-    const batch = new LevelBatch(this.#db, { copies: true });
+    const batches = this.#batches();
     try {
-      const newHeight = await this.#buildHeight(batch, input);
-      await batch.write({ sync: this.#sync });
+      const { newHeight, movedFrom } = await this.#buildHeight(batches, input);
+      const moved = movedFrom.length > 0 && batches.bodies !== batches.index;
+      if (batches.bodies !== batches.index) await batches.bodies.write({ sync: this.#sync });
+      await batches.index.write({ sync: this.#sync || moved });
+      if (moved) await this.#finishMoves(input.height, movedFrom);
       this.#indexedHeight = newHeight;
     } catch (error) {
-      batch.abandon();
+      batches.bodies.abandon();
+      batches.index.abandon();
       throw error;
     }
   }
 
-  /** Puts a height's entries into `batch`; returns the indexed-height marker it wrote. */
-  async #buildHeight(batch: LevelBatch, input: HeightIndexInput): Promise<bigint> {
+  /** One batch per database (the same one when one database holds both). */
+  #batches(): Batches {
+    const index = new LevelBatch(this.#db, { copies: true });
+    return {
+      index,
+      bodies: this.#bodies === this.#db ? index : new LevelBatch(this.#bodies, { copies: true }),
+    };
+  }
+
+  /**
+   * The old bodies of the txs `height` moved (no hash leads to them since the index's write, which
+   * carried the record naming them), then the record. The first delete is synced so that a power
+   * cut never keeps the record's delete without it.
+   */
+  async #finishMoves(height: bigint, movedFrom: readonly Uint8Array[]): Promise<void> {
+    const bodies = new LevelBatch(this.#bodies);
+    for (const position of movedFrom) bodies.del(Uint8Array.of(PREFIX_TX_BODY, ...position));
+    await bodies.write({ sync: true });
+    await new LevelBatch(this.#db).del(movedBodiesKey(height)).write({ sync: this.#sync });
+  }
+
+  /** Finishes the moves a crash interrupted: a record in tx_index.db means its homes moved. */
+  async #finishPendingMoves(): Promise<void> {
+    if (this.#bodies === this.#db) return;
+    const records = await this.#db
+      .iterator({ gte: Uint8Array.of(PREFIX_MOVED_BODIES), lt: Uint8Array.of(PREFIX_MOVED_BODIES + 1) })
+      .all();
+    for (const [key, value] of records) {
+      await this.#finishMoves(readUint64(key, 1), splitPositions(value, this.#db.location));
+    }
+  }
+
+  /** Puts a height's entries into the batches; returns the markers' height and the moved txs' old positions. */
+  async #buildHeight(
+    batches: Batches,
+    input: HeightIndexInput,
+  ): Promise<{ newHeight: bigint; movedFrom: Uint8Array[] }> {
+    const batch = batches.index;
     const { height } = input;
     const keys = new CompositeKeys();
     const scratch = this.#keyScratch;
@@ -249,17 +315,25 @@ export class EventIndexer implements HeightIndexer {
     const valueOfSize = (size: number) => values.take(size);
     const heightBytes = encodeHeight(height);
     const txs = input.txs;
-    // Built a slice at a time, the event loop turning between slices (the write stays one
-    // batch): a height of thousands of txs took the main thread for hundreds of milliseconds in
-    // one go, and every admission waited behind it.
+    // Built a slice at a time, the event loop turning between slices (the writes stay one
+    // batch per database): a height of thousands of txs took the main thread for hundreds of
+    // milliseconds in one go, and every admission waited behind it.
     const hashes: Uint8Array[] = new Array(txs.length);
     for (let start = 0; start < txs.length; start += INDEX_SLICE_TXS) {
       if (start > 0) await nextTurn();
       const end = Math.min(txs.length, start + INDEX_SLICE_TXS);
       for (let i = start; i < end; i++) hashes[i] = txs[i]!.hash ?? sha256(txs[i]!.tx);
     }
-    // Earlier homes of these txs are looked up while this height's entries are built.
+    // Earlier homes of these txs are looked up while this height's entries are built, and so are
+    // bodies at this height past its last tx (left by an interrupted `removeHeight` of a block
+    // this height replaces; normally none, a seek that finds nothing).
     const previousRead = this.#db.getMany(hashes.map(txHomeKey));
+    const strayRead =
+      this.#bodies === this.#db
+        ? Promise.resolve([])
+        : this.#bodies
+            .keys({ gte: txBodyKey(height, txs.length), lt: heightKey(PREFIX_TX_BODY, height + 1n) })
+            .all();
     const homes = new Map<string, number>();
     for (let start = 0; start < txs.length; start += INDEX_SLICE_TXS) {
       if (txs.length > INDEX_SLICE_TXS) await nextTurn();
@@ -271,11 +345,12 @@ export class EventIndexer implements HeightIndexer {
         const earlierHere = homes.get(id);
         if (earlierHere !== undefined) {
           // The same tx twice in this block: the later occurrence wins.
+          batches.bodies.del(txBodyKey(height, earlierHere));
           this.#deleteTxEntries(batch, keys, height, earlierHere, txs[earlierHere]!.result.events);
         }
         homes.set(id, index);
         const resultBytes = indexed.resultBytes ?? ResponseDeliverTx.encode(indexed.result).finish();
-        batch.put(
+        batches.bodies.put(
           scratch.positionKey(PREFIX_TX_BODY, heightBytes, index),
           encodeTxResult(height, index, indexed.tx, resultBytes, valueOfSize),
         );
@@ -283,12 +358,20 @@ export class EventIndexer implements HeightIndexer {
         putEventEntries(batch, keys, scratch, PREFIX_TX_EVENT, indexed.result.events, heightBytes, index, 0);
       }
     }
+    for (const stray of await strayRead) batches.bodies.del(stray);
     // Indexed before at another height: move it. (Within this height, the loop above decided;
-    // deleting keys of another height never touches what this batch puts.)
+    // deleting keys of another height never touches what this batch puts.) With two databases
+    // the old bodies go in a third write, once no hash leads to them (#finishMoves).
     const moved = (await previousRead)
       .map((stored, i) => (stored === undefined ? undefined : readHome(stored, hashes[i]!)))
       .filter((home): home is TxHome => home !== undefined && home.height !== height);
     await this.#deleteHomes(batch, keys, moved);
+    const movedFrom = moved.map((home) => txBodyKey(home.height, home.index).subarray(1));
+    if (moved.length > 0) {
+      if (batches.bodies === batch)
+        for (const position of movedFrom) batch.del(Uint8Array.of(PREFIX_TX_BODY, ...position));
+      else batch.put(movedBodiesKey(height), concatBytes(movedFrom));
+    }
     const blockEvents: ABCIResponses = {
       deliverTxs: [],
       beginBlock: { events: [...input.beginBlockEvents] },
@@ -320,28 +403,37 @@ export class EventIndexer implements HeightIndexer {
     let newHeight = this.#indexedHeight;
     if (height > newHeight) newHeight = height;
     batch.put(INDEXED_HEIGHT_KEY, encodeHeight(newHeight));
-    return newHeight;
+    // The bodies' own record of this height, a key just before its first body: every key the
+    // bodies' database gets sorts after all it held (index-keys.ts).
+    if (batches.bodies !== batch) batches.bodies.put(heightKey(PREFIX_TX_BODY, height), HEIGHT_WRITTEN);
+    return { newHeight, movedFrom };
   }
 
   /**
-   * Removes what `indexHeight` wrote for a height that no longer exists (`rollback
-   * --hard`), in one batch: each tx whose home is this height (hash → result, position, event
-   * entries), the block's events, and the indexed-height marker moves below the height. A tx
-   * indexed again at another height since is left alone. Removing twice is harmless.
+   * Removes what `indexHeight` wrote for a height that no longer exists (`rollback --hard`): each
+   * tx whose home is this height (hash → position, body, event entries), the block's events, and
+   * both markers move below the height. A tx indexed again at another height since is left alone.
+   * The index's batch goes first, then the bodies' (every body of the height, found by its key
+   * range, not by the hashes the first write removed), both synced: an interrupted removal leaves
+   * bodies no hash leads to and its bodies' marker still at the height; removing again finishes it,
+   * and so does indexing the height anew (its stray bodies go in its first write).
    */
   async removeHeight(height: bigint, txHashes: readonly Uint8Array[]): Promise<void> {
-    const batch = new LevelBatch(this.#db, { copies: true });
+    const batches = this.#batches();
     try {
-      const newHeight = await this.#buildRemoval(batch, height, txHashes);
-      await batch.write({ sync: true });
+      const newHeight = await this.#buildRemoval(batches, height, txHashes);
+      await batches.index.write({ sync: true });
+      if (batches.bodies !== batches.index) await batches.bodies.write({ sync: true });
       this.#indexedHeight = newHeight;
     } catch (error) {
-      batch.abandon();
+      batches.bodies.abandon();
+      batches.index.abandon();
       throw error;
     }
   }
 
-  async #buildRemoval(batch: LevelBatch, height: bigint, txHashes: readonly Uint8Array[]): Promise<bigint> {
+  async #buildRemoval(batches: Batches, height: bigint, txHashes: readonly Uint8Array[]): Promise<bigint> {
+    const batch = batches.index;
     const keys = new CompositeKeys();
     const stored = await this.#db.getMany(txHashes.map(txHomeKey));
     const here = stored
@@ -349,6 +441,15 @@ export class EventIndexer implements HeightIndexer {
       .filter((home): home is TxHome => home !== undefined && home.height === height);
     for (const home of here) batch.del(txHomeKey(home.hash));
     await this.#deleteHomes(batch, keys, here);
+    // Every key of the height in the bodies' database: its bodies and its record.
+    if (batches.bodies !== batch) {
+      const bodies = await this.#bodies
+        .keys({ gte: heightKey(PREFIX_TX_BODY, height), lt: heightKey(PREFIX_TX_BODY, height + 1n) })
+        .all();
+      for (const key of bodies) batches.bodies.del(key);
+    } else {
+      for (const home of here) batch.del(txBodyKey(home.height, home.index));
+    }
     // The block's events as the index stored them (not as anyone remembers them now).
     const blockRaw = this.#db.getSync(blockEventsKey(height));
     if (blockRaw !== undefined) {
@@ -385,10 +486,10 @@ export class EventIndexer implements HeightIndexer {
     return newHeight;
   }
 
-  /** Deletes each tx's position and event entries at its home (a moved or removed tx). */
+  /** Deletes each tx's event entries at its home (a moved or removed tx), read from its body. */
   async #deleteHomes(batch: Batch, keys: CompositeKeys, homes: readonly TxHome[]): Promise<void> {
     if (homes.length === 0) return;
-    const bodies = await this.#db.getMany(homes.map((h) => txBodyKey(h.height, h.index)));
+    const bodies = await this.#bodies.getMany(homes.map((h) => txBodyKey(h.height, h.index)));
     homes.forEach((home, i) => {
       const raw = bodies[i];
       const events =
@@ -406,7 +507,6 @@ export class EventIndexer implements HeightIndexer {
     index: number,
     events: readonly Event[],
   ): void {
-    batch.del(txBodyKey(height, index));
     putEventEntries(
       batch,
       keys,
@@ -432,12 +532,12 @@ export class EventIndexer implements HeightIndexer {
   async #getTxResult(hash: Uint8Array): Promise<TxResult | undefined> {
     const home = this.#homeOf(hash);
     if (home === undefined) return undefined;
-    return this.#bodyAt(home, this.#db.getSync(Uint8Array.of(PREFIX_TX_BODY, ...home)));
+    return this.#bodyAt(home, this.#bodies.getSync(Uint8Array.of(PREFIX_TX_BODY, ...home)));
   }
 
   async #loadTxsAt(positions: readonly Uint8Array[]): Promise<(TxResult | undefined)[]> {
     if (positions.length === 0) return [];
-    const raws = await this.#db.getMany(positions.map((p) => Uint8Array.of(PREFIX_TX_BODY, ...p)));
+    const raws = await this.#bodies.getMany(positions.map((p) => Uint8Array.of(PREFIX_TX_BODY, ...p)));
     return raws.map((raw, i) => this.#bodyAt(positions[i]!, raw));
   }
 
@@ -456,6 +556,13 @@ export class EventIndexer implements HeightIndexer {
   }
 }
 
+interface Batches {
+  /** tx_index.db's: hashes, event entries, the indexed-height marker. */
+  index: LevelBatch;
+  /** tx_index_bodies.db's: bodies, block events, its own marker (`index` itself with one database). */
+  bodies: LevelBatch;
+}
+
 interface TxHome {
   hash: Uint8Array;
   height: bigint;
@@ -463,7 +570,44 @@ interface TxHome {
 }
 
 const bodyWhere = (height: bigint, index: number): string =>
-  `tx_index.db tx at height ${height} index ${index}`;
+  `tx_index_bodies.db tx at height ${height} index ${index}`;
+
+/** A move record's value: the old positions, 12 bytes each. */
+function splitPositions(value: Uint8Array, where: string): Uint8Array[] {
+  if (value.length % TX_HOME_BYTES !== 0) {
+    throw new StoreError("STORE_CORRUPT", `${where}: a moved-bodies record of ${value.length} bytes`);
+  }
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < value.length; at += TX_HOME_BYTES) out.push(value.subarray(at, at + TX_HOME_BYTES));
+  return out;
+}
+
+/** The value of a height's record in tx_index_bodies.db (one byte: never an empty value). */
+const HEIGHT_WRITTEN = Uint8Array.of(1);
+
+/** The height of the last key of tx_index_bodies.db (each height's write ends past all before it). */
+async function lastBodiesHeight(bodies: BinaryLevel): Promise<bigint> {
+  const [last] = await bodies
+    .keys({
+      gte: Uint8Array.of(PREFIX_TX_BODY),
+      lt: Uint8Array.of(PREFIX_TX_BODY + 1),
+      reverse: true,
+      limit: 1,
+    })
+    .all();
+  if (last === undefined) return 0n;
+  if (last.length < 9)
+    throw new StoreError("STORE_CORRUPT", `${bodies.location}: a key of ${last.length} bytes`);
+  return readUint64(last, 1);
+}
+
+async function readMarker(db: BinaryLevel, key: Uint8Array, what: string): Promise<bigint> {
+  const raw = await db.get(key);
+  if (raw === undefined) return 0n;
+  if (raw.length !== 8)
+    throw new StoreError("STORE_CORRUPT", `${db.location}: ${what} record is not 8 bytes`);
+  return readUint64(raw, 0);
+}
 
 function readHome(raw: Uint8Array, hash: Uint8Array): TxHome {
   if (raw.length !== TX_HOME_BYTES) {
@@ -504,4 +648,25 @@ async function refuseLegacyLayout(db: BinaryLevel): Promise<void> {
       "re-indexes every height whose block and ABCI responses it holds at start-up (or run `rxbft reindex-event` " +
       "after removing it). Heights pruned from the block store cannot be indexed again",
   );
+}
+
+/**
+ * A tx_index.db written before the bodies had a database of their own holds them (0x04).
+ * Read as this layout, every tx would be "not found", so it is refused with the way out, as for
+ * the layout before it.
+ */
+async function refuseBodiesInIndex(db: BinaryLevel): Promise<void> {
+  for (const prefix of BODY_PREFIXES) {
+    const found = await db
+      .keys({ gte: Uint8Array.of(prefix), lt: Uint8Array.of(prefix + 1), limit: 1 })
+      .all();
+    if (found.length === 0) continue;
+    throw new StoreError(
+      "STORE_OPEN_FAILED",
+      `${db.location}: the tx index has the layout of rxbft before tx_index_bodies.db (tx results in ` +
+        "tx_index.db). Stop the node, remove that tx_index.db directory and start again: the node " +
+        "re-indexes every height whose block and ABCI responses it holds at start-up (or run `rxbft reindex-event` " +
+        "after removing it). Heights pruned from the block store cannot be indexed again",
+    );
+  }
 }

@@ -1,12 +1,18 @@
-// Key layout of tx_index.db, which holds both the tx index and the block-event index so one
-// batch indexes a whole height atomically.
+// Key layout of the kv tx index: two LevelDB databases. tx_index.db holds the keys spread over the
+// key space, the block events and the last-indexed-height marker; tx_index_bodies.db holds only
+// keys that grow with the height, so each height's write sorts after everything it holds.
 //
+// tx_index.db:
 //   0x00                                   → last indexed height (8 bytes)
 //   0x03 entry(key,value) height(8) index(4) seq(4) → 0x01                 (tx event attributes)
-//   0x04 height(8) index(4)                → TxResult                      (a tx at its position)
 //   0x05 hash(32)                          → height(8) index(4)            (a tx's home, by hash)
+//   0x06 height(8)                         → positions (12 bytes each)     (bodies a height's moved
+//                                             txs left, until they are deleted: event-indexer.ts)
 //   0x10 height(8)                         → block events (ABCIResponses with begin/end events)
 //   0x11 entry(key,value) height(8) seq(4) → 0x01                          (block event attributes)
+// tx_index_bodies.db:
+//   0x04 height(8)                         → 0x01                          (the height was written)
+//   0x04 height(8) index(4)                → TxResult                      (a tx at its position)
 //
 // entry(key,value) = u16 len(key) ‖ key ‖ u32 len(value) ‖ value. Length prefixes keep one
 // key's entries contiguous and one (key, value)'s entries sorted by position, whatever bytes
@@ -15,11 +21,17 @@
 //
 // Why the tx's bytes and result live under its position and only 12 bytes under its hash: hashes
 // are random, so every height's hash keys land across the whole key range and LevelDB's
-// compactions rewrite whatever shares a table with them, level after level. Under positions,
-// which only grow, a height's TxResults (most of the index's bytes) are appended after the last
-// ones and compactions rarely rewrite them (docs/storage.md "Memory", the tx index's layout).
-// Versions before this layout kept `0x01 hash → TxResult` and `0x02 position → hash`; a
-// database holding those prefixes is refused at open (LEGACY_TX_PREFIXES).
+// compactions rewrite whatever shares a table with them, level after level. Why the positions live
+// in a database of their own: LevelDB compacts a table into every table of the next level its
+// [smallest, largest] key range overlaps, and a memtable holding hashes, event entries and bodies
+// spans the whole key space, so each flush rewrote the levels below it, the bodies included.
+// Alone, and with no key of a fixed place (a marker, another prefix) beside them, a height's bodies
+// make tables that overlap nothing already stored, which LevelDB places or moves down without
+// rewriting them (docs/storage.md "Eleventh pass"). So the bodies' own marker is the last key's
+// height, and the 9-byte height record (written for every height, txs or not) carries it.
+// Versions before the split kept 0x04 in tx_index.db, and versions before positions kept
+// `0x01 hash → TxResult` and `0x02 position → hash`; a tx_index.db holding either is refused at
+// open (LEGACY_TX_PREFIXES, BODY_PREFIXES).
 import { StoreError } from "../errors.js";
 import { bytesKey, heightIndexKey, heightKey, readUint32, writeUint32, writeUint64 } from "../key-bytes.js";
 
@@ -27,12 +39,16 @@ export const INDEXED_HEIGHT_KEY = Uint8Array.of(0x00);
 export const PREFIX_TX_EVENT = 0x03;
 export const PREFIX_TX_BODY = 0x04;
 export const PREFIX_TX_HOME = 0x05;
+/** The old positions of the txs a height moved, until their bodies go from tx_index_bodies.db. */
+export const PREFIX_MOVED_BODIES = 0x06;
 /** `0x01 hash → TxResult` and `0x02 position → hash`: the layout before PREFIX_TX_BODY. */
 export const LEGACY_TX_PREFIXES = { first: 0x01, end: 0x03 } as const;
 /** A tx's home: height(8) ‖ index(4). */
 export const TX_HOME_BYTES = 12;
 export const PREFIX_BLOCK_EVENTS = 0x10;
 export const PREFIX_BLOCK_EVENT = 0x11;
+/** The prefixes that live in tx_index_bodies.db (tx_index.db held them before the split). */
+export const BODY_PREFIXES: readonly number[] = [PREFIX_TX_BODY];
 
 /** Composite keys longer than this are not indexed (their length must fit the u16 prefix). */
 export const MAX_INDEXED_KEY_BYTES = 0xffff;
@@ -40,6 +56,7 @@ export const MAX_INDEXED_KEY_BYTES = 0xffff;
 export const txHomeKey = (hash: Uint8Array): Uint8Array => bytesKey(PREFIX_TX_HOME, hash);
 export const txBodyKey = (height: bigint, index: number): Uint8Array =>
   heightIndexKey(PREFIX_TX_BODY, height, index);
+export const movedBodiesKey = (height: bigint): Uint8Array => heightKey(PREFIX_MOVED_BODIES, height);
 export const blockEventsKey = (height: bigint): Uint8Array => heightKey(PREFIX_BLOCK_EVENTS, height);
 
 /** `prefix ‖ u16 len(key) ‖ key` — every entry of one composite key. */

@@ -1,7 +1,8 @@
-// The kv back end of the search executor: how a driver walks tx_index.db. Drivers become key
-// ranges (a (key, value) pair's entries, a key's entries, a height range of positions, every
-// position); probes and scans read keys only, and same-event equalities are checked by exact
-// entry-key lookups (hasMany), so most searches never load a document.
+// The kv back end of the search executor: how a driver walks the kv index. Drivers become key
+// ranges (a (key, value) pair's entries, a key's entries, in tx_index.db; a height range of
+// positions, every position, in the positions' database: tx_index_bodies.db for txs); probes and
+// scans read keys only, and same-event equalities are checked by exact entry-key lookups
+// (hasMany), so most searches never load a document.
 import type { Condition } from "../../query/ast.js";
 import { StoreError } from "../errors.js";
 import { bytesPrefixEnd, heightKey, readUint64 } from "../key-bytes.js";
@@ -20,7 +21,13 @@ import {
 } from "./search-executor.js";
 
 export interface KvSpaceOptions {
+  /** Holds the event entries. */
   db: BinaryLevel;
+  /**
+   * Holds the position keys (tx_index_bodies.db for txs, where each height also has a shorter
+   * record key that position walks skip; `db` itself for blocks, or when one database holds all).
+   */
+  positionDb: BinaryLevel;
   kind: DocumentKind;
   /** Prefix of this space's event entries. */
   entryPrefix: number;
@@ -31,6 +38,14 @@ export interface KvSpaceOptions {
   positionOfHash?(hash: Uint8Array): Promise<Uint8Array | undefined>;
   loadDocuments(positions: readonly Uint8Array[]): Promise<(IndexedDocument | undefined)[]>;
 }
+
+/** A position key, not a height's record beside the positions (index-keys.ts). */
+const isPosition = (space: KvSpaceOptions, key: Uint8Array): boolean =>
+  key.length === 1 + space.positionWidth;
+
+/** Position walks read the positions' database, entry walks the entries'. */
+const walkedDb = (space: KvSpaceOptions, driver: Driver): BinaryLevel =>
+  driver.kind === "height-range" || driver.kind === "all" ? space.positionDb : space.db;
 
 function driverRange(space: KvSpaceOptions, driver: Driver): { gte: Uint8Array; lt: Uint8Array } {
   switch (driver.kind) {
@@ -64,7 +79,13 @@ function driverRange(space: KvSpaceOptions, driver: Driver): { gte: Uint8Array; 
  */
 async function probe(space: KvSpaceOptions, driver: Driver, limit: number): Promise<number> {
   const range = driverRange(space, driver);
-  const keys = await space.db.keys({ ...range, limit }).all();
+  const keys = await walkedDb(space, driver)
+    .keys({ ...range, limit })
+    .all();
+  if (driver.kind === "height-range" || driver.kind === "all") {
+    if (keys.length >= limit) return keys.length;
+    return keys.filter((key) => isPosition(space, key)).length;
+  }
   if (driver.kind !== "event-key" || keys.length >= limit) return keys.length;
   const keyPrefixLength = entryKeyPrefix(space.entryPrefix, driver.key).length;
   const decoder = new TextDecoder();
@@ -79,7 +100,7 @@ async function probe(space: KvSpaceOptions, driver: Driver, limit: number): Prom
 async function scan(space: KvSpaceOptions, driver: Driver, budget: SearchBudget): Promise<SearchHit[]> {
   const range = driverRange(space, driver);
   const hits: SearchHit[] = [];
-  const iterator = space.db.keys({ ...range, limit: budget.maxScanEntries + 1 });
+  const iterator = walkedDb(space, driver).keys({ ...range, limit: budget.maxScanEntries + 1 });
   const isEntry = driver.kind === "event-value" || driver.kind === "event-key";
   const keyPrefixLength = isEntry ? entryKeyPrefix(space.entryPrefix, driver.key).length : 0;
   const decoder = new TextDecoder();
@@ -93,6 +114,7 @@ async function scan(space: KvSpaceOptions, driver: Driver, budget: SearchBudget)
         throw tooBroad(driverLabel(driver), budget.maxScanEntries, "index entries");
       for (const key of keys) {
         if (!isEntry) {
+          if (!isPosition(space, key)) continue;
           hits.push({ position: toPositionString(key.subarray(1)), seq: NO_EVENT });
           continue;
         }
