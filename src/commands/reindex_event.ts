@@ -7,7 +7,8 @@ export default class ReindexEvent extends RxbftCommand {
 Indexes every height from --start-height (default: the block store's base) to --end-height
 (default: the last executed height) through the node's own indexer (tx_index.indexer in
 config.toml), printing a progress bar with the rate. Use it after deleting or corrupting
-data/tx_index.db, or after switching the indexer from "null" to "kv". Running it twice gives the
+data/tx_index.db and data/tx_index_bodies.db, or after switching the indexer from "null" to "kv".
+Running it twice gives the
 same index. Refuses the null indexer, and a home where a node runs.`;
   static override aliases = ["reindex-event"];
   static override examples = [

@@ -105,7 +105,7 @@ export const BASE_KEYS = {
     "int",
     integer(0, 4096),
     8,
-    "LevelDB block cache of each database (blockstore, state, tx_index, the in-process kvstore), in MB",
+    "LevelDB block cache of each database (blockstore, state, tx_index and tx_index_bodies, the in-process kvstore), in MB",
     { rxbft: true },
   ),
   db_write_buffer_size_mb: key(
@@ -498,7 +498,7 @@ export const TX_INDEX_KEYS = {
     "string",
     oneOf(["null", "kv", "psql"]),
     "kv",
-    'Transaction indexer: "kv" (tx_index.db), "psql" (PostgreSQL, see docs/indexing.md) or "null" (off)',
+    'Transaction indexer: "kv" (tx_index.db and tx_index_bodies.db), "psql" (PostgreSQL, see docs/indexing.md) or "null" (off)',
   ),
   "psql-conn": key(
     "string",
