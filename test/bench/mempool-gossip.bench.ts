@@ -7,15 +7,9 @@
 // rounds alternate; medians. Bounded in count and time; never fails on time. Writes
 // bench-results/mempool-gossip.json.
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Subject } from "rxjs";
-import { KvstoreApplication } from "../../src/abci/apps/kvstore.js";
-import { InProcessAbciClient } from "../../src/abci/client/in-process-client.js";
-import { createLogger } from "../../src/logger/index.js";
-import { DEFAULT_MEMPOOL_CONFIG } from "../../src/mempool/state.js";
 import {
   DEFAULT_MEMPOOL_GOSSIP_CONFIG,
   initialMempoolGossipState,
@@ -23,12 +17,11 @@ import {
   type MempoolGossipState,
   mempoolGossipReducer,
 } from "../../src/mempool-gossip/index.js";
-import { createMempoolNode } from "../../streams/mempool-node.js";
-import type { NodeEvent } from "../../streams/node-handle.js";
 import {
   MEMPOOL_GOSSIP_MESSAGES_PER_SEND,
   MEMPOOL_GOSSIP_SEND_BYTES,
 } from "../../streams/reactors/mempool-gossip.js";
+import { kvstoreMempoolNode } from "./kvstore-mempool-node.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const ROUNDS = 5;
@@ -40,19 +33,7 @@ let serial = 0;
 const freshTxs = (n: number) => Array.from({ length: n }, () => enc.encode(`key${serial}=value${serial++}`));
 const hashOf = (tx: Uint8Array) => createHash("sha256").update(tx).digest("hex").toUpperCase();
 
-const dir = mkdtempSync(join(tmpdir(), "rxbft-mempool-gossip-bench-"));
-const client = new InProcessAbciClient(await KvstoreApplication.open(join(dir, "kv")));
-const mempool = createMempoolNode({
-  config: { ...DEFAULT_MEMPOOL_CONFIG, size: (ROUNDS + 1) * BATCH, cacheSize: (ROUNDS + 1) * BATCH },
-  height: 0n,
-  connection: client.mempool,
-  events$: new Subject<NodeEvent>(),
-  logger: createLogger({ level: "none" }),
-  onFault: (fault) => {
-    throw new Error(fault.reason);
-  },
-});
-const running = mempool.start();
+const { mempool, close } = await kvstoreMempoolNode("mempool-gossip", (ROUNDS + 1) * BATCH);
 
 async function admissions(): Promise<number> {
   const txs = freshTxs(BATCH);
@@ -149,9 +130,7 @@ for (let r = 0; r < ROUNDS; r++) {
   mesh.push(meshed.round());
   baseline.push(await admissions());
 }
-running.unsubscribe();
-await client.close();
-rmSync(dir, { recursive: true, force: true });
+await close();
 
 for (const g of [single, grouped])
   if (g.messages() !== (ROUNDS + 1) * BATCH * PEERS)

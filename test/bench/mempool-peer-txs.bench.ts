@@ -6,18 +6,12 @@
 // allocated per tx (V8's sampling heap profiler, collected objects included). Rounds alternate;
 // medians. Bounded in count and time; never fails on time. Writes
 // bench-results/mempool-peer-txs.json.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Subject } from "rxjs";
-import { KvstoreApplication } from "../../src/abci/apps/kvstore.js";
-import { InProcessAbciClient } from "../../src/abci/client/in-process-client.js";
-import { createLogger } from "../../src/logger/index.js";
-import { DEFAULT_MEMPOOL_CONFIG } from "../../src/mempool/state.js";
-import { createMempoolNode, type PeerTxAnswered } from "../../streams/mempool-node.js";
-import type { NodeEvent } from "../../streams/node-handle.js";
+import type { PeerTxAnswered } from "../../streams/mempool-node.js";
+import { kvstoreMempoolNode } from "./kvstore-mempool-node.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const ROUNDS = 5;
@@ -29,19 +23,7 @@ let serial = 0;
 const freshTxs = (n: number) => Array.from({ length: n }, () => enc.encode(`key${serial}=value${serial++}`));
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-const dir = mkdtempSync(join(tmpdir(), "rxbft-mempool-peer-txs-bench-"));
-const client = new InProcessAbciClient(await KvstoreApplication.open(join(dir, "kv")));
-const mempool = createMempoolNode({
-  config: { ...DEFAULT_MEMPOOL_CONFIG, size: (2 * ROUNDS + 2) * BATCH, cacheSize: (2 * ROUNDS + 2) * BATCH },
-  height: 0n,
-  connection: client.mempool,
-  events$: new Subject<NodeEvent>(),
-  logger: createLogger({ level: "none" }),
-  onFault: (fault) => {
-    throw new Error(fault.reason);
-  },
-});
-const running = mempool.start();
+const { mempool, close } = await kvstoreMempoolNode("mempool-peer-txs", (2 * ROUNDS + 2) * BATCH);
 
 const session = new Session();
 session.connect();
@@ -113,9 +95,7 @@ for (let r = 0; r < ROUNDS; r++) {
   ours.push(await sampled(viaAnswer));
 }
 session.disconnect();
-running.unsubscribe();
-await client.close();
-rmSync(dir, { recursive: true, force: true });
+await close();
 
 const result = {
   batch: BATCH,

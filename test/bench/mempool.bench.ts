@@ -3,18 +3,11 @@
 // AdmissionDecided, each caller answered) beside the app's CheckTx called directly through the same client, in the same run.
 // Fresh txs each round (the cache would refuse repeats); rounds alternate; medians. Bounded in
 // count and time; never fails on time. Writes bench-results/mempool.json.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Subject } from "rxjs";
-import { KvstoreApplication } from "../../src/abci/apps/kvstore.js";
-import { InProcessAbciClient } from "../../src/abci/client/in-process-client.js";
-import { createLogger } from "../../src/logger/index.js";
-import { DEFAULT_MEMPOOL_CONFIG } from "../../src/mempool/state.js";
 import { CheckTxType } from "../../src/wire/generated/tendermint/abci/types.js";
-import { createMempoolNode } from "../../streams/mempool-node.js";
-import type { NodeEvent } from "../../streams/node-handle.js";
+import { kvstoreMempoolNode } from "./kvstore-mempool-node.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const ROUNDS = 5;
@@ -24,20 +17,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 let serial = 0;
 const freshTxs = (n: number) => Array.from({ length: n }, () => enc.encode(`key${serial}=value${serial++}`));
 
-const dir = mkdtempSync(join(tmpdir(), "rxbft-mempool-bench-"));
-const client = new InProcessAbciClient(await KvstoreApplication.open(join(dir, "kv")));
-const mempool = createMempoolNode({
-  // Room for every round's txs: this measures admission, not eviction.
-  config: { ...DEFAULT_MEMPOOL_CONFIG, size: (ROUNDS + 1) * BATCH, cacheSize: (ROUNDS + 1) * BATCH },
-  height: 0n,
-  connection: client.mempool,
-  events$: new Subject<NodeEvent>(),
-  logger: createLogger({ level: "none" }),
-  onFault: (fault) => {
-    throw new Error(fault.reason);
-  },
-});
-const running = mempool.start();
+// Room for every round's txs: this measures admission, not eviction.
+const { mempool, client, close } = await kvstoreMempoolNode("mempool", (ROUNDS + 1) * BATCH);
 
 async function throughLoop(): Promise<number> {
   const txs = freshTxs(BATCH);
@@ -64,9 +45,7 @@ for (let r = 0; r < ROUNDS; r++) {
   ours.push(await throughLoop());
   baseline.push(await direct());
 }
-running.unsubscribe();
-await client.close();
-rmSync(dir, { recursive: true, force: true });
+await close();
 
 const result = {
   batch: BATCH,
