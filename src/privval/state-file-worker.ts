@@ -3,15 +3,16 @@
 // message out and one answer back instead of a thread-pool round trip (and a wait for the main
 // thread's turn) per open, write, fsync, close, rename and directory fsync. A replacement comes in
 // two messages: `stage` writes the temporary file at once (over the previous state's inode, kept
-// under a spare name, when there is one: state-file-spare.ts) and hands its sync to a pool thread;
+// under a spare name, when there is one: state-file-spare.ts) and syncs it (a spare here, a fresh
+// file on a pool thread);
 // `commit` (sent once the caller's consensus log is synced) renames it over the file and fsyncs the
 // directory once the stage's fsync is done, or `abort` removes it. `datasync-then-commit` is the
 // commit for a log that lends its descriptor (log-sync.ts): the log's fdatasync runs here, blocking
-// this thread, while the stage's fsync runs on the pool, so the two disk waits overlap instead of
-// adding up (docs/network.md, "seventh pass"); the rename runs only once both are done, and one
+// this thread, while a fresh stage's fsync runs on the pool, so the two disk waits overlap instead
+// of adding up (docs/network.md, "seventh pass"); the rename runs only once both are done, and one
 // answer tells both outcomes. If the fdatasync fails the staged file is removed and the old state
 // stays. Messages are handled in the order sent, so a commit always follows its stage.
-import { closeSync, fdatasync, fdatasyncSync, fsync, rmSync } from "node:fs";
+import { closeSync, fdatasyncSync, fsync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { parentPort } from "node:worker_threads";
 import { openDirectory, replaceWithStagedSync, writeTemporarySync } from "../types/key-file-atomic-write.js";
@@ -131,10 +132,10 @@ function discard(entry: Staged): void {
 const NO_SUCH_FD = 2 ** 30;
 
 /**
- * The temporary file written here (a page-cache copy) and fsynced on a pool thread, so that this
- * thread is free for the log's fdatasync meanwhile. On failure the file is removed.
+ * The staged file written here (a page-cache copy) and synced: a spare here and now, a fresh
+ * temporary file on a pool thread, so that this thread is free for the log's fdatasync meanwhile.
+ * On failure the file is removed.
  */
-
 function stage(
   path: string,
   temporary: string,
@@ -167,13 +168,27 @@ function stage(
   // A test's failing disk: the sync runs on a descriptor no process has open, so it fails (EBADF)
   // as a real fsync error would, through the same close-and-remove path.
   const syncFd = test.fail ? NO_SUCH_FD : fd;
-  // A fresh file is fsynced whole; a reused spare needs only its data and length (fdatasync):
-  // its inode and directory entry are durable already, and its times matter to no reader.
-  const sync = name === temporary ? fsync : fdatasync;
+  // A reused spare needs only its data and length (fdatasync): its inode and directory entry are
+  // durable already, and its times matter to no reader. That sync writes no journal commit, so it
+  // runs here, blocking this thread for about a tenth of a millisecond before the log's fdatasync
+  // (whose request is queued behind this stage): a trip to node's thread pool would instead queue
+  // it behind the pool's other work (the stores' synced batches, the block files, the index), so a
+  // signature would wait for the node's busiest moments (docs/storage.md, "the spare synced on the
+  // writer's thread").
+  if (name !== temporary) {
+    try {
+      fdatasyncSync(syncFd);
+    } catch (error) {
+      return { name, ready: new Promise<void>((resolve) => resolve(close(error))) };
+    }
+    return { name, ready: new Promise<void>((resolve) => resolve(close(undefined))) };
+  }
+  // A fresh file is fsynced whole, on the pool: its inode, blocks and directory entry make a
+  // journal commit, which the log's fdatasync on this thread then overlaps.
   return {
     name,
     ready: new Promise<void>((resolve, reject) =>
-      sync(syncFd, (error) => (error ? reject(error) : resolve())),
+      fsync(syncFd, (error) => (error ? reject(error) : resolve())),
     ).then(() => close(undefined), close),
   };
 }
