@@ -2,15 +2,15 @@
 // then the mempool's txs within what the block's data may hold and max gas (the mempool port:
 // src/mempool's reap over the node's mempool state; a stand-in in the simulation). Reads of the
 // latest pool states; the answer is logged, so replay needs neither pool. The node's port also
-// makes the reaped txs' data hash and Data bytes before answering, a piece per turn of the event
-// loop (`reapTxsHashed`): the fold that builds the proposal then finds them done instead of hashing
+// makes the reaped txs' data hash and Data bytes before answering, in pieces that yield a turn of the
+// event loop once REAP_WORK_BUDGET_MS of work has run (`reapTxsHashed`): the fold that builds the proposal then finds them done instead of hashing
 // and encoding a block of tens of thousands of txs in one piece; without it (the simulation) the
 // answer is synchronous, as before.
 import { concatMap, from, map, type Observable } from "rxjs";
 import type { ConsensusEffect, ReapProposalBlock } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import { type EvidencePoolState, pendingEvidence } from "../../src/evidence/index.js";
-import { nextTurn } from "../../src/next-turn.js";
+import { turnsAfterWork } from "../../src/next-turn.js";
 import { BLOCK_DATA_PIECE, blockDataBytesAhead } from "../../src/types/block-data-ahead.js";
 import { maxDataBytes } from "../../src/types/block-limits.js";
 import type { Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
@@ -30,25 +30,35 @@ export interface ReapingDeps {
 }
 
 /**
+ * Work between two turns of the event loop while a proposal's data hash and Data bytes are made.
+ * A 5,000-tx block is ~3 ms of both: paid as one run, not as 4 turns each waiting behind a loaded
+ * turn of other work (~130 ms of the proposer's critical path under load, docs/network.md). A
+ * 50k-tx block still yields every few ms, as its pieces did (docs/storage.md, Eighth/Ninth pass).
+ */
+export const REAP_WORK_BUDGET_MS = 4;
+
+/**
  * The node's reaping ports over its mempool's reap: the txs, and the txs with their data hash made
- * ahead from the digests each pool entry carries (hashed as it was admitted), the tree a piece per
- * turn of the event loop.
+ * ahead from the digests each pool entry carries (hashed as it was admitted), the tree in pieces.
+ * `pauses` makes the pause of one reap's pieces (a fresh work budget per reap).
  */
 export function mempoolReaping(
   reap: (maxBytes: number, maxGas: bigint) => readonly { tx: Uint8Array; digests: TxDigests }[],
+  pauses: () => () => Promise<void> = () => turnsAfterWork(REAP_WORK_BUDGET_MS),
 ): Pick<ReapingDeps, "reapTxs" | "reapTxsHashed"> {
   return {
     reapTxs: (maxBytes, maxGas) => reap(maxBytes, maxGas).map((t) => t.tx),
     reapTxsHashed: async (maxBytes, maxGas) => {
       const reaped = reap(maxBytes, maxGas);
       const txs = reaped.map((t) => t.tx);
+      const pause = pauses();
       await dataHashAhead(
         txs,
         reaped.map((t) => t.digests),
-        nextTurn,
+        pause,
       );
       // And its Data bytes, which the block's encoding in the fold copies (types/block-data-ahead.ts).
-      if (txs.length > BLOCK_DATA_PIECE) await blockDataBytesAhead(txs, nextTurn);
+      if (txs.length > BLOCK_DATA_PIECE) await blockDataBytesAhead(txs, pause);
       return txs;
     },
   };

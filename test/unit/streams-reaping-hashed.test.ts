@@ -1,6 +1,7 @@
 // The node's reaping (streams/effects/reaping.ts, mempoolReaping): the pool's entries carry each
 // tx's digests from its admission, and the reaped txs' data hash is made before the answer, the
-// event loop turning between pieces, so the proposal's fold finds it done. Without the hashed
+// event loop turning between pieces once a budget of work has run, so the proposal's fold finds it
+// done. Without the hashed
 // port (the simulation) the answer stays synchronous.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -17,6 +18,7 @@ import {
   mempoolReducer,
 } from "../../src/mempool/index.js";
 import { reapMaxBytesMaxGas } from "../../src/mempool/reap.js";
+import { nextTurn, turnsAfterWork } from "../../src/next-turn.js";
 import { dataHash, rememberedTxHashes } from "../../src/wire/hashes.js";
 import { mempoolReaping, reapingHandler } from "../../streams/effects/reaping.js";
 
@@ -55,10 +57,10 @@ describe("reaping a proposal's txs", () => {
     }
   });
 
-  it("the node's answer comes with its data hash made, from the entries' digests, over several turns", async () => {
-    const pool = poolOf(5000);
+  /** Reaps a pool of `n` through the node's port, counting the event loop's turns meanwhile. */
+  async function reapCountingTurns(pool: MempoolState, pauses?: () => () => Promise<void>) {
     const handler = reapingHandler({
-      ...mempoolReaping((maxBytes, maxGas) => reapMaxBytesMaxGas(pool, maxBytes, maxGas)),
+      ...mempoolReaping((maxBytes, maxGas) => reapMaxBytesMaxGas(pool, maxBytes, maxGas), pauses),
       evidencePool: () => EMPTY_EVIDENCE_POOL,
     });
     let turns = 0;
@@ -68,6 +70,13 @@ describe("reaping a proposal's txs", () => {
     });
     const answers = await firstValueFrom(handler(of(reap)).pipe(toArray()));
     clearImmediate(immediate);
+    return { answers, turns };
+  }
+
+  it("the node's answer comes with its data hash made, from the entries' digests, over several turns", async () => {
+    const pool = poolOf(5000);
+    // Every piece yields (a zero budget): the pieces themselves are what this checks.
+    const { answers, turns } = await reapCountingTurns(pool, () => () => nextTurn());
     assert.equal(answers.length, 1);
     const answer = answers[0] as ProposalBlockReaped;
     assert.equal(answer.txs.length, 5000);
@@ -79,6 +88,25 @@ describe("reaping a proposal's txs", () => {
     for (const [i, entry] of entries.entries())
       assert.ok(sameMemory(remembered[i]!, entry.digests.hash), `tx ${i}`);
     assert.deepEqual(dataHash(answer.txs), merkleRoot(entries.map((e) => sha256(e.tx))));
+  });
+
+  it("a block whose pieces fit the work budget is made without waiting a turn of the event loop", async () => {
+    const pool = poolOf(5000);
+    // A clock that never moves: every piece fits the budget, so no turn is waited for.
+    const { answers, turns } = await reapCountingTurns(pool, () => turnsAfterWork(4, () => 0));
+    assert.equal(turns, 0);
+    const answer = answers[0] as ProposalBlockReaped;
+    assert.equal(answer.txs.length, 5000);
+    const entries = [...pool.txs.values()];
+    assert.deepEqual(dataHash(answer.txs), merkleRoot(entries.map((e) => sha256(e.tx))));
+  });
+
+  it("a block whose pieces outrun the work budget yields between them", async () => {
+    const pool = poolOf(5000);
+    // A clock 10 ms further at every reading: each piece is over a 4 ms budget.
+    let clock = 0;
+    const { turns } = await reapCountingTurns(pool, () => turnsAfterWork(4, () => (clock += 10)));
+    assert.ok(turns >= 2, `turns ${turns}`);
   });
 
   it("without the hashed port the answer is synchronous, its data hash left to the fold", () => {
