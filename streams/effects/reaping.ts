@@ -2,10 +2,10 @@
 // then the mempool's txs within what the block's data may hold and max gas (the mempool port:
 // src/mempool's reap over the node's mempool state; a stand-in in the simulation). Reads of the
 // latest pool states; the answer is logged, so replay needs neither pool. The node's port also
-// makes the reaped txs' data hash and Data bytes before answering, in pieces that yield a turn of the
-// event loop once REAP_WORK_BUDGET_MS of work has run (`reapTxsHashed`): the fold that builds the proposal then finds them done instead of hashing
-// and encoding a block of tens of thousands of txs in one piece; without it (the simulation) the
-// answer is synchronous, as before.
+// makes the reaped txs' data hash and Data bytes before answering, in pieces that yield a turn of
+// the event loop once REAP_WORK_BUDGET_MS of work has run (`reapTxsHashed`): the fold that builds
+// the proposal then finds them done instead of hashing and encoding a block of tens of thousands of
+// txs in one piece; without it (the simulation) the answer is synchronous, as before.
 import { concatMap, from, map, type Observable } from "rxjs";
 import type { ConsensusEffect, ReapProposalBlock } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
