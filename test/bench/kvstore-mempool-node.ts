@@ -36,3 +36,13 @@ export async function kvstoreMempoolNode(name: string, capacity: number) {
     },
   };
 }
+
+/**
+ * A maker of unique kvstore txs (`key<n>=value<n>`), numbered across its calls so that neither the
+ * pool nor the cache ever refuses one as seen.
+ */
+export function freshKvstoreTxs(): (count: number) => Uint8Array[] {
+  const enc = new TextEncoder();
+  let serial = 0;
+  return (count) => Array.from({ length: count }, () => enc.encode(`key${serial}=value${serial++}`));
+}

@@ -21,16 +21,14 @@ import {
   MEMPOOL_GOSSIP_MESSAGES_PER_SEND,
   MEMPOOL_GOSSIP_SEND_BYTES,
 } from "../../streams/reactors/mempool-gossip.js";
-import { kvstoreMempoolNode } from "./kvstore-mempool-node.js";
+import { freshKvstoreTxs, kvstoreMempoolNode } from "./kvstore-mempool-node.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const ROUNDS = 5;
 const BATCH = 5000;
 const PEERS = 4;
-const enc = new TextEncoder();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-let serial = 0;
-const freshTxs = (n: number) => Array.from({ length: n }, () => enc.encode(`key${serial}=value${serial++}`));
+const freshTxs = freshKvstoreTxs();
 const hashOf = (tx: Uint8Array) => createHash("sha256").update(tx).digest("hex").toUpperCase();
 
 const { mempool, close } = await kvstoreMempoolNode("mempool-gossip", (ROUNDS + 1) * BATCH);

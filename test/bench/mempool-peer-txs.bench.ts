@@ -11,16 +11,14 @@ import { Session } from "node:inspector";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PeerTxAnswered } from "../../streams/mempool-node.js";
-import { kvstoreMempoolNode } from "./kvstore-mempool-node.js";
+import { freshKvstoreTxs, kvstoreMempoolNode } from "./kvstore-mempool-node.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const ROUNDS = 5;
 const BATCH = 5000;
 const CHUNK = 50;
-const enc = new TextEncoder();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-let serial = 0;
-const freshTxs = (n: number) => Array.from({ length: n }, () => enc.encode(`key${serial}=value${serial++}`));
+const freshTxs = freshKvstoreTxs();
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const { mempool, close } = await kvstoreMempoolNode("mempool-peer-txs", (2 * ROUNDS + 2) * BATCH);

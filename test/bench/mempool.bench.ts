@@ -7,15 +7,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CheckTxType } from "../../src/wire/generated/tendermint/abci/types.js";
-import { kvstoreMempoolNode } from "./kvstore-mempool-node.js";
+import { freshKvstoreTxs, kvstoreMempoolNode } from "./kvstore-mempool-node.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const ROUNDS = 5;
 const BATCH = 5000;
-const enc = new TextEncoder();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-let serial = 0;
-const freshTxs = (n: number) => Array.from({ length: n }, () => enc.encode(`key${serial}=value${serial++}`));
+const freshTxs = freshKvstoreTxs();
 
 // Room for every round's txs: this measures admission, not eviction.
 const { mempool, client, close } = await kvstoreMempoolNode("mempool", (ROUNDS + 1) * BATCH);
