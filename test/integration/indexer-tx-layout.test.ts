@@ -9,13 +9,13 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { sha256 } from "../../src/crypto/hash.js";
 import { parseQuery } from "../../src/query/parser.js";
-import { StoreError } from "../../src/store/errors.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
 import type { HeightIndexInput } from "../../src/store/indexer/height-index-input.js";
 import { txBodyKey, txHomeKey } from "../../src/store/indexer/index-keys.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
 import { TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
 import { attribute, indexedTx } from "../fixtures/store/chain-fixture.js";
+import { isLayoutRefusal } from "./indexer-layout-refusal.js";
 
 const root = mkdtempSync(join(tmpdir(), "indexer-tx-layout-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -78,15 +78,7 @@ describe("tx_index.db's tx layout", () => {
     // The earlier layout's `0x01 hash → TxResult`.
     await db.put(Uint8Array.of(0x01, ...hashOf("old")), Uint8Array.of(0x08, 0x01));
     try {
-      await assert.rejects(
-        EventIndexer.open(db),
-        (error: unknown) =>
-          error instanceof StoreError &&
-          error.code === "STORE_OPEN_FAILED" &&
-          error.message.includes(location) &&
-          error.message.includes("remove that tx_index.db") &&
-          error.message.includes("reindex-event"),
-      );
+      await assert.rejects(EventIndexer.open(db), isLayoutRefusal(location));
     } finally {
       await db.close();
     }
