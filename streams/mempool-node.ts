@@ -58,11 +58,16 @@ export interface MempoolNode extends NodeMempool {
   /** submit() of a tx hashed by hashTx. */
   submitHashed(hashed: TxSha256, from: string): Promise<SubmitResult>;
   /**
-   * A peer's tx (hashed by hashTx) submitted with no promise, waiter object or result object: its
-   * outcome goes to `answered` (one function for every peer tx, the reactor's; the last one given
-   * is the one called), without the CheckTx response.
+   * Registers the one function that gets every peer tx's outcome (the mempool reactor's), without
+   * the CheckTx response; returns its removal. A second registration while one is in place is our
+   * own wiring error and throws.
    */
-  submitPeerTx(hashed: TxSha256, from: string, answered: PeerTxAnswered): void;
+  answerPeerTxs(answered: PeerTxAnswered): () => void;
+  /**
+   * A peer's tx (hashed by hashTx) submitted with no promise, waiter object or result object: its
+   * outcome goes to the function registered by answerPeerTxs (throws when none is).
+   */
+  submitPeerTx(hashed: TxSha256, from: string): void;
   start(): Subscription;
 }
 
@@ -89,7 +94,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   // node's admissions are peers' txs, and a promise per tx (with its executor, resolve and
   // reaction closures, a waiter and a result object) was garbage made per tx for one counter.
   const peerWaiting = new Map<number, string>();
-  let peerAnswered: PeerTxAnswered = () => {};
+  let peerAnswered: PeerTxAnswered | undefined;
   const decided$ = new Subject<AdmissionDecided>();
   // A committed block's tx hashes, none computed twice: a block is committed here only after its
   // data hash was computed for that very txs array (made as our proposal, or checked as another's),
@@ -149,7 +154,8 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     const from = peerWaiting.get(e.requestId);
     if (from !== undefined) {
       peerWaiting.delete(e.requestId);
-      peerAnswered(from, e.hash, e.outcome);
+      // A reactor that stopped while its txs were in check has no one left to tell.
+      peerAnswered?.(from, e.hash, e.outcome);
       return;
     }
     const waiter = waiting.get(e.requestId);
@@ -219,8 +225,15 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     const requestId = enqueue(hashed, from);
     return new Promise<SubmitResult>((resolve) => waiting.set(requestId, { resolve, hash: hashed.key }));
   };
-  const submitPeerTx = (hashed: TxSha256, from: string, answered: PeerTxAnswered): void => {
+  const answerPeerTxs = (answered: PeerTxAnswered): (() => void) => {
+    if (peerAnswered) throw new Error("mempool: peer txs already have their answer registered");
     peerAnswered = answered;
+    return () => {
+      if (peerAnswered === answered) peerAnswered = undefined;
+    };
+  };
+  const submitPeerTx = (hashed: TxSha256, from: string): void => {
+    if (!peerAnswered) throw new Error("mempool: a peer tx was submitted before answerPeerTxs");
     peerWaiting.set(enqueue(hashed, from), from);
   };
   const submit = (given: Uint8Array, from = "rpc"): Promise<SubmitResult> =>
@@ -238,6 +251,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     seen,
     submit,
     submitHashed,
+    answerPeerTxs,
     submitPeerTx,
     // Pending and in-check txs are asked too: the cache may be smaller than the pool. (A tx in
     // check is also queued or cached unless cache_size is 0, when nothing is queued by hash.)

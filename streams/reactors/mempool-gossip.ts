@@ -37,8 +37,10 @@ export interface MempoolGossipDeps {
     hashTx(tx: Uint8Array): TxSha256;
     /** Notes the sender of a tx the mempool has seen and answers true; false: submit it. */
     resentByPeer(hash: string, from: string): boolean;
-    /** Submits a peer's tx; its outcome goes to `answered` (mempool-node.ts). */
-    submitPeerTx(hashed: TxSha256, from: string, answered: PeerTxAnswered): void;
+    /** Registers the function every peer tx's outcome goes to; returns its removal (mempool-node.ts). */
+    answerPeerTxs(answered: PeerTxAnswered): () => void;
+    /** Submits a peer's tx; its outcome goes to the registered function. */
+    submitPeerTx(hashed: TxSha256, from: string): void;
     /** The mempool's current state: its pending txs in admission order, read when a peer joins. */
     state(): { readonly txs: { values(): Iterable<PooledTx> } };
   };
@@ -195,6 +197,7 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
     if (outcome.kind !== "added" && log.isEnabled("debug"))
       log.debug("peer tx not added", { peer: from, hash, outcome: outcome.kind });
   };
+  running.add(deps.mempool.answerPeerTxs(answered));
   const submit = (peerId: string, tx: Uint8Array) => {
     const hashed = deps.mempool.hashTx(tx);
     if (deps.mempool.resentByPeer(hashed.key, peerId)) return;
@@ -203,7 +206,7 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
       return;
     }
     inFlight++;
-    deps.mempool.submitPeerTx(hashed, peerId, answered);
+    deps.mempool.submitPeerTx(hashed, peerId);
   };
   running.add(
     hub.channel$(CHANNEL_MEMPOOL).subscribe((m) => {

@@ -1,6 +1,7 @@
 // A peer's tx submitted without a promise (submitPeerTx): its outcome reaches the one function the
-// reactor gave, with its sender and hash, once; a refused or invalid one says so; a client's
-// submission in the same turn still gets its own answer with its CheckTx response.
+// reactor registered (answerPeerTxs), with its sender and hash, once; a refused or invalid one says
+// so; a client's submission in the same turn still gets its own answer with its CheckTx response.
+// The registration is one at a time, and a peer tx with none registered is our own wiring error.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ResponseCheckTx } from "../../src/wire/generated/tendermint/abci/types.js";
@@ -19,15 +20,16 @@ test("a peer's tx is answered through the reactor's function, once, beside a cli
   const running = mempool.start();
   const answers: [string, string, string][] = [];
   const answered: PeerTxAnswered = (from, hash, outcome) => answers.push([from, hash, outcome.kind]);
+  const removeAnswer = mempool.answerPeerTxs(answered);
   const a = mempool.hashTx(text("a=1"));
   const bad = mempool.hashTx(text("bad=1"));
-  mempool.submitPeerTx(a, "A", answered);
-  mempool.submitPeerTx(bad, "B", answered);
+  mempool.submitPeerTx(a, "A");
+  mempool.submitPeerTx(bad, "B");
   const client = mempool.submit(text("c=1"));
   await tick();
   await tick();
   const again = mempool.hashTx(text("a=1"));
-  mempool.submitPeerTx(again, "C", answered); // cached: refused before CheckTx
+  mempool.submitPeerTx(again, "C"); // cached: refused before CheckTx
   await tick();
   await tick();
   assert.deepEqual(answers, [
@@ -40,5 +42,19 @@ test("a peer's tx is answered through the reactor's function, once, beside a cli
   assert.equal(mine.checkTx?.code, 0, "a client's answer keeps its CheckTx response");
   assert.ok(mempool.state().txs.has(a.key));
   assert.deepEqual(mempool.state().txs.get(a.key)?.senders, ["A", "C"], "the refused copy's sender is noted");
+  removeAnswer();
   running.unsubscribe();
+});
+
+test("peer txs' answer is registered once at a time, and a peer tx needs one", () => {
+  const mempool = testMempoolNode({ connection: admittingConnection() });
+  const tx = mempool.hashTx(text("a=1"));
+  assert.throws(() => mempool.submitPeerTx(tx, "A"), /peer tx was submitted before answerPeerTxs/);
+  const first = mempool.answerPeerTxs(() => {});
+  assert.throws(() => mempool.answerPeerTxs(() => {}), /already have their answer registered/);
+  first();
+  const second = mempool.answerPeerTxs(() => {});
+  first(); // a stale removal leaves the newer registration in place
+  assert.throws(() => mempool.answerPeerTxs(() => {}), /already have their answer registered/);
+  second();
 });

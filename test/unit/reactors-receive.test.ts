@@ -10,6 +10,7 @@ import type { MempoolEffect } from "../../src/mempool/effect.js";
 import { CHANNEL_EVIDENCE, CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
 import { encodeMempoolTx } from "../../src/p2p/mempool-wire.js";
 import { TxSha256 } from "../../src/wire/hashes.js";
+import type { PeerTxAnswered } from "../../streams/mempool-node.js";
 import { startEvidenceGossipReactor } from "../../streams/reactors/evidence-gossip.js";
 import { startMempoolGossipReactor } from "../../streams/reactors/mempool-gossip.js";
 import { fakePeerLayer } from "./fake-peer-layer.js";
@@ -24,14 +25,21 @@ describe("mempool reactor", () => {
     const { layer, messages, sent, reported, add } = fakeLayer();
     const effects = new Subject<MempoolEffect>();
     const submitted: { tx: string; from: string }[] = [];
+    let answered: PeerTxAnswered | undefined;
     const reactor = startMempoolGossipReactor(layer, {
       mempool: {
         effect$: effects,
         hashTx: (tx) => TxSha256.of(tx),
         resentByPeer: () => false,
-        submitPeerTx: (hashed, from, answered) => {
+        answerPeerTxs: (given) => {
+          answered = given;
+          return () => {
+            answered = undefined;
+          };
+        },
+        submitPeerTx: (hashed, from) => {
           submitted.push({ tx: Buffer.from(hashed.tx).toString(), from });
-          answered(from, hashed.key, { kind: "added" });
+          answered?.(from, hashed.key, { kind: "added" });
         },
         state: () => ({ txs: [] }),
       },
@@ -67,7 +75,9 @@ describe("mempool reactor", () => {
       sent.map((s) => [s.peerId, s.channelId, Buffer.from(s.bytes).toString("hex")]),
       [["B", CHANNEL_MEMPOOL, Buffer.from(encodeMempoolTx(Buffer.from("k=v"))).toString("hex")]],
     );
+    assert.ok(answered, "the reactor registered its answer for peer txs");
     reactor.stop();
+    assert.equal(answered, undefined, "a stopped reactor removes its answer");
   });
 });
 
