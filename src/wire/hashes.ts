@@ -12,6 +12,7 @@ import {
   merkleRootOfLeafHashesInPieces,
   sha256HexInto,
 } from "../crypto/merkle.js";
+import { AdmittedTxDigests } from "./admitted-tx-digests.js";
 import { WireError } from "./errors.js";
 import { Timestamp } from "./generated/google/protobuf/timestamp.js";
 import type { PublicKey } from "./generated/tendermint/crypto/keys.js";
@@ -182,12 +183,30 @@ export function rememberedTxHashes(txs: readonly Uint8Array[]): readonly Uint8Ar
   return rememberedFor(txs)?.hashes;
 }
 
-/** Merkle root over the tx hashes (not the raw txs). A fresh copy each call (callers own it). */
+/**
+ * Merkle root over the tx hashes (not the raw txs). A fresh copy each call (callers own it). A tx
+ * our mempool admitted lately is not hashed again: its digests are found by its exact bytes
+ * (admitted-tx-digests.ts), which is what makes another validator's proposal cheap to check.
+ */
 export function dataHash(txs: readonly Uint8Array[]): Uint8Array {
   let remembered = rememberedFor(txs);
   if (remembered === undefined) {
-    const hashes = txs.map(txHash);
-    remembered = { hashes, root: merkleRoot(hashes) };
+    const n = txs.length;
+    const hashes: Uint8Array[] = new Array(n);
+    const leaves: Uint8Array[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const tx = txs[i]!;
+      const known = admittedDigests.of(tx);
+      if (known !== undefined) {
+        hashes[i] = known.hash;
+        leaves[i] = known.leaf;
+      } else {
+        const hash = txHash(tx);
+        hashes[i] = hash;
+        leaves[i] = leafHash(hash);
+      }
+    }
+    remembered = { hashes, root: merkleRootOfLeafHashes(leaves) };
     blockTxHashes.set(txs, remembered);
   }
   return remembered.root.slice();
@@ -221,13 +240,19 @@ export class TxDigests {
       const hash = known.bytes;
       const bytes = new Uint8Array(hash.buffer, hash.byteOffset, 2 * HASH_BYTES);
       leafHashOfHashInto(hash, bytes, HASH_BYTES);
-      return new TxDigests(tx, bytes);
+      return TxDigests.#kept(new TxDigests(tx, bytes));
     }
     const at = digestSlot();
     const bytes = slab.subarray(at, at + 2 * HASH_BYTES);
     sha256HexInto(tx, bytes, 0);
     leafHashOfHashInto(bytes.subarray(0, HASH_BYTES), bytes, HASH_BYTES);
-    return new TxDigests(tx, bytes);
+    return TxDigests.#kept(new TxDigests(tx, bytes));
+  }
+
+  /** Every admitted tx's digests, found again by dataHash for equal bytes (a memo, never an answer). */
+  static #kept(digests: TxDigests): TxDigests {
+    admittedDigests.remember(digests);
+    return digests;
   }
 
   /** sha256(tx): a view of the digests' bytes (never to be written). */
@@ -247,6 +272,8 @@ export class TxDigests {
 }
 
 const HASH_BYTES = 32;
+/** The digests of the txs admitted lately, by their bytes: one for the process, as the slabs. */
+const admittedDigests = new AdmittedTxDigests<TxDigests>();
 /** Digests per slab: a pool entry keeps one view of a slab, not two buffers of its own. */
 const SLAB_DIGESTS = 1024;
 let slab = new Uint8Array(0);
