@@ -17,7 +17,12 @@ import { heightIndexInputFrom } from "./indexer/height-index-input.js";
 import { NULL_BLOCK_INDEX, NULL_HEIGHT_INDEXER, NULL_TX_INDEX } from "./indexer/null-indexer.js";
 import { PsqlIndexer } from "./indexer/psql/psql-indexer.js";
 import type { SearchBudget } from "./indexer/search-executor.js";
-import { type BinaryLevel, type LevelMemoryOptions, openBinaryLevel } from "./level-database.js";
+import {
+  type BinaryLevel,
+  DEFAULT_LEVEL_MEMORY,
+  type LevelMemoryOptions,
+  openBinaryLevel,
+} from "./level-database.js";
 import { type ReconcileOptions, type ReconcileReport, reconcileStores } from "./reconcile.js";
 import { type AdvanceProposerPriority, StateStore } from "./state-store.js";
 
@@ -125,6 +130,26 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
   }
 }
 
+/** LevelDB's smallest memtable (it raises a smaller write_buffer_size to 64 KiB). */
+const MIN_WRITE_BUFFER = 64 * 1024;
+
+/**
+ * tx_index_bodies.db's memory bounds: an eighth of db_cache_size_mb and a quarter of
+ * db_write_buffer_size_mb (1 MB and 1 MB with the defaults). Its keys are positions, written in
+ * increasing order, so a smaller memtable only flushes sooner into tables that overlap no older
+ * one; and it is read only by /tx and tx_search (a page of bodies: a few hundred 4-KB blocks)
+ * and once at open, so a full-size block cache would hold blocks nobody reads again. Under load
+ * each of its two memtables holds a height's bodies (megabytes at 10,000 tx/s) on top of the
+ * write buffer, so the buffer is the part this saves (docs/storage.md "Memory").
+ */
+export function bodiesLevelMemory(level: LevelMemoryOptions = DEFAULT_LEVEL_MEMORY): LevelMemoryOptions {
+  return {
+    ...level,
+    cacheSize: Math.floor(level.cacheSize / 8),
+    writeBufferSize: Math.max(MIN_WRITE_BUFFER, Math.floor(level.writeBufferSize / 4)),
+  };
+}
+
 /** The kv indexer over its two databases, and the close of both. */
 export async function openKvIndex(
   dataDir: string,
@@ -134,7 +159,7 @@ export async function openKvIndex(
   const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB), level);
   let bodiesDb: BinaryLevel | undefined;
   try {
-    bodiesDb = await openBinaryLevel(join(dataDir, TX_INDEX_BODIES_DB), level);
+    bodiesDb = await openBinaryLevel(join(dataDir, TX_INDEX_BODIES_DB), bodiesLevelMemory(level));
     const indexer = await EventIndexer.open(indexDb, { ...options, bodies: bodiesDb });
     const bodies = bodiesDb;
     return {
