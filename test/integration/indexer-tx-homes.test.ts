@@ -45,6 +45,9 @@ describe("tx homes keyed by a prefix of the hash", () => {
       const byHash = await indexer.txs.getByHash(hashOf("a"));
       assert.equal(Buffer.from(byHash?.tx ?? []).toString(), "a");
       assert.equal(byHash?.height, 1n);
+      // A hash of another length names no tx, even one sharing a's first bytes.
+      assert.equal(await indexer.txs.getByHash(hashOf("a").subarray(0, 8)), undefined);
+      assert.equal(await indexer.txs.getByHash(hashOf("a").subarray(0, 2)), undefined);
       const searched = await indexer.txs.search({
         conditions: parseQuery(`tx.hash = '${hex(hashOf("a"))}'`).conditions,
         page: 1,

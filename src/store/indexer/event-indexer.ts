@@ -144,6 +144,8 @@ function putEventEntries(
   }
 }
 
+const TX_HASH_BYTES = 32;
+
 const hexUpper = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex").toUpperCase();
 
 export class EventIndexer implements HeightIndexer {
@@ -548,6 +550,8 @@ export class EventIndexer implements HeightIndexer {
    * gets (LevelDB answers from its caches without a trip to the thread pool).
    */
   #homeOf(hash: Uint8Array): { position: Uint8Array; result: TxResult } | undefined {
+    // A tx's hash is SHA-256's 32 bytes: any other length names no tx (and may be too short to key).
+    if (hash.length !== TX_HASH_BYTES) return undefined;
     const key = txHomesKey(hash);
     const raw = this.#db.getSync(key);
     if (raw === undefined) return undefined;
