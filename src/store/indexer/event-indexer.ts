@@ -28,6 +28,7 @@ import {
   PREFIX_MOVED_BODIES,
   PREFIX_TX_BODY,
   PREFIX_TX_EVENT,
+  PREFIX_TX_HOMES,
   splitPositions,
   TX_HOME_BYTES,
   TX_HOME_HASH_BYTES,
@@ -607,7 +608,8 @@ export class EventIndexer implements HeightIndexer {
     for (const group of groups.values()) {
       if (++done % INDEX_SLICE_TXS === 0) await nextTurn();
       const others = kept.get(group) ?? [];
-      const value = new Uint8Array((others.length + group.length) * TX_HOME_BYTES);
+      // Built in the scratches: the batch copies keys and values at once.
+      const value = this.#valueScratch.take((others.length + group.length) * TX_HOME_BYTES);
       let at = 0;
       for (const position of others) {
         value.set(position, at);
@@ -618,7 +620,8 @@ export class EventIndexer implements HeightIndexer {
         writeUint32(value, at + 8, index);
         at += TX_HOME_BYTES;
       }
-      batch.put(txHomesKey(hashes[group[0]!]!), value);
+      const hash = hashes[group[0]!]!;
+      batch.put(this.#keyScratch.prefixed(PREFIX_TX_HOMES, hash.subarray(0, TX_HOME_HASH_BYTES)), value);
     }
     return moved;
   }
