@@ -14,7 +14,7 @@ import { sha256 } from "../../src/crypto/hash.js";
 import { BlockStore } from "../../src/store/block-store.js";
 import { partKey } from "../../src/store/block-store-keys.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
-import { txHomeKey } from "../../src/store/indexer/index-keys.js";
+import { txHomesKey } from "../../src/store/indexer/index-keys.js";
 import { type BinaryLevel, openBinaryLevel } from "../../src/store/level-database.js";
 import { persistExecutedHeight } from "../../src/store/persist-height.js";
 import { StateStore } from "../../src/store/state-store.js";
@@ -119,7 +119,7 @@ const txOurs = await rate(async (i) => {
   if ((await indexer.txs.getByHash(hashes[i % hashes.length]!)) === undefined) throw new Error("missing tx");
 });
 const txRaw = await rate((i) => {
-  if (indexDb.getSync(txHomeKey(hashes[i % hashes.length]!)) === undefined) throw new Error("missing tx");
+  if (indexDb.getSync(txHomesKey(hashes[i % hashes.length]!)) === undefined) throw new Error("missing tx");
 });
 
 const figures = {

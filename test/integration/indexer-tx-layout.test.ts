@@ -11,7 +11,7 @@ import { sha256 } from "../../src/crypto/hash.js";
 import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
 import type { HeightIndexInput } from "../../src/store/indexer/height-index-input.js";
-import { txBodyKey, txHomeKey } from "../../src/store/indexer/index-keys.js";
+import { txBodyKey, txHomesKey } from "../../src/store/indexer/index-keys.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
 import { TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
 import { attribute, indexedTx } from "../fixtures/store/chain-fixture.js";
@@ -34,7 +34,7 @@ describe("tx_index.db's tx layout", () => {
     try {
       const indexer = await EventIndexer.open(db);
       await indexer.indexHeight(height(7n, ["a", "b"]));
-      const home = db.getSync(txHomeKey(hashOf("b")));
+      const home = db.getSync(txHomesKey(hashOf("b")));
       assert.deepEqual([...(home ?? [])], [0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 1]);
       const body = db.getSync(txBodyKey(7n, 1));
       assert.ok(body !== undefined, "no TxResult at height 7 index 1");
@@ -52,7 +52,10 @@ describe("tx_index.db's tx layout", () => {
       await indexer.indexHeight(height(1n, ["x", "y"]));
       await indexer.indexHeight(height(2n, ["y"]));
       assert.equal(db.getSync(txBodyKey(1n, 1)), undefined);
-      assert.deepEqual([...(db.getSync(txHomeKey(hashOf("y"))) ?? [])], [0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0]);
+      assert.deepEqual(
+        [...(db.getSync(txHomesKey(hashOf("y"))) ?? [])],
+        [0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0],
+      );
       const found = await indexer.txs.search({
         conditions: parseQuery("app.key = 'y'").conditions,
         page: 1,
@@ -64,7 +67,7 @@ describe("tx_index.db's tx layout", () => {
         [[2n, 0]],
       );
       await indexer.removeHeight(2n, [hashOf("y")]);
-      assert.equal(db.getSync(txHomeKey(hashOf("y"))), undefined);
+      assert.equal(db.getSync(txHomesKey(hashOf("y"))), undefined);
       assert.equal(db.getSync(txBodyKey(2n, 0)), undefined);
       assert.equal((await indexer.txs.getByHash(hashOf("x")))?.height, 1n);
     } finally {

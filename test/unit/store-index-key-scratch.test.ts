@@ -7,9 +7,9 @@ import {
   KeyScratch,
   PREFIX_TX_BODY,
   PREFIX_TX_EVENT,
-  PREFIX_TX_HOME,
+  PREFIX_TX_HOMES,
   txBodyKey,
-  txHomeKey,
+  txHomesKey,
 } from "../../src/store/indexer/index-keys.js";
 
 const heightBytes = (height: bigint) => {
@@ -31,7 +31,10 @@ test("the scratch's position, result and entry keys are the plain key functions'
     );
   }
   const hash = Uint8Array.from({ length: 32 }, (_, i) => i * 7);
-  assert.deepEqual(Buffer.from(scratch.prefixed(PREFIX_TX_HOME, hash)), Buffer.from(txHomeKey(hash)));
+  assert.deepEqual(
+    Buffer.from(scratch.prefixed(PREFIX_TX_HOMES, hash.subarray(0, 8))),
+    Buffer.from(txHomesKey(hash)),
+  );
   const key = new TextEncoder().encode("app.key");
   const value = new TextEncoder().encode("k42");
   assert.deepEqual(

@@ -24,13 +24,16 @@ import {
   movedBodiesKey,
   PREFIX_BLOCK_EVENT,
   PREFIX_BLOCK_EVENTS,
+  PREFIX_FULL_HASH_HOME,
   PREFIX_MOVED_BODIES,
   PREFIX_TX_BODY,
   PREFIX_TX_EVENT,
-  PREFIX_TX_HOME,
+  PREFIX_TX_HOMES,
+  splitPositions,
   TX_HOME_BYTES,
+  TX_HOME_HASH_BYTES,
   txBodyKey,
-  txHomeKey,
+  txHomesKey,
 } from "./index-keys.js";
 import { kvSearchSpace } from "./kv-search-space.js";
 import {
@@ -142,6 +145,8 @@ function putEventEntries(
   }
 }
 
+const TX_HASH_BYTES = 32;
+
 const hexUpper = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex").toUpperCase();
 
 export class EventIndexer implements HeightIndexer {
@@ -172,7 +177,7 @@ export class EventIndexer implements HeightIndexer {
       entryPrefix: PREFIX_TX_EVENT,
       positionPrefix: PREFIX_TX_BODY,
       positionWidth: TX_HOME_BYTES,
-      positionOfHash: async (hash) => this.#homeOf(hash),
+      positionOfHash: async (hash) => this.#homeOf(hash)?.position,
       loadDocuments: async (positions) => {
         const results = await this.#loadTxsAt(positions);
         return results.map((r): IndexedDocument | undefined =>
@@ -223,6 +228,7 @@ export class EventIndexer implements HeightIndexer {
 
   static async open(db: BinaryLevel, options: EventIndexerOptions = {}): Promise<EventIndexer> {
     await refuseLegacyLayout(db);
+    await refuseFullHashHomes(db);
     if (options.bodies !== undefined && options.bodies !== db) await refuseBodiesInIndex(db);
     const indexer = new EventIndexer(db, options);
     const indexed = await readMarker(db, INDEXED_HEIGHT_KEY, "indexed-height");
@@ -298,7 +304,7 @@ export class EventIndexer implements HeightIndexer {
       .iterator({ gte: Uint8Array.of(PREFIX_MOVED_BODIES), lt: Uint8Array.of(PREFIX_MOVED_BODIES + 1) })
       .all();
     for (const [key, value] of records) {
-      await this.#finishMoves(readUint64(key, 1), splitPositions(value, this.#db.location));
+      await this.#finishMoves(readUint64(key, 1), splitPositions(value, `${this.#db.location} moved bodies`));
     }
   }
 
@@ -327,34 +333,41 @@ export class EventIndexer implements HeightIndexer {
     // Earlier homes of these txs are looked up while this height's entries are built, and so are
     // bodies at this height past its last tx (left by an interrupted `removeHeight` of a block
     // this height replaces; normally none, a seek that finds nothing).
-    const previousRead = this.#db.getMany(hashes.map(txHomeKey));
+    const previousRead = this.#db.getMany(hashes.map(txHomesKey));
     const strayRead =
       this.#bodies === this.#db
         ? Promise.resolve([])
         : this.#bodies
             .keys({ gte: txBodyKey(height, txs.length), lt: heightKey(PREFIX_TX_BODY, height + 1n) })
             .all();
-    const homes = new Map<string, number>();
+    // This height's txs by the key of their homes (one each, but for a prefix collision).
+    const groups = new Map<string, number[]>();
     for (let start = 0; start < txs.length; start += INDEX_SLICE_TXS) {
       if (txs.length > INDEX_SLICE_TXS) await nextTurn();
       const end = Math.min(txs.length, start + INDEX_SLICE_TXS);
       for (let index = start; index < end; index++) {
         const indexed = txs[index]!;
         const hash = hashes[index]!;
-        const id = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString("latin1");
-        const earlierHere = homes.get(id);
-        if (earlierHere !== undefined) {
+        const id = Buffer.from(hash.buffer, hash.byteOffset, TX_HOME_HASH_BYTES).toString("latin1");
+        let group = groups.get(id);
+        if (group === undefined) {
+          group = [];
+          groups.set(id, group);
+        }
+        const at = group.findIndex((other) => equalBytes(hashes[other]!, hash));
+        if (at >= 0) {
           // The same tx twice in this block: the later occurrence wins.
+          const earlierHere = group[at]!;
+          group.splice(at, 1);
           batches.bodies.del(txBodyKey(height, earlierHere));
           this.#deleteTxEntries(batch, keys, height, earlierHere, txs[earlierHere]!.result.events);
         }
-        homes.set(id, index);
+        group.push(index);
         const resultBytes = indexed.resultBytes ?? ResponseDeliverTx.encode(indexed.result).finish();
         batches.bodies.put(
           scratch.positionKey(PREFIX_TX_BODY, heightBytes, index),
           encodeTxResult(height, index, indexed.tx, resultBytes, valueOfSize),
         );
-        batch.put(scratch.prefixed(PREFIX_TX_HOME, hash), homeValue(values, heightBytes, index));
         putEventEntries(batch, keys, scratch, PREFIX_TX_EVENT, indexed.result.events, heightBytes, index, 0);
       }
     }
@@ -362,9 +375,7 @@ export class EventIndexer implements HeightIndexer {
     // Indexed before at another height: move it. (Within this height, the loop above decided;
     // deleting keys of another height never touches what this batch puts.) With two databases
     // the old bodies go in a third write, once no hash leads to them (#finishMoves).
-    const moved = (await previousRead)
-      .map((stored, i) => (stored === undefined ? undefined : readHome(stored, hashes[i]!)))
-      .filter((home): home is TxHome => home !== undefined && home.height !== height);
+    const moved = await this.#putHomes(batch, groups, hashes, await previousRead, heightBytes, height);
     await this.#deleteHomes(batch, keys, moved);
     const movedFrom = moved.map((home) => txBodyKey(home.height, home.index).subarray(1));
     if (moved.length > 0) {
@@ -435,11 +446,25 @@ export class EventIndexer implements HeightIndexer {
   async #buildRemoval(batches: Batches, height: bigint, txHashes: readonly Uint8Array[]): Promise<bigint> {
     const batch = batches.index;
     const keys = new CompositeKeys();
-    const stored = await this.#db.getMany(txHashes.map(txHomeKey));
-    const here = stored
-      .map((raw, i) => (raw === undefined ? undefined : readHome(raw, txHashes[i]!)))
-      .filter((home): home is TxHome => home !== undefined && home.height === height);
-    for (const home of here) batch.del(txHomeKey(home.hash));
+    // Every position at this height goes from the homes its txs' hashes key (the height's bodies
+    // all go below); positions at other heights stay: a tx indexed again since, or a collision.
+    const homeKeys = new Map<string, Uint8Array>();
+    for (const hash of txHashes) {
+      const key = txHomesKey(hash);
+      homeKeys.set(Buffer.from(key).toString("latin1"), key);
+    }
+    const keyList = [...homeKeys.values()];
+    const stored = await this.#db.getMany(keyList);
+    const here: TxHome[] = [];
+    stored.forEach((raw, i) => {
+      if (raw === undefined) return;
+      const positions = splitPositions(raw, homesWhere(keyList[i]!));
+      const kept = positions.filter((p) => readUint64(p, 0) !== height);
+      for (const p of positions) if (readUint64(p, 0) === height) here.push(homeAt(p));
+      if (kept.length === positions.length) return;
+      if (kept.length === 0) batch.del(keyList[i]!);
+      else batch.put(keyList[i]!, concatBytes(kept));
+    });
     await this.#deleteHomes(batch, keys, here);
     // Every key of the height in the bodies' database: its bodies and its record.
     if (batches.bodies !== batch) {
@@ -520,19 +545,85 @@ export class EventIndexer implements HeightIndexer {
     );
   }
 
-  /** The tx's position (height ‖ index), or undefined when the hash is not indexed. */
-  #homeOf(hash: Uint8Array): Uint8Array | undefined {
-    const raw = this.#db.getSync(txHomeKey(hash));
+  /**
+   * The tx's position (height ‖ index) and its result, or undefined when the hash is not indexed:
+   * of the positions its hash's prefix keys, the one whose body's tx has this hash. Synchronous
+   * gets (LevelDB answers from its caches without a trip to the thread pool).
+   */
+  #homeOf(hash: Uint8Array): { position: Uint8Array; result: TxResult } | undefined {
+    // A tx's hash is SHA-256's 32 bytes: any other length names no tx (and may be too short to key).
+    if (hash.length !== TX_HASH_BYTES) return undefined;
+    const key = txHomesKey(hash);
+    const raw = this.#db.getSync(key);
     if (raw === undefined) return undefined;
-    readHome(raw, hash);
-    return raw;
+    for (const position of splitPositions(raw, homesWhere(key))) {
+      const result = this.#bodyAt(position, this.#bodies.getSync(Uint8Array.of(PREFIX_TX_BODY, ...position)));
+      if (result !== undefined && equalBytes(sha256(result.tx), hash)) return { position, result };
+    }
+    return undefined;
   }
 
-  // Two synchronous gets (LevelDB answers from its caches without a trip to the thread pool).
   async #getTxResult(hash: Uint8Array): Promise<TxResult | undefined> {
-    const home = this.#homeOf(hash);
-    if (home === undefined) return undefined;
-    return this.#bodyAt(home, this.#bodies.getSync(Uint8Array.of(PREFIX_TX_BODY, ...home)));
+    return this.#homeOf(hash)?.result;
+  }
+
+  /**
+   * Puts the homes of this height's txs (`groups`: their indexes by hash prefix; `stored`: what
+   * each tx's homes key held, by tx). A stored position at another height stays when its body is
+   * another tx's (a collision) and is returned as moved when it is one of these txs; one at this
+   * height is dropped (this height's bodies are written anew) and so is one whose body is gone.
+   */
+  async #putHomes(
+    batch: Batch,
+    groups: Map<string, number[]>,
+    hashes: readonly Uint8Array[],
+    stored: readonly (Uint8Array | undefined)[],
+    heightBytes: Uint8Array,
+    height: bigint,
+  ): Promise<TxHome[]> {
+    // Stored positions elsewhere (only for txs included again, or a collision): one read of bodies.
+    const elsewhere: { group: number[]; position: Uint8Array }[] = [];
+    for (const group of groups.values()) {
+      const raw = stored[group[0]!];
+      if (raw === undefined) continue;
+      for (const position of splitPositions(raw, homesWhere(txHomesKey(hashes[group[0]!]!)))) {
+        if (readUint64(position, 0) !== height) elsewhere.push({ group, position });
+      }
+    }
+    const kept = new Map<number[], Uint8Array[]>();
+    const moved: TxHome[] = [];
+    if (elsewhere.length > 0) {
+      const bodies = await this.#bodies.getMany(
+        elsewhere.map((e) => Uint8Array.of(PREFIX_TX_BODY, ...e.position)),
+      );
+      elsewhere.forEach(({ group, position }, i) => {
+        const result = this.#bodyAt(position, bodies[i]);
+        if (result === undefined) return;
+        const hash = sha256(result.tx);
+        if (group.some((index) => equalBytes(hashes[index]!, hash))) moved.push(homeAt(position));
+        else kept.set(group, [...(kept.get(group) ?? []), position]);
+      });
+    }
+    let done = 0;
+    for (const group of groups.values()) {
+      if (++done % INDEX_SLICE_TXS === 0) await nextTurn();
+      const others = kept.get(group) ?? [];
+      // Built in the scratches: the batch copies keys and values at once.
+      const value = this.#valueScratch.take((others.length + group.length) * TX_HOME_BYTES);
+      let at = 0;
+      for (const position of others) {
+        value.set(position, at);
+        at += TX_HOME_BYTES;
+      }
+      for (const index of group) {
+        value.set(heightBytes, at);
+        writeUint32(value, at + 8, index);
+        at += TX_HOME_BYTES;
+      }
+      const hash = hashes[group[0]!]!;
+      batch.put(this.#keyScratch.prefixed(PREFIX_TX_HOMES, hash.subarray(0, TX_HOME_HASH_BYTES)), value);
+    }
+    return moved;
   }
 
   async #loadTxsAt(positions: readonly Uint8Array[]): Promise<(TxResult | undefined)[]> {
@@ -564,23 +655,26 @@ interface Batches {
 }
 
 interface TxHome {
-  hash: Uint8Array;
   height: bigint;
   index: number;
 }
 
+const homeAt = (position: Uint8Array): TxHome => ({
+  height: readUint64(position, 0),
+  index: readUint32(position, 8),
+});
+
+const homesWhere = (key: Uint8Array): string =>
+  `tx_index.db homes of hash prefix ${hexUpper(key.subarray(1))}`;
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 const bodyWhere = (height: bigint, index: number): string =>
   `tx_index_bodies.db tx at height ${height} index ${index}`;
-
-/** A move record's value: the old positions, 12 bytes each. */
-function splitPositions(value: Uint8Array, where: string): Uint8Array[] {
-  if (value.length % TX_HOME_BYTES !== 0) {
-    throw new StoreError("STORE_CORRUPT", `${where}: a moved-bodies record of ${value.length} bytes`);
-  }
-  const out: Uint8Array[] = [];
-  for (let at = 0; at < value.length; at += TX_HOME_BYTES) out.push(value.subarray(at, at + TX_HOME_BYTES));
-  return out;
-}
 
 /** The value of a height's record in tx_index_bodies.db (one byte: never an empty value). */
 const HEIGHT_WRITTEN = Uint8Array.of(1);
@@ -607,24 +701,6 @@ async function readMarker(db: BinaryLevel, key: Uint8Array, what: string): Promi
   if (raw.length !== 8)
     throw new StoreError("STORE_CORRUPT", `${db.location}: ${what} record is not 8 bytes`);
   return readUint64(raw, 0);
-}
-
-function readHome(raw: Uint8Array, hash: Uint8Array): TxHome {
-  if (raw.length !== TX_HOME_BYTES) {
-    throw new StoreError(
-      "STORE_CORRUPT",
-      `tx_index.db: the position of tx ${hexUpper(hash)} is ${raw.length} bytes, not ${TX_HOME_BYTES}`,
-    );
-  }
-  return { hash, height: readUint64(raw, 0), index: readUint32(raw, 8) };
-}
-
-/** height(8) ‖ index(4), in the value scratch (the batch copies it at once). */
-function homeValue(values: KeyScratch, heightBytes: Uint8Array, index: number): Uint8Array {
-  const out = values.take(TX_HOME_BYTES);
-  out.set(heightBytes, 0);
-  writeUint32(out, 8, index);
-  return out;
 }
 
 /**
@@ -669,4 +745,27 @@ async function refuseBodiesInIndex(db: BinaryLevel): Promise<void> {
         "after removing it). Heights pruned from the block store cannot be indexed again",
     );
   }
+}
+
+/**
+ * A tx_index.db written before homes were keyed by a prefix of the hash holds `0x05 hash(32) →
+ * position`. Read as this layout, every tx would be "not found" by hash, so it is refused with the
+ * way out, as for the layouts before it.
+ */
+async function refuseFullHashHomes(db: BinaryLevel): Promise<void> {
+  const found = await db
+    .keys({
+      gte: Uint8Array.of(PREFIX_FULL_HASH_HOME),
+      lt: Uint8Array.of(PREFIX_FULL_HASH_HOME + 1),
+      limit: 1,
+    })
+    .all();
+  if (found.length === 0) return;
+  throw new StoreError(
+    "STORE_OPEN_FAILED",
+    `${db.location}: the tx index has the layout of rxbft before tx homes were keyed by 8 bytes of the hash ` +
+      "(full 32-byte hash keys). Stop the node, remove that tx_index.db directory and start again: the node " +
+      "re-indexes every height whose block and ABCI responses it holds at start-up (or run `rxbft reindex-event` " +
+      "after removing it). Heights pruned from the block store cannot be indexed again",
+  );
 }

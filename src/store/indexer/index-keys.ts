@@ -5,7 +5,8 @@
 // tx_index.db:
 //   0x00                                   → last indexed height (8 bytes)
 //   0x03 entry(key,value) height(8) index(4) seq(4) → 0x01                 (tx event attributes)
-//   0x05 hash(32)                          → height(8) index(4)            (a tx's home, by hash)
+//   0x07 hash[0..8)                        → positions (12 bytes each)     (the homes of the txs
+//                                             whose hash starts so: one, but for a collision)
 //   0x06 height(8)                         → positions (12 bytes each)     (bodies a height's moved
 //                                             txs left, until they are deleted: event-indexer.ts)
 //   0x10 height(8)                         → block events (ABCIResponses with begin/end events)
@@ -29,21 +30,33 @@
 // make tables that overlap nothing already stored, which LevelDB places or moves down without
 // rewriting them (docs/storage.md "Eleventh pass"). So the bodies' own marker is the last key's
 // height, and the 9-byte height record (written for every height, txs or not) carries it.
-// Versions before the split kept 0x04 in tx_index.db, and versions before positions kept
-// `0x01 hash → TxResult` and `0x02 position → hash`; a tx_index.db holding either is refused at
-// open (LEGACY_TX_PREFIXES, BODY_PREFIXES).
+// Why a tx's home is keyed by 8 bytes of its hash, not all 32: those keys are random, so each is
+// rewritten by every level's compaction (~10 times); 9 + 12 bytes instead of 33 + 12 is less than
+// half of the bytes per tx that never compress. A prefix does not name one tx, so its value lists
+// every position whose tx's hash starts so, and a reader keeps the position whose body hashes to the
+// hash asked: a collision (2^-64 a pair by chance, or made on purpose) costs a body read, never a
+// wrong answer. A point read (not a scan of `prefix ‖ position` keys) keeps indexing a height one
+// getMany of its hashes, answered mostly by bloom filters.
+// Versions before short homes kept `0x05 hash(32) → position`, versions before the split kept
+// 0x04 in tx_index.db, and versions before positions kept `0x01 hash → TxResult` and
+// `0x02 position → hash`; a tx_index.db holding any is refused at open (LEGACY_TX_PREFIXES,
+// BODY_PREFIXES, PREFIX_FULL_HASH_HOME).
 import { StoreError } from "../errors.js";
 import { bytesKey, heightIndexKey, heightKey, readUint32, writeUint32, writeUint64 } from "../key-bytes.js";
 
 export const INDEXED_HEIGHT_KEY = Uint8Array.of(0x00);
 export const PREFIX_TX_EVENT = 0x03;
 export const PREFIX_TX_BODY = 0x04;
-export const PREFIX_TX_HOME = 0x05;
+/** `0x05 hash(32) → position`: the layout before PREFIX_TX_HOMES. */
+export const PREFIX_FULL_HASH_HOME = 0x05;
+export const PREFIX_TX_HOMES = 0x07;
+/** How many leading bytes of a tx's hash key its home. */
+export const TX_HOME_HASH_BYTES = 8;
 /** The old positions of the txs a height moved, until their bodies go from tx_index_bodies.db. */
 export const PREFIX_MOVED_BODIES = 0x06;
 /** `0x01 hash → TxResult` and `0x02 position → hash`: the layout before PREFIX_TX_BODY. */
 export const LEGACY_TX_PREFIXES = { first: 0x01, end: 0x03 } as const;
-/** A tx's home: height(8) ‖ index(4). */
+/** A tx's position: height(8) ‖ index(4). */
 export const TX_HOME_BYTES = 12;
 export const PREFIX_BLOCK_EVENTS = 0x10;
 export const PREFIX_BLOCK_EVENT = 0x11;
@@ -53,7 +66,26 @@ export const BODY_PREFIXES: readonly number[] = [PREFIX_TX_BODY];
 /** Composite keys longer than this are not indexed (their length must fit the u16 prefix). */
 export const MAX_INDEXED_KEY_BYTES = 0xffff;
 
-export const txHomeKey = (hash: Uint8Array): Uint8Array => bytesKey(PREFIX_TX_HOME, hash);
+/** The key of the homes of the txs whose hash starts as `hash` does. */
+export function txHomesKey(hash: Uint8Array): Uint8Array {
+  if (hash.length < TX_HOME_HASH_BYTES) {
+    throw new StoreError(
+      "INDEX_QUERY_INVALID",
+      `a tx hash of ${hash.length} bytes (at least ${TX_HOME_HASH_BYTES})`,
+    );
+  }
+  return bytesKey(PREFIX_TX_HOMES, hash.subarray(0, TX_HOME_HASH_BYTES));
+}
+
+/** A homes value's positions (12 bytes each, at least one); `where` names the key for the error. */
+export function splitPositions(value: Uint8Array, where: string): Uint8Array[] {
+  if (value.length === 0 || value.length % TX_HOME_BYTES !== 0) {
+    throw new StoreError("STORE_CORRUPT", `${where}: a list of positions of ${value.length} bytes`);
+  }
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < value.length; at += TX_HOME_BYTES) out.push(value.subarray(at, at + TX_HOME_BYTES));
+  return out;
+}
 export const txBodyKey = (height: bigint, index: number): Uint8Array =>
   heightIndexKey(PREFIX_TX_BODY, height, index);
 export const movedBodiesKey = (height: bigint): Uint8Array => heightKey(PREFIX_MOVED_BODIES, height);
