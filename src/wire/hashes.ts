@@ -196,15 +196,7 @@ export function dataHash(txs: readonly Uint8Array[]): Uint8Array {
     const leaves: Uint8Array[] = new Array(n);
     for (let i = 0; i < n; i++) {
       const tx = txs[i]!;
-      const known = admittedDigests.of(tx);
-      if (known !== undefined) {
-        hashes[i] = known.hash;
-        leaves[i] = known.leaf;
-      } else {
-        const hash = txHash(tx);
-        hashes[i] = hash;
-        leaves[i] = leafHash(hash);
-      }
+      putDigests(hashes, leaves, i, tx, admittedDigests.of(tx));
     }
     remembered = { hashes, root: merkleRootOfLeafHashes(leaves) };
     blockTxHashes.set(txs, remembered);
@@ -297,6 +289,28 @@ function digestSlot(): number {
   return at;
 }
 
+/**
+ * Puts tx `i`'s sha256 and merkle leaf into `hashes` and `leaves`: `known`'s, which the caller
+ * vouches were made from these very bytes, or hashed now (then answers true).
+ */
+function putDigests(
+  hashes: Uint8Array[],
+  leaves: Uint8Array[],
+  i: number,
+  tx: Uint8Array,
+  known: TxDigests | undefined,
+): boolean {
+  if (known !== undefined) {
+    hashes[i] = known.hash;
+    leaves[i] = known.leaf;
+    return false;
+  }
+  const hash = txHash(tx);
+  hashes[i] = hash;
+  leaves[i] = leafHash(hash);
+  return true;
+}
+
 /** How many leaves dataHashAhead hashes between two pauses. */
 const AHEAD_PIECE = 2048;
 
@@ -318,15 +332,9 @@ export async function dataHashAhead(
   for (let i = 0; i < n; i++) {
     const tx = txs[i]!;
     const known = digests[i];
-    if (known !== undefined && known.tx === tx && TxDigests.made(known)) {
-      hashes[i] = known.hash;
-      leaves[i] = known.leaf;
-    } else {
-      const hash = txHash(tx);
-      hashes[i] = hash;
-      leaves[i] = leafHash(hash);
-      if ((i + 1) % AHEAD_PIECE === 0) await pause();
-    }
+    const usable = known !== undefined && known.tx === tx && TxDigests.made(known);
+    const hashedNow = putDigests(hashes, leaves, i, tx, usable ? known : undefined);
+    if (hashedNow && (i + 1) % AHEAD_PIECE === 0) await pause();
   }
   const root = await merkleRootOfLeafHashesInPieces(leaves, pause, AHEAD_PIECE);
   blockTxHashes.set(txs, { hashes, root, txs: txs.slice() });

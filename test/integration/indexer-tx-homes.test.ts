@@ -8,25 +8,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { sha256 } from "../../src/crypto/hash.js";
-import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
-import type { HeightIndexInput } from "../../src/store/indexer/height-index-input.js";
 import { txBodyKey, txHomesKey } from "../../src/store/indexer/index-keys.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
-import { attribute, indexedTx } from "../fixtures/store/chain-fixture.js";
 import { isLayoutRefusal } from "./indexer-layout-refusal.js";
+import { hashOf, keyedHeight, positionsFound } from "./indexer-tx-fixture.js";
 
 const root = mkdtempSync(join(tmpdir(), "indexer-tx-homes-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-const height = (h: bigint, names: string[]): HeightIndexInput => ({
-  height: h,
-  txs: names.map((name) => indexedTx(name, [{ type: "app", attributes: [attribute("key", name, true)] }])),
-  beginBlockEvents: [],
-  endBlockEvents: [],
-});
-const hashOf = (name: string) => sha256(new TextEncoder().encode(name));
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex").toUpperCase();
 const position = (h: number, index: number) => [0, 0, 0, 0, 0, 0, 0, h, 0, 0, 0, index];
 
@@ -36,8 +26,8 @@ describe("tx homes keyed by a prefix of the hash", () => {
     const bodies = await openBinaryLevel(join(root, "collision-bodies"));
     try {
       const indexer = await EventIndexer.open(db, { bodies });
-      await indexer.indexHeight(height(1n, ["a"]));
-      await indexer.indexHeight(height(2n, ["b"]));
+      await indexer.indexHeight(keyedHeight(1n, ["a"]));
+      await indexer.indexHeight(keyedHeight(2n, ["b"]));
       // b's hash as if it began as a's: its position listed first under a's key.
       const homesOfA = txHomesKey(hashOf("a"));
       await db.put(homesOfA, Uint8Array.from([...position(2, 0), ...position(1, 0)]));
@@ -48,34 +38,16 @@ describe("tx homes keyed by a prefix of the hash", () => {
       // A hash of another length names no tx, even one sharing a's first bytes.
       assert.equal(await indexer.txs.getByHash(hashOf("a").subarray(0, 8)), undefined);
       assert.equal(await indexer.txs.getByHash(hashOf("a").subarray(0, 2)), undefined);
-      const searched = await indexer.txs.search({
-        conditions: parseQuery(`tx.hash = '${hex(hashOf("a"))}'`).conditions,
-        page: 1,
-        perPage: 30,
-        order: "asc",
-      });
-      assert.deepEqual(
-        searched.txs.map((t) => [t.height, t.index]),
-        [[1n, 0]],
-      );
+      assert.deepEqual(await positionsFound(indexer, `tx.hash = '${hex(hashOf("a"))}'`), [[1n, 0]]);
 
       // a included again: it moves, and b's position under the shared key stays.
-      await indexer.indexHeight(height(3n, ["a"]));
+      await indexer.indexHeight(keyedHeight(3n, ["a"]));
       assert.deepEqual([...(db.getSync(homesOfA) ?? [])], [...position(2, 0), ...position(3, 0)]);
       assert.equal(bodies.getSync(txBodyKey(1n, 0)), undefined);
       assert.equal(bodies.getSync(txBodyKey(2n, 0)) !== undefined, true);
       assert.equal((await indexer.txs.getByHash(hashOf("a")))?.height, 3n);
       assert.equal((await indexer.txs.getByHash(hashOf("b")))?.height, 2n);
-      const byKey = await indexer.txs.search({
-        conditions: parseQuery("app.key = 'a'").conditions,
-        page: 1,
-        perPage: 30,
-        order: "asc",
-      });
-      assert.deepEqual(
-        byKey.txs.map((t) => [t.height, t.index]),
-        [[3n, 0]],
-      );
+      assert.deepEqual(await positionsFound(indexer, "app.key = 'a'"), [[3n, 0]]);
 
       // Rolled back: only this height's position goes from the shared key.
       await indexer.removeHeight(3n, [hashOf("a")]);
@@ -93,10 +65,10 @@ describe("tx homes keyed by a prefix of the hash", () => {
     const bodies = await openBinaryLevel(join(root, "gone-bodies"));
     try {
       const indexer = await EventIndexer.open(db, { bodies });
-      await indexer.indexHeight(height(1n, ["a"]));
+      await indexer.indexHeight(keyedHeight(1n, ["a"]));
       await bodies.del(txBodyKey(1n, 0));
       assert.equal(await indexer.txs.getByHash(hashOf("a")), undefined);
-      await indexer.indexHeight(height(2n, ["a"]));
+      await indexer.indexHeight(keyedHeight(2n, ["a"]));
       assert.deepEqual([...(db.getSync(txHomesKey(hashOf("a"))) ?? [])], position(2, 0));
       assert.equal((await indexer.txs.getByHash(hashOf("a")))?.height, 2n);
     } finally {

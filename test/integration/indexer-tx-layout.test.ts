@@ -7,33 +7,22 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { sha256 } from "../../src/crypto/hash.js";
-import { parseQuery } from "../../src/query/parser.js";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
-import type { HeightIndexInput } from "../../src/store/indexer/height-index-input.js";
 import { txBodyKey, txHomesKey } from "../../src/store/indexer/index-keys.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
 import { TxResult } from "../../src/wire/generated/tendermint/abci/types.js";
-import { attribute, indexedTx } from "../fixtures/store/chain-fixture.js";
 import { isLayoutRefusal } from "./indexer-layout-refusal.js";
+import { hashOf, keyedHeight, positionsFound } from "./indexer-tx-fixture.js";
 
 const root = mkdtempSync(join(tmpdir(), "indexer-tx-layout-"));
 after(() => rmSync(root, { recursive: true, force: true }));
-
-const height = (h: bigint, names: string[]): HeightIndexInput => ({
-  height: h,
-  txs: names.map((name) => indexedTx(name, [{ type: "app", attributes: [attribute("key", name, true)] }])),
-  beginBlockEvents: [],
-  endBlockEvents: [],
-});
-const hashOf = (name: string) => sha256(new TextEncoder().encode(name));
 
 describe("tx_index.db's tx layout", () => {
   it("stores the TxResult under (height, index) and only the position under the hash", async () => {
     const db = await openBinaryLevel(join(root, "layout"));
     try {
       const indexer = await EventIndexer.open(db);
-      await indexer.indexHeight(height(7n, ["a", "b"]));
+      await indexer.indexHeight(keyedHeight(7n, ["a", "b"]));
       const home = db.getSync(txHomesKey(hashOf("b")));
       assert.deepEqual([...(home ?? [])], [0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 1]);
       const body = db.getSync(txBodyKey(7n, 1));
@@ -49,23 +38,14 @@ describe("tx_index.db's tx layout", () => {
     const db = await openBinaryLevel(join(root, "move"));
     try {
       const indexer = await EventIndexer.open(db);
-      await indexer.indexHeight(height(1n, ["x", "y"]));
-      await indexer.indexHeight(height(2n, ["y"]));
+      await indexer.indexHeight(keyedHeight(1n, ["x", "y"]));
+      await indexer.indexHeight(keyedHeight(2n, ["y"]));
       assert.equal(db.getSync(txBodyKey(1n, 1)), undefined);
       assert.deepEqual(
         [...(db.getSync(txHomesKey(hashOf("y"))) ?? [])],
         [0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0],
       );
-      const found = await indexer.txs.search({
-        conditions: parseQuery("app.key = 'y'").conditions,
-        page: 1,
-        perPage: 30,
-        order: "asc",
-      });
-      assert.deepEqual(
-        found.txs.map((t) => [t.height, t.index]),
-        [[2n, 0]],
-      );
+      assert.deepEqual(await positionsFound(indexer, "app.key = 'y'"), [[2n, 0]]);
       await indexer.removeHeight(2n, [hashOf("y")]);
       assert.equal(db.getSync(txHomesKey(hashOf("y"))), undefined);
       assert.equal(db.getSync(txBodyKey(2n, 0)), undefined);
