@@ -13,8 +13,8 @@ import type { SchedulerLike } from "rxjs";
 import type { VerifyItem } from "../src/crypto/verify-item.js";
 import type { VerifyPool } from "../src/crypto/verify-pool.js";
 import type { NodeMetrics } from "../src/metrics/index.js";
+import { onlyValidatorIsUs } from "../src/state/other-proposers.js";
 import { proposalBlockProblem } from "../src/state/validate-proposal-block.js";
-import type { State as ChainState } from "../src/wire/generated/tendermint/state/types.js";
 import type { ConsensusLoop } from "./boot/consensus-loop.js";
 import type { PreparedNode } from "./boot/prepare-home.js";
 import { type BlockCommitDeps, commitOne } from "./effects/block-commit.js";
@@ -40,16 +40,6 @@ export interface NodeBlocksyncDeps {
   life: Pick<NodeLifecycle, "track" | "halt" | "onCleanup" | "isStopping">;
   /** The node's metrics, when [instrumentation] prometheus is on. */
   metrics?: NodeMetrics | undefined;
-}
-
-/** v0.34's onlyValidatorIsUs: a chain whose only validator is this node needs no sync. */
-export function onlyValidatorIsUs(state: ChainState, address: Uint8Array | undefined): boolean {
-  const validators = state.validators?.validators ?? [];
-  return (
-    address !== undefined &&
-    validators.length === 1 &&
-    Buffer.from(validators[0]!.address).equals(Buffer.from(address))
-  );
 }
 
 export async function startNodeBlocksync(deps: NodeBlocksyncDeps): Promise<BlocksyncReactor> {

@@ -8,7 +8,9 @@
 import { dirname } from "node:path";
 import { asyncScheduler, map } from "rxjs";
 import { VerifyPool } from "../src/crypto/verify-pool.js";
+import { othersMayPropose } from "../src/state/other-proposers.js";
 import { indexerStoreOptions, levelMemoryOf } from "../src/store/indexer-options.js";
+import { keepAdmittedTxDigests } from "../src/wire/hashes.js";
 import { startNodeBlocksync } from "./blocksync-node.js";
 import { connectApp, handshakeApp } from "./boot/app.js";
 import { openConsensusLog } from "./boot/consensus-log.js";
@@ -112,6 +114,10 @@ async function assemble(
     evidence: evidencePool.holder,
   });
   life.onCleanup(() => projections.events.complete());
+  // The admitted digests' memo only serves other validators' proposals (wire/hashes.ts): kept
+  // while one may propose, let go while we are the chain's only validator.
+  projections.chain.onState((state) => keepAdmittedTxDigests(othersMayPropose(state, signer?.address)));
+  life.onCleanup(() => keepAdmittedTxDigests(true));
   if (options.onEvent) projections.events.events$.subscribe(options.onEvent);
   const { mempool, mempoolLock } = openMempool({ config, height, app, projections, life, log });
   const consensus = await createConsensusLoop({

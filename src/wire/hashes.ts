@@ -266,6 +266,20 @@ export class TxDigests {
 const HASH_BYTES = 32;
 /** The digests of the txs admitted lately, by their bytes: one for the process, as the slabs. */
 const admittedDigests = new AdmittedTxDigests<TxDigests>();
+
+/**
+ * Whether admitted txs' digests are kept for other validators' proposals (admitted-tx-digests.ts):
+ * the node says so from its validator set (state/other-proposers.ts). Off changes what a data
+ * hash costs for a peer's block, never its answer.
+ */
+export function keepAdmittedTxDigests(on: boolean): void {
+  admittedDigests.keep(on);
+}
+
+/** How many admitted txs' digests are kept now (for tests and the memory probe). */
+export function admittedTxDigestsKept(): number {
+  return admittedDigests.size;
+}
 /** Digests per slab: a pool entry keeps one view of a slab, not two buffers of its own. */
 const SLAB_DIGESTS = 1024;
 let slab = new Uint8Array(0);

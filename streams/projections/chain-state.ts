@@ -1,7 +1,8 @@
 // The chain state the node runs on, a projection of the consensus log: the handshake's state at
 // start, then the state each folded BlockExecuted carries. Block validation, block execution, the
 // RPC and the evidence pool read it here; nothing sets it from inside an effect handler but block
-// sync's apply (advance). Each new state also feeds the recent-block cache.
+// sync's apply (advance). Each new state also feeds the recent-block cache and the listeners given
+// to onState.
 import type { Observable, Subscription } from "rxjs";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
@@ -9,6 +10,7 @@ import type { RecentBlocks } from "./recent-blocks.js";
 
 export class ChainStateProjection {
   private state: ChainState;
+  private readonly listeners: ((state: ChainState) => void)[] = [];
 
   constructor(
     initial: ChainState,
@@ -29,16 +31,26 @@ export class ChainStateProjection {
    */
   advance(state: ChainState): void {
     if (state.lastBlockHeight <= this.state.lastBlockHeight) return;
-    this.state = state;
-    this.recent.add(state);
+    this.take(state);
+  }
+
+  /** Calls `listener` with the current state now, then with each new one. */
+  onState(listener: (state: ChainState) => void): void {
+    this.listeners.push(listener);
+    listener(this.state);
   }
 
   /** Follows the loop's folds (BlockExecuted inputs). */
   follow(transition$: Observable<{ input: ConsensusInput }>): Subscription {
     return transition$.subscribe(({ input }) => {
       if (input.type !== "BlockExecuted") return;
-      this.state = input.chainState;
-      this.recent.add(input.chainState);
+      this.take(input.chainState);
     });
+  }
+
+  private take(state: ChainState): void {
+    this.state = state;
+    this.recent.add(state);
+    for (const listener of this.listeners) listener(state);
   }
 }

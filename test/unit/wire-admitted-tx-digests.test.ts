@@ -84,6 +84,26 @@ describe("AdmittedTxDigests", () => {
     assert.equal(memo.of(txs[2]!), digests[2]);
   });
 
+  it("keeps nothing while off, lets go of every entry when turned off, and keeps again when on", () => {
+    const memo = new AdmittedTxDigests(8);
+    const kept = TxDigests.of(new Uint8Array(randomBytes(20)));
+    memo.remember(kept);
+    memo.keep(false);
+    assert.equal(memo.keeping, false);
+    assert.equal(memo.size, 0, "turned off, the memo still held entries");
+    assert.equal(memo.of(kept.tx), undefined);
+    const whileOff = TxDigests.of(new Uint8Array(randomBytes(20)));
+    memo.remember(whileOff);
+    assert.equal(memo.of(copyOf(whileOff.tx)), undefined, "a tx admitted while off was kept");
+    memo.keep(true);
+    const whileOn = TxDigests.of(new Uint8Array(randomBytes(20)));
+    memo.remember(whileOn);
+    assert.equal(memo.of(copyOf(whileOn.tx)), whileOn);
+    // A data hash is the same whether or not the memo answers.
+    const txs = [whileOff.tx, whileOn.tx].map(copyOf);
+    assert.deepEqual(dataHash(txs), merkleRoot(txs.map((tx) => sha256(tx))));
+  });
+
   it("refuses a bound that is not a positive integer", () => {
     assert.throws(() => new AdmittedTxDigests(0), /maxEntries must be a positive integer, got 0/);
   });
