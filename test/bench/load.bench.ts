@@ -22,7 +22,9 @@
 // docs/configuration.md measures (glibc's defaults otherwise). LOAD_NODE_FLAGS="<flags>" passes V8/node flags to the
 // node (space-separated, e.g. "--trace-gc-verbose --max-semi-space-size=32"); LOAD_TIMELINE=<file> writes a per-second
 // timeline of the async phase (load-timeline.ts: a probe's latency, GC pauses, CPU per thread, heights) and prints
-// its worst seconds. Writes bench-results/load.json; never fails on time.
+// its worst seconds. LOAD_SET="db_max_file_size_mb=1 mempool.cache_size=20000" sets config.toml keys of the
+// load node (a top-level key as it is, a section's as section.key; the value as TOML writes it).
+// Writes bench-results/load.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
@@ -207,7 +209,7 @@ class BenchNode {
     const file = join(this.home, "config", "config.toml");
     let config = readFileSync(file, "utf8");
     for (const [section, key, value] of this.settings) {
-      const start = config.indexOf(`[${section}]`);
+      const start = section === "" ? 0 : config.indexOf(`[${section}]`);
       const m = new RegExp(`^${key} = .*$`, "m").exec(config.slice(start));
       if (start < 0 || !m) throw new Error(`config.toml has no [${section}] ${key}`);
       const at = start + m.index;
@@ -515,6 +517,11 @@ const settings: [string, string, string][] = [
   ["rpc", "max_open_connections", "0"],
 ];
 if (TIMEOUT_COMMIT) settings.push(["consensus", "timeout_commit", JSON.stringify(TIMEOUT_COMMIT)]);
+for (const setting of (process.env.LOAD_SET ?? "").split(" ").filter((s) => s !== "")) {
+  const m = /^(?:([a-z_]+)\.)?([a-z_-]+)=(.+)$/.exec(setting);
+  if (!m) throw new Error(`LOAD_SET: "${setting}" is not key=value or section.key=value`);
+  settings.push([m[1] ?? "", m[2]!, m[3]!]);
+}
 const node = new BenchNode(settings);
 const TIMELINE = process.env.LOAD_TIMELINE;
 if (TIMELINE) node.timeline = new LoadTimeline(0);
