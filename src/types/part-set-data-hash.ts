@@ -14,10 +14,16 @@
 // Bounded: a few part sets at once, and the bytes of one unread item (a tx split by a part's end).
 
 import type { Block } from "../wire/generated/tendermint/types/block.js";
+import type { PartSetHeader } from "../wire/generated/tendermint/types/types.js";
 import { putAdmittedDigests, rememberDataHashOf } from "../wire/hashes.js";
 import { IncrementalMerkleRoot } from "../wire/merkle-incremental.js";
-import type { PartSetState } from "./part-set.js";
 import { partSetKey } from "./part-set-key.js";
+
+/** What is read of a part set (part-set.ts's PartSetState, which calls in here as parts arrive). */
+export interface PartsSoFar {
+  readonly header: PartSetHeader;
+  readonly parts: readonly ({ readonly bytes: Uint8Array } | undefined)[];
+}
 
 /** Part sets read at once (the rounds of a height, as part-set-block.ts keeps). */
 export const PART_SET_DATA_KEPT = 4;
@@ -182,7 +188,7 @@ function readPart(state: DataOfParts, bytes: Uint8Array): void {
  * Reads the parts of `set` that now continue the bytes read so far (called as each part is
  * accepted). Cheap when they do not: a part ahead of a gap waits for the gap.
  */
-export function readDataOfParts(set: PartSetState): void {
+export function readDataOfParts(set: PartsSoFar): void {
   const key = partSetKey(set.header);
   let state = reading.get(key);
   if (state === undefined) {
@@ -208,7 +214,7 @@ export function readDataOfParts(set: PartSetState): void {
  * parts, if what was read is exactly the block's txs (same count, each at the same offset of
  * `bytes` with the same length). Forgets the part set's reading either way.
  */
-export function takeDataHashOfParts(set: PartSetState, bytes: Uint8Array, block: Block): boolean {
+export function takeDataHashOfParts(set: PartsSoFar, bytes: Uint8Array, block: Block): boolean {
   const key = partSetKey(set.header);
   const state = reading.get(key);
   if (state === undefined) return false;
