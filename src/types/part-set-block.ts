@@ -17,6 +17,8 @@ import type { Block } from "../wire/generated/tendermint/types/block.js";
 import { blockHash, decodeBlock } from "./block.js";
 import { TypesError } from "./errors.js";
 import { type PartSetState, partSetBytes } from "./part-set.js";
+import { takeDataHashOfParts } from "./part-set-data-hash.js";
+import { partSetKey } from "./part-set-key.js";
 
 /** Part sets remembered at once: the rounds of the current height, with room for a fork. */
 export const PART_SET_BLOCKS_KEPT = 4;
@@ -36,8 +38,7 @@ interface Remembered extends PartSetBlock {
 const decoded = new Map<string, Remembered>();
 let bytesKept = 0;
 
-const keyOf = (parts: PartSetState) =>
-  `${Buffer.from(parts.header.hash).toString("latin1")}/${parts.header.total}`;
+const keyOf = (parts: PartSetState) => partSetKey(parts.header);
 
 /**
  * The block of a complete part set and its hash; throws as decodeBlock does (over `maxBytes`, or
@@ -55,7 +56,9 @@ export function partSetBlock(parts: PartSetState, maxBytes: number): PartSetBloc
       );
     return { block: known.block, hash: known.hash };
   }
-  const block = decodeBlock(partSetBytes(parts), maxBytes);
+  const bytes = partSetBytes(parts);
+  const block = decodeBlock(bytes, maxBytes);
+  takeDataHashOfParts(parts, bytes, block);
   const answer: Remembered = { block, hash: blockHash(block), byteSize: parts.byteSize };
   remember(key, answer);
   return { block: answer.block, hash: answer.hash };

@@ -7,6 +7,7 @@ import { merkleProofs } from "../crypto/merkle.js";
 import { MerkleProofError, verifyMerkleProof } from "../crypto/merkle-proof.js";
 import type { Part, PartSetHeader } from "../wire/generated/tendermint/types/types.js";
 import { TypesError } from "./errors.js";
+import { readDataOfParts } from "./part-set-data-hash.js";
 
 /** BlockPartSizeBytes: every part but the last is exactly this long. */
 export const BLOCK_PART_SIZE_BYTES = 65536;
@@ -112,7 +113,10 @@ export function addPart(set: PartSetState, part: Part): PartSetState {
     );
   const parts = set.parts.slice();
   parts[part.index] = part;
-  return { ...set, parts, count: set.count + 1, byteSize };
+  const next: PartSetState = { ...set, parts, count: set.count + 1, byteSize };
+  // The block's txs hashed as their parts come in, so little is left once the last one does.
+  readDataOfParts(next);
+  return next;
 }
 
 /** The assembled bytes; throws TYPES_PART_SET_INCOMPLETE until every part is in. */

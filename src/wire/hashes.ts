@@ -194,14 +194,37 @@ export function dataHash(txs: readonly Uint8Array[]): Uint8Array {
     const n = txs.length;
     const hashes: Uint8Array[] = new Array(n);
     const leaves: Uint8Array[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const tx = txs[i]!;
-      putDigests(hashes, leaves, i, tx, admittedDigests.of(tx));
-    }
+    for (let i = 0; i < n; i++) putAdmittedDigests(hashes, leaves, i, txs[i]!);
     remembered = { hashes, root: merkleRootOfLeafHashes(leaves) };
     blockTxHashes.set(txs, remembered);
   }
   return remembered.root.slice();
+}
+
+/**
+ * Puts tx `i`'s sha256 and merkle leaf into `hashes` and `leaves` as dataHash takes them: from the
+ * admitted txs' memo for equal bytes, else hashed now.
+ */
+export function putAdmittedDigests(
+  hashes: Uint8Array[],
+  leaves: Uint8Array[],
+  i: number,
+  tx: Uint8Array,
+): void {
+  putDigests(hashes, leaves, i, tx, admittedDigests.of(tx));
+}
+
+/**
+ * Remembers for this txs array a data hash made elsewhere from the very same txs' bytes (a peer's
+ * block hashed as its parts arrived: part-set-data-hash.ts), so dataHash answers it without a
+ * second tree. The caller vouches that hashes[i] is sha256(txs[i]) and `root` their data hash.
+ */
+export function rememberDataHashOf(
+  txs: readonly Uint8Array[],
+  hashes: readonly Uint8Array[],
+  root: Uint8Array,
+): void {
+  blockTxHashes.set(txs, { hashes, root });
 }
 
 /**
