@@ -125,6 +125,13 @@ export const BASE_KEYS = {
   db_max_file_size_mb: key("int", integer(1, 1024), 2, "LevelDB table file size of each database, in MB", {
     rxbft: true,
   }),
+  db_tx_index_max_file_size_mb: key(
+    "int",
+    integer(1, 1024),
+    1,
+    "LevelDB table file size of tx_index.db alone, in MB: its compactions read its tables through mmap, so its open tables' mapped pages are bounded by (db_max_open_files - 10) times this",
+    { rxbft: true },
+  ),
   heap_growing_percent: key(
     "int",
     integer(0, 400),

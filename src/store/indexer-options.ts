@@ -9,7 +9,7 @@ export function indexerStoreOptions(
   config: NodeConfig,
   chainId: string,
   logger: Logger,
-): Pick<StoresOptions, "indexer" | "psql" | "level"> {
+): Pick<StoresOptions, "indexer" | "psql" | "level" | "txIndexLevel"> {
   const indexer = config.tx_index.indexer;
   const level = levelMemoryOf(config);
   if (indexer === "psql") {
@@ -19,7 +19,7 @@ export function indexerStoreOptions(
       psql: { conn: config.tx_index["psql-conn"], chainId, logger: logger.child("indexer") },
     };
   }
-  return { indexer: indexer === "kv" ? "kv" : "null", level };
+  return { indexer: indexer === "kv" ? "kv" : "null", level, txIndexLevel: txIndexLevelMemoryOf(config) };
 }
 
 /** LevelDB's memory bounds per database from config.toml (db_cache_size_mb and the rest). */
@@ -31,6 +31,16 @@ export function levelMemoryOf(config: NodeConfig): LevelMemoryOptions {
     maxOpenFiles: config.db_max_open_files,
     maxFileSize: config.db_max_file_size_mb * mb,
   };
+}
+
+/**
+ * tx_index.db's bounds: every db_* key but its table file size (db_tx_index_max_file_size_mb).
+ * Its compactions read every input table through mmap (LevelDB maps the tables it opens), and the
+ * pages touched stay in RSS while the table stays open: up to (db_max_open_files - 10) tables of
+ * that size, the one part of RSS that kept growing in a ten-minute load (docs/storage.md "Memory").
+ */
+export function txIndexLevelMemoryOf(config: NodeConfig): LevelMemoryOptions {
+  return { ...levelMemoryOf(config), maxFileSize: config.db_tx_index_max_file_size_mb * 1024 * 1024 };
 }
 
 /** node_info.other.tx_index: "on" with any indexer but null. */

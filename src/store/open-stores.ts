@@ -51,6 +51,8 @@ export interface StoresOptions {
   searchBudget?: SearchBudget;
   /** LevelDB's memory bounds, for each of the stores (config.toml's db_* keys). */
   level?: LevelMemoryOptions;
+  /** tx_index.db's own bounds (its table file size, db_tx_index_max_file_size_mb); default `level`. */
+  txIndexLevel?: LevelMemoryOptions;
 }
 
 export interface Stores {
@@ -84,7 +86,12 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
     let txIndexer: TxIndexReader = NULL_TX_INDEX;
     let blockIndexer: BlockIndexReader = NULL_BLOCK_INDEX;
     if (options.indexer === "kv") {
-      const kv = await openKvIndex(dataDir, options.level, { budget: options.searchBudget });
+      const kv = await openKvIndex(
+        dataDir,
+        options.level,
+        { budget: options.searchBudget },
+        options.txIndexLevel,
+      );
       opened.push(kv);
       const eventIndexer = kv.indexer;
       indexer = eventIndexer;
@@ -150,13 +157,17 @@ export function bodiesLevelMemory(level: LevelMemoryOptions = DEFAULT_LEVEL_MEMO
   };
 }
 
-/** The kv indexer over its two databases, and the close of both. */
+/**
+ * The kv indexer over its two databases, and the close of both. `indexLevel` bounds tx_index.db
+ * (default `level`); the bodies' database takes bodiesLevelMemory(level).
+ */
 export async function openKvIndex(
   dataDir: string,
   level: LevelMemoryOptions | undefined,
   options: Omit<EventIndexerOptions, "bodies"> = {},
+  indexLevel: LevelMemoryOptions | undefined = level,
 ): Promise<{ indexer: EventIndexer; close(): Promise<void> }> {
-  const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB), level);
+  const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB), indexLevel);
   let bodiesDb: BinaryLevel | undefined;
   try {
     bodiesDb = await openBinaryLevel(join(dataDir, TX_INDEX_BODIES_DB), bodiesLevelMemory(level));

@@ -1,10 +1,11 @@
 // config.toml's memory keys (db_cache_size_mb, db_write_buffer_size_mb, db_max_open_files,
-// db_max_file_size_mb, heap_growing_percent): their defaults, the values they accept, the errors
+// db_max_file_size_mb, db_tx_index_max_file_size_mb, heap_growing_percent): their defaults, the values they accept, the errors
 // for bad values (file, key and what was expected), and the LevelDB options they become.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { configFromToml } from "../../src/config/config-loader.js";
-import { levelMemoryOf } from "../../src/store/indexer-options.js";
+import { createLogger } from "../../src/logger/index.js";
+import { indexerStoreOptions, levelMemoryOf, txIndexLevelMemoryOf } from "../../src/store/indexer-options.js";
 import { assertConfigRefused } from "./config-refusal.js";
 
 const FILE = "/homes/a/config/config.toml";
@@ -44,6 +45,25 @@ test("memory keys: values in range become classic-level's options in bytes", () 
   assert.equal(configFromToml("heap_growing_percent = 400", FILE).config.heap_growing_percent, 400);
 });
 
+test("db_tx_index_max_file_size_mb: tx_index.db alone takes 1 MB tables, every other bound the shared keys", () => {
+  const { config } = configFromToml("", FILE);
+  assert.equal(config.db_tx_index_max_file_size_mb, 1);
+  assert.deepEqual(txIndexLevelMemoryOf(config), { ...levelMemoryOf(config), maxFileSize: MB });
+  const kv = indexerStoreOptions(
+    configFromToml('[tx_index]\nindexer = "kv"', FILE).config,
+    "c",
+    createLogger({ level: "none" }),
+  );
+  assert.equal(kv.level?.maxFileSize, 2 * MB, "the other databases keep db_max_file_size_mb");
+  assert.equal(kv.txIndexLevel?.maxFileSize, MB);
+  const set = configFromToml("db_tx_index_max_file_size_mb = 4\ndb_max_open_files = 74", FILE).config;
+  assert.deepEqual(txIndexLevelMemoryOf(set), {
+    ...levelMemoryOf(set),
+    maxOpenFiles: 74,
+    maxFileSize: 4 * MB,
+  });
+});
+
 const bad: { toml: string; where: string; expected: RegExp }[] = [
   { toml: "db_cache_size_mb = -1", where: "db_cache_size_mb", expected: /an integer in 0…4096, got -1/ },
   { toml: "db_cache_size_mb = 4097", where: "db_cache_size_mb", expected: /an integer in 0…4096, got 4097/ },
@@ -61,6 +81,12 @@ const bad: { toml: string; where: string; expected: RegExp }[] = [
   // LevelDB raises anything below 74 to 74 by itself; refusing it says so instead of hiding it.
   { toml: "db_max_open_files = 10", where: "db_max_open_files", expected: /an integer in 74…50000, got 10/ },
   { toml: "db_max_file_size_mb = 0", where: "db_max_file_size_mb", expected: /an integer in 1…1024, got 0/ },
+  // LevelDB raises a table file size below 1 MB to 1 MB by itself.
+  {
+    toml: "db_tx_index_max_file_size_mb = 0",
+    where: "db_tx_index_max_file_size_mb",
+    expected: /an integer in 1…1024, got 0/,
+  },
   {
     toml: "heap_growing_percent = -5",
     where: "heap_growing_percent",
