@@ -4,7 +4,7 @@
 // power of two below n) makes every aligned run of 2^k leaves inside [0, n) a node of the final
 // tree, so the nodes kept are the "peaks" of the leaves so far, one per set bit of their count,
 // largest first; the root folds them from the right. The answer equals merkleRootOfLeafHashes of
-// the same leaves, byte for byte (test/property/merkle-incremental.test.ts).
+// the same leaves, byte for byte (test/property/part-set-data-hash.test.ts).
 import { emptyHash, innerHash } from "../crypto/merkle.js";
 
 export class IncrementalMerkleRoot {

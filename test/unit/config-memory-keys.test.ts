@@ -1,6 +1,7 @@
 // config.toml's memory keys (db_cache_size_mb, db_write_buffer_size_mb, db_max_open_files,
-// db_max_file_size_mb, db_tx_index_max_file_size_mb, heap_growing_percent): their defaults, the values they accept, the errors
-// for bad values (file, key and what was expected), and the LevelDB options they become.
+// db_max_file_size_mb, db_tx_index_max_file_size_mb, heap_growing_percent): their defaults, the
+// values they accept, the errors for bad values (file, key and what was expected), and the LevelDB
+// options they become.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { configFromToml } from "../../src/config/config-loader.js";
