@@ -39,6 +39,14 @@ export const HEAP_GROWING_PERCENT_DEFAULT = 100;
  */
 export const IDLE_HEAP_COLLECT_SECONDS_DEFAULT = 5;
 
+/**
+ * db_tx_index_max_file_size_mb's default, LevelDB's smallest table. tx_index.db's compactions read
+ * its tables through mmap and the pages touched stay in RSS while a table is open, so its mapped
+ * share is bounded by (db_max_open_files − 10) × this: 90 MB, where 2 MB tables let it grow towards
+ * 180 MB over a ten-minute load (docs/storage.md "Memory").
+ */
+export const DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT = 1;
+
 /** How a value is written into TOML. */
 export type KeyKind = "string" | "bool" | "int" | "duration" | "string-list" | "int-as-string";
 
@@ -128,7 +136,7 @@ export const BASE_KEYS = {
   db_tx_index_max_file_size_mb: key(
     "int",
     integer(1, 1024),
-    1,
+    DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT,
     "LevelDB table file size of tx_index.db alone, in MB: its compactions read its tables through mmap, so its open tables' mapped pages are bounded by (db_max_open_files - 10) times this",
     { rxbft: true },
   ),

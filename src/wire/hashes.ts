@@ -299,7 +299,7 @@ export function keepAdmittedTxDigests(on: boolean): void {
   admittedDigests.keep(on);
 }
 
-/** How many admitted txs' digests are kept now (for tests and the memory probe). */
+/** How many admitted txs' digests are kept now (what the node's switch is tested by). */
 export function admittedTxDigestsKept(): number {
   return admittedDigests.size;
 }
