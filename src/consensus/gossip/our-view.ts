@@ -78,6 +78,21 @@ export function samePartSetsHeld(a: ConsensusState, b: ConsensusState): boolean 
   return true;
 }
 
+/**
+ * Whether two of our states collect the same part sets (by header): true when the only change is
+ * parts added to a set already held, or that set's block completed.
+ */
+export function samePartSetHeadersHeld(a: ConsensusState, b: ConsensusState): boolean {
+  for (const held of HELD_PART_SETS) {
+    const x = held(a);
+    const y = held(b);
+    if (x === y) continue;
+    if (x === undefined || y === undefined || (x.header !== y.header && !sameHeader(x.header, y.header)))
+      return false;
+  }
+  return true;
+}
+
 /** The parts we hold of the part set `header` names, from any block we keep at this height. */
 export function partsFor(state: ConsensusState, header: PartSetHeader): PartSetState | undefined {
   for (const heldOf of HELD_PART_SETS) {
