@@ -59,6 +59,15 @@ test("a part set we newly collect wakes the data routine only; a vote of our own
   const withPart = { ...withSet, proposalParts: partsWith([0, 1]) };
   d.feed({ type: "OurStateChanged", nowMs: T + 10, state: withPart });
   assert.deepEqual(ran(d, T + 10), { data: false, votes: false }, "a part a peer sent waits for the poll");
+  // The block complete: the same part set, now also the proposal block's.
+  const parts = partsWith([0, 1, 2]);
+  const complete = {
+    ...withPart,
+    proposalParts: parts,
+    proposalBlock: { block: {}, blockId: BLOCK_ID, parts },
+  };
+  d.feed({ type: "OurStateChanged", nowMs: T + 15, state: complete as typeof withPart });
+  assert.deepEqual(ran(d, T + 15), { data: false, votes: false }, "the block complete wakes nothing");
   const mine = prevote(5n, 0, 0);
   const withVote = { ...withPart, votes: votesOf(5n, [mine]) };
   d.feed({ type: "OurStateChanged", nowMs: T + 20, state: withVote });

@@ -79,16 +79,15 @@ export function samePartSetsHeld(a: ConsensusState, b: ConsensusState): boolean 
 }
 
 /**
- * Whether two of our states collect the same part sets (by header): true when the only change is
- * parts added to a set already held, or that set's block completed.
+ * Whether `after` collects no part set `before` did not (by header): true when the only change is
+ * parts added to a set already held, or that set's block completed (the same header, now also under
+ * the proposal block).
  */
-export function samePartSetHeadersHeld(a: ConsensusState, b: ConsensusState): boolean {
-  for (const held of HELD_PART_SETS) {
-    const x = held(a);
-    const y = held(b);
-    if (x === y) continue;
-    if (x === undefined || y === undefined || (x.header !== y.header && !sameHeader(x.header, y.header)))
-      return false;
+export function noNewPartSetHeld(before: ConsensusState, after: ConsensusState): boolean {
+  for (const heldAfter of HELD_PART_SETS) {
+    const y = heldAfter(after);
+    if (y === undefined || partsFor(before, y.header) !== undefined) continue;
+    return false;
   }
   return true;
 }

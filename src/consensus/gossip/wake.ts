@@ -12,7 +12,7 @@
 // the votes routine only where it clears a bit.
 import type { ConsensusState } from "../state.js";
 import type { Bits } from "./bit-array.js";
-import { sameHeader, samePartSetHeadersHeld } from "./our-view.js";
+import { noNewPartSetHeld, sameHeader } from "./our-view.js";
 import type { PeerRoundState } from "./peer-round-state.js";
 import { type PeerGossip, peerGossip } from "./state.js";
 
@@ -78,7 +78,7 @@ export function ourChangeWakes(before: ConsensusState | undefined, after: Consen
   if (before === undefined || !before.started) return WAKE_BOTH;
   if (before.height !== after.height || before.round !== after.round) return WAKE_BOTH;
   let wake = WAKE_NONE;
-  if (before.proposal !== after.proposal || !samePartSetHeadersHeld(before, after)) wake |= WAKE_DATA;
+  if (before.proposal !== after.proposal || !noNewPartSetHeld(before, after)) wake |= WAKE_DATA;
   if (ownVoteAdded(before, after)) wake |= WAKE_VOTES;
   return wake;
 }
