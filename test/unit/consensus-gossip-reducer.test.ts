@@ -127,51 +127,6 @@ test("data: a part the peer sent us (or announced by NewValidBlock) is not sent 
   assert.deepEqual(after, [2]);
 });
 
-test("data: a peer that left Propose in the round of our proposal is sent no parts until its NewValidBlock asks", () => {
-  const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0]) });
-  const d = connected(ourState({ height: 5n }));
-  from(d, nrs(5n, 0, RoundStep.Propose));
-  // Our proposal goes out with the one part we hold; it then tells us it prevotes.
-  const first = sends(d.feed({ type: "OurStateChanged", nowMs: T, state: our }));
-  assert.deepEqual(cases(first), ["proposal", "blockPart"]);
-  from(d, nrs(5n, 0, RoundStep.Prevote), T + 1);
-  const full = { ...our, proposalParts: partsWith([0, 1, 2]) };
-  d.feed({ type: "OurStateChanged", nowMs: T + 2, state: full });
-  const polled = sends(d.feed({ type: "GossipTicked", nowMs: T + 200 })).filter(
-    (m) => m.$case === "blockPart",
-  );
-  assert.deepEqual(polled, [], "it has the block or gave up waiting: no copies");
-  // A polka or the commit makes it announce its own bits: what it lacks goes out at once.
-  const nvb = from(
-    d,
-    {
-      $case: "newValidBlock",
-      newValidBlock: {
-        height: 5n,
-        round: 0,
-        blockPartSetHeader: SPLIT.header,
-        blockParts: bitsToWire(Uint8Array.from([1, 0, 0])),
-        isCommit: true,
-      },
-    },
-    T + 300,
-  );
-  assert.deepEqual(
-    sends(nvb).flatMap((m) => (m.$case === "blockPart" ? [m.blockPart.part.index] : [])),
-    [1, 2],
-  );
-
-  // A peer still in Propose gets the parts a peer sent us at the routine's next poll.
-  const d2 = connected(ourState({ height: 5n }));
-  from(d2, nrs(5n, 0, RoundStep.Propose));
-  d2.feed({ type: "OurStateChanged", nowMs: T, state: our });
-  assert.deepEqual(sends(d2.feed({ type: "OurStateChanged", nowMs: T + 2, state: full })), []);
-  const later = sends(d2.feed({ type: "GossipTicked", nowMs: T + 200 })).flatMap((m) =>
-    m.$case === "blockPart" ? [m.blockPart.part.index] : [],
-  );
-  assert.deepEqual(later, [1, 2]);
-});
-
 test("votes: the peer's round's prevotes it lacks (HasVote and votes it sent are held), then precommits", () => {
   // Others' votes reach us after the peer's announcements; they go out at the next pass.
   const votes = votesOf(5n, [prevote(5n, 0, 0), prevote(5n, 0, 1), prevote(5n, 0, 2), precommit(5n, 0, 3)]);
@@ -383,34 +338,6 @@ test("HasVote for each vote we add; NewValidBlock on entering the commit step", 
     nvb.$case === "newValidBlock" ? bitsFromWire(nvb.newValidBlock.blockParts!, 1601) : 0,
     Uint8Array.from([1, 0, 0]),
   );
-});
-
-test("NewValidBlock on a polka for a block we hold only in part (as v0.34 does), once per polka", () => {
-  const before = ourState({ height: 5n, step: RoundStep.Prevote, proposalParts: partsWith([0]) });
-  const d = connected(before);
-  const polka = votesOf(
-    5n,
-    [0, 1, 2].map((i) => prevote(5n, 0, i)),
-  );
-  const got = d.feed({ type: "OurStateChanged", nowMs: T, state: { ...before, votes: polka } });
-  const nvb = broadcasts(got).filter((m) => m.$case === "newValidBlock");
-  assert.equal(nvb.length, 1);
-  assert.deepEqual(
-    nvb[0]!.$case === "newValidBlock" ? bitsFromWire(nvb[0]!.newValidBlock.blockParts!, 1601) : 0,
-    Uint8Array.from([1, 0, 0]),
-  );
-  const more = d.feed({
-    type: "OurStateChanged",
-    nowMs: T + 1,
-    state: {
-      ...before,
-      votes: votesOf(
-        5n,
-        [0, 1, 2, 3].map((i) => prevote(5n, 0, i)),
-      ),
-    },
-  });
-  assert.deepEqual(cases(broadcasts(more)), ["hasVote"], "once per polka");
 });
 
 test("NewRoundStep: an older step is ignored; an impossible last_commit_round reports the peer", () => {
