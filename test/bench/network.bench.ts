@@ -57,7 +57,8 @@ const PROFILE_FILE = process.env.NETB_PROFILE;
 const PROFILE_NODE = Number(process.env.NETB_PROFILE_NODE ?? 1);
 /**
  * NETB_PHASES=1: where the loaded heights of the four validators went, phase by phase
- * (height-phases.ts over their logs, run before the homes are removed).
+ * (height-phases.ts over their logs, run before the homes are removed), and where each block's
+ * parts came from and when (part-arrivals.ts over the same logs).
  */
 const PHASES = process.env.NETB_PHASES === "1";
 if (RATE !== undefined && !(Number.isFinite(RATE) && RATE > 0))
@@ -337,21 +338,24 @@ async function measure(validators: number): Promise<Figures> {
     const loadIntervals = intervals(window.blocks);
     if (PHASES && validators === 4) {
       const lastLoaded = loadFrom + BigInt(window.blocks.length - 1);
-      console.log(`where the loaded heights ${loadFrom + 1n}..${lastLoaded} went (height-phases.ts):`);
-      spawnSync(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          join(root, "test", "bench", "height-phases.ts"),
-          ...net.homes,
-          "--from",
-          String(loadFrom + 1n),
-          "--to",
-          String(lastLoaded),
-        ],
-        { cwd: root, stdio: "inherit", timeout: 120_000 },
+      console.log(
+        `where the loaded heights ${loadFrom + 1n}..${lastLoaded} went (height-phases.ts, part-arrivals.ts):`,
       );
+      for (const script of ["height-phases.ts", "part-arrivals.ts"])
+        spawnSync(
+          process.execPath,
+          [
+            "--import",
+            "tsx",
+            join(root, "test", "bench", script),
+            ...net.homes,
+            "--from",
+            String(loadFrom + 1n),
+            "--to",
+            String(lastLoaded),
+          ],
+          { cwd: root, stdio: "inherit", timeout: 120_000 },
+        );
     }
     // time to finality with the load gone (bounded: FINALITY_CALLS per client or 90 s)
     const idleUntil = Date.now() + 90_000;
