@@ -139,10 +139,21 @@ test("through a link, as npm installs it, the script finds run.js; exit codes an
   symlinkSync(WRAPPER, link);
   const home = await initHome();
   const child = await startNode(home, baseEnv(), link);
-  await new Promise((r) => setTimeout(r, 1500));
+  // SIGINT once the node is running (a height committed), as an operator's Ctrl-C would come.
+  let output = "";
+  child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes("committed block")) {
+    if (Date.now() > deadline) throw new Error(`no height committed: ${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   child.kill("SIGINT");
-  assert.deepEqual(await exited, { code: 0, signal: null });
+  const timeout = new Promise((resolve) =>
+    setTimeout(() => resolve("still running 30 s after SIGINT"), 30_000).unref(),
+  );
+  assert.deepEqual(await Promise.race([exited, timeout]), { code: 0, signal: null });
 
   const bad = await new Promise<number | null>((resolve) =>
     execFile(link, ["no_such_command"], { env: baseEnv() }, (error) =>
