@@ -1,0 +1,166 @@
+// bin/rxbft, the installed entry (package.json "bin", `npm start`): the node it starts sees glibc's
+// malloc settings in its environment, the operator's own values win, and the PID the caller
+// spawned IS the node (the script execs it), so kill -9 of that PID leaves no process behind and
+// exit codes pass through.
+import assert from "node:assert/strict";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { after, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { runCli, tempFolder, tempHome } from "./cli-harness.js";
+
+const WRAPPER = fileURLToPath(new URL("../../bin/rxbft", import.meta.url));
+const TUNED = {
+  MALLOC_ARENA_MAX: "2",
+  MALLOC_MMAP_THRESHOLD_: "131072",
+  MALLOC_TRIM_THRESHOLD_: "131072",
+};
+// The script runs `node` from PATH: the one running these tests, whatever the caller's PATH.
+const PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ""}`;
+
+const started: ChildProcess[] = [];
+after(() => {
+  for (const child of started)
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
+/** The operator's environment: the test's own, without any malloc setting it may carry. */
+function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH };
+  for (const key of [...Object.keys(TUNED), "GLIBC_TUNABLES", "RXBFT_MALLOC"]) delete env[key];
+  return { ...env, ...extra };
+}
+
+async function initHome(): Promise<string> {
+  const home = tempHome("rxbft-bin-");
+  const out = await runCli(["init", "--home", home, "--chain-id", "bin-e2e"]);
+  assert.equal(out.code, 0, out.stderr);
+  return home;
+}
+
+function readProc(pid: number, file: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** `rxbft node` through the script; resolves once the spawned PID runs bin/run.js (the exec). */
+async function startNode(home: string, env: NodeJS.ProcessEnv, entry = WRAPPER): Promise<ChildProcess> {
+  const child = spawn(
+    entry,
+    [
+      "node",
+      "--home",
+      home,
+      "--proxy_app",
+      "kvstore",
+      "--rpc.laddr",
+      "tcp://127.0.0.1:0",
+      "--p2p.laddr",
+      "tcp://127.0.0.1:0",
+    ],
+    { env, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  started.push(child);
+  let output = "";
+  child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+  const deadline = Date.now() + 20_000;
+  while (!readProc(child.pid!, "cmdline").includes("run.js")) {
+    if (child.exitCode !== null) throw new Error(`rxbft exited ${child.exitCode}: ${output}`);
+    if (Date.now() > deadline) throw new Error(`rxbft did not exec the node: ${output}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return child;
+}
+
+/**
+ * The MALLOC_* variables in a process's environment. (GLIBC_TUNABLES is left out: glibc rewrites
+ * that string in place as it reads it.)
+ */
+function mallocEnvOf(pid: number): Record<string, string> {
+  const seen: Record<string, string> = {};
+  for (const entry of readProc(pid, "environ").split("\0")) {
+    const at = entry.indexOf("=");
+    const key = entry.slice(0, at);
+    if (key.startsWith("MALLOC_")) seen[key] = entry.slice(at + 1);
+  }
+  return seen;
+}
+
+async function kill9(child: ChildProcess) {
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  child.kill("SIGKILL");
+  return exited;
+}
+
+/** PIDs of processes whose command line names `home`. */
+function processesNaming(home: string): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => pid !== process.pid && readProc(pid, "cmdline").includes(home));
+}
+
+test("the node started by bin/rxbft sees the malloc settings; kill -9 of the spawned PID leaves no process", async () => {
+  const home = await initHome();
+  const child = await startNode(home, baseEnv());
+  assert.deepEqual(mallocEnvOf(child.pid!), TUNED);
+  // The spawned PID is node itself, not a shell waiting on it.
+  assert.match(readProc(child.pid!, "cmdline").split("\0")[0]!, /node/);
+  assert.deepEqual(await kill9(child), { code: null, signal: "SIGKILL" });
+  await new Promise((r) => setTimeout(r, 200));
+  assert.deepEqual(processesNaming(home), []);
+});
+
+test("the operator's values win: a variable set, a tunable in GLIBC_TUNABLES, RXBFT_MALLOC=glibc", async () => {
+  const home = await initHome();
+  const cases: [Record<string, string>, Record<string, string>][] = [
+    [{ MALLOC_ARENA_MAX: "4" }, { ...TUNED, MALLOC_ARENA_MAX: "4" }],
+    [
+      { GLIBC_TUNABLES: "glibc.malloc.tcache_count=0:glibc.malloc.arena_max=3" },
+      { MALLOC_MMAP_THRESHOLD_: "131072", MALLOC_TRIM_THRESHOLD_: "131072" },
+    ],
+    [{ RXBFT_MALLOC: "glibc" }, {}],
+  ];
+  for (const [operator, expected] of cases) {
+    const child = await startNode(home, baseEnv(operator));
+    const seen = mallocEnvOf(child.pid!);
+    await kill9(child);
+    assert.deepEqual(seen, expected, JSON.stringify(operator));
+  }
+});
+
+test("through a link, as npm installs it, the script finds run.js; exit codes and SIGINT pass through", async () => {
+  const link = join(tempFolder("rxbft-bin-link-"), "rxbft");
+  symlinkSync(WRAPPER, link);
+  const home = await initHome();
+  const child = await startNode(home, baseEnv(), link);
+  // SIGINT once the node is running (a height committed), as an operator's Ctrl-C would come.
+  let output = "";
+  child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes("committed block")) {
+    if (Date.now() > deadline) throw new Error(`no height committed: ${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  child.kill("SIGINT");
+  const timeout = new Promise((resolve) =>
+    setTimeout(() => resolve("still running 30 s after SIGINT"), 30_000).unref(),
+  );
+  assert.deepEqual(await Promise.race([exited, timeout]), { code: 0, signal: null });
+
+  const bad = await new Promise<number | null>((resolve) =>
+    execFile(link, ["no_such_command"], { env: baseEnv() }, (error) =>
+      resolve(error ? (typeof error.code === "number" ? error.code : null) : 0),
+    ),
+  );
+  const direct = await runCli(["no_such_command"]);
+  assert.notEqual(direct.code, 0);
+  assert.equal(bad, direct.code);
+});
