@@ -24,6 +24,8 @@
 // timeline of the async phase (load-timeline.ts: a probe's latency, GC pauses, CPU per thread, heights) and prints
 // its worst seconds. LOAD_SET="db_max_file_size_mb=1 mempool.cache_size=20000" sets config.toml keys of the
 // load node (a top-level key as it is, a section's as section.key; the value as TOML writes it).
+// LOAD_NODE_ENV="NAME=value NAME=value" sets environment variables of the node process only (e.g.
+// LD_PRELOAD of another malloc, or MALLOC_ARENA_MAX=1), not of the bench or wrk.
 // Writes bench-results/load.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
@@ -43,6 +45,16 @@ import { LoadTimeline } from "./load-timeline.js";
 import { scheduledDelayLua } from "./wrk-pacing.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
+/** LOAD_NODE_ENV's "NAME=value ..." as an environment object; a word without "=" is an error. */
+function nodeEnv(spec: string | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const word of (spec ?? "").split(" ").filter((w) => w !== "")) {
+    const eq = word.indexOf("=");
+    if (eq <= 0) throw new Error(`LOAD_NODE_ENV: "${word}" is not NAME=value`);
+    env[word.slice(0, eq)] = word.slice(eq + 1);
+  }
+  return env;
+}
 const BIN = process.env.LOAD_BIN ?? join(root, "bin", "run.js");
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 5);
 const SYNC_SECONDS = Number(process.env.LOAD_SYNC_SECONDS ?? Math.min(SECONDS, 5));
@@ -247,6 +259,7 @@ class BenchNode {
         ...MALLOC_DEFAULTS,
         MEMORY_PROBE_OUT: process.env.LOAD_MEMORY_PROBE ?? "",
         ALLOC_PROF_OUT: process.env.LOAD_ALLOC_PROF ?? "",
+        ...nodeEnv(process.env.LOAD_NODE_ENV),
       },
     });
     this.#child = child;
