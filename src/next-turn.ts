@@ -12,20 +12,18 @@ export const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setI
  * piece even when all its pieces together cost a few ms. A budget of work keeps the gain of the
  * pieces for long jobs (no run of more than about `budgetMs` plus one piece) without that toll for
  * short ones. Read the clock here, in the effect's work, never in a reducer. One per job: the
- * budget counts from the call. `turn` is the pause taken once the budget is spent (the event
- * loop's next turn unless the caller was given another).
+ * budget counts from the call.
  */
 export function turnsAfterWork(
   budgetMs: number,
   now: () => number = () => performance.now(),
-  turn: () => Promise<void> = nextTurn,
 ): () => Promise<void> {
   if (!(Number.isFinite(budgetMs) && budgetMs >= 0))
     throw new RangeError(`turnsAfterWork: the budget must be a finite number of ms >= 0, got ${budgetMs}`);
   let since = now();
   return async () => {
     if (now() - since < budgetMs) return;
-    await turn();
+    await nextTurn();
     since = now();
   };
 }

@@ -8,7 +8,6 @@ import type { AdmissionDecided, MempoolEffect } from "../src/mempool/effect.js";
 import type { MempoolInput, TxResent, TxSubmission } from "../src/mempool/input.js";
 import { mempoolReducer } from "../src/mempool/reducer.js";
 import { initialMempoolState, type MempoolConfig, type MempoolState } from "../src/mempool/state.js";
-import { turnsAfterWork } from "../src/next-turn.js";
 import {
   CheckTxType,
   type ResponseCheckTx,
@@ -34,12 +33,9 @@ export interface MempoolNodeOptions {
   onFault(fault: LoopFault): void;
   /**
    * Awaited between the pieces of a block's update and between the recheck's windows (the node's:
-   * the event loop's next turn, so RPC requests are served meanwhile), once `updateWorkBudgetMs` of
-   * the update's work has run since it began or last paused. Absent: all in one go.
+   * the event loop's next turn, so RPC requests are served meanwhile). Absent: all in one go.
    */
   betweenPieces?: () => Promise<void>;
-  /** Work of a block's update between two pauses; default UPDATE_WORK_BUDGET_MS (0: a pause per piece). */
-  updateWorkBudgetMs?: number;
 }
 
 export interface MempoolNode extends NodeMempool {
@@ -85,19 +81,8 @@ export function ownBytes(bytes: Uint8Array): Uint8Array {
     : new Uint8Array(bytes);
 }
 
-/** Committed txs folded per piece (BlockTxsCommitted), when the node pauses. */
+/** Committed txs folded per turn of the event loop (BlockTxsCommitted), when the node pauses. */
 export const UPDATE_PIECE = 2048;
-
-/**
- * Milliseconds of a block's mempool update (its pieces and recheck windows) run before it pauses
- * for a turn of the event loop. The mempool lock is held, and new CheckTx with it, until the last
- * recheck is sent, so each turn the update waits for adds to that hold: on a loaded machine a
- * turn per piece (10 for 20k txs, then a window per turn) held it up to 525 ms, and the next
- * proposal, reaped soon after a long commit, missed the txs still held (docs/storage.md,
- * "Thirteenth pass"). A piece is 0.5–2 ms, so a budget takes a few turns, each no longer than
- * about the budget plus one piece.
- */
-export const UPDATE_WORK_BUDGET_MS = 4;
 
 export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   const now = options.now ?? Date.now;
@@ -126,11 +111,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     for (let i = from; i < to; i++) hashes[i - from] = blockTxHashHex(txs[i]!, remembered, i);
     return hashes;
   };
-  const turn = options.betweenPieces;
-  const updateBudgetMs = options.updateWorkBudgetMs ?? UPDATE_WORK_BUDGET_MS;
-  // The pause of the update under way (its pieces and then its recheck's windows share one budget).
-  let updatePause: (() => Promise<void>) | undefined;
-  const pause = turn && (() => (updatePause ?? turn)());
+  const pause = options.betweenPieces;
   // The recheck's windows being sent (mempool-abci.ts), awaited by blockCommitted.
   const recheck = { sending: Promise.resolve() };
   // Submissions wait here until the end of the event loop's turn and are folded as one
@@ -301,7 +282,6 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
       // Pieces of the block's txs leave one turn at a time, the last with BlockCommitted, which
       // sends the recheck (a block of 50,000 txs was 35-115 ms in one piece).
       let from = 0;
-      updatePause = turn && turnsAfterWork(updateBudgetMs, undefined, turn);
       if (pause !== undefined) {
         for (; txs.length - from > UPDATE_PIECE; from += UPDATE_PIECE) {
           const to = from + UPDATE_PIECE;

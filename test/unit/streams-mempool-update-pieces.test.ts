@@ -22,7 +22,7 @@ import {
 } from "../../src/wire/generated/tendermint/abci/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import { MempoolCommitLock } from "../../streams/effects/block-commit.js";
-import { UPDATE_PIECE, UPDATE_WORK_BUDGET_MS } from "../../streams/mempool-node.js";
+import { UPDATE_PIECE } from "../../streams/mempool-node.js";
 import { testMempoolNode } from "./mempool-node-fixture.js";
 
 const text = new TextEncoder();
@@ -111,8 +111,6 @@ describe("the mempool update in pieces", () => {
       config: { ...DEFAULT_MEMPOOL_CONFIG, size: 20_000, cacheSize: 20_000 },
       connection: lock.connection,
       betweenPieces: nextTurn,
-      // A pause at every piece and window (no work budget): the turns below count them.
-      updateWorkBudgetMs: 0,
     });
     const folded: string[] = [];
     const sub = mempool.transition$.subscribe(({ input }) => folded.push(input.type));
@@ -153,61 +151,5 @@ describe("the mempool update in pieces", () => {
     assert.ok(turns >= 5, `the event loop turned ${turns} times during the update`);
     // Every recheck window (1,024 each) went out before the held CheckTx.
     assert.deepEqual(order, ["recheck 1024", "recheck 1024", "recheck 952", "checkTx 1"]);
-  });
-  it("pauses only once the update's work budget is spent, so a fast update holds the lock for few turns", async () => {
-    const sent: string[] = [];
-    const inner: MempoolConnection = {
-      name: "mempool",
-      error: undefined,
-      echo: async (m) => m,
-      flush: async () => {},
-      checkTx: async () => assert.fail("a connection offering checkTxs is not called per tx"),
-      checkTxs: async (reqs: readonly RequestCheckTx[]) => {
-        sent.push(`${reqs[0]?.type === CheckTxType.RECHECK ? "recheck" : "checkTx"} ${reqs.length}`);
-        return reqs.map(() => ({ code: 0, gasWanted: 0n }) as ResponseCheckTx);
-      },
-    };
-    const lock = new MempoolCommitLock(inner);
-    const update = async (updateWorkBudgetMs: number | undefined) => {
-      const mempool = testMempoolNode({
-        config: { ...DEFAULT_MEMPOOL_CONFIG, size: 20_000, cacheSize: 20_000 },
-        connection: lock.connection,
-        betweenPieces: nextTurn,
-        ...(updateWorkBudgetMs !== undefined && { updateWorkBudgetMs }),
-      });
-      const sub = mempool.start();
-      const count = 4 * UPDATE_PIECE;
-      const txs = Array.from({ length: count + 3000 }, (_, i) => text.encode(`key${i}=value${i}`));
-      await Promise.all(txs.map((tx) => mempool.submit(tx)));
-      sent.length = 0;
-      await lock.lock();
-      const block = { header: { height: 2n }, data: { txs: txs.slice(0, count) } } as unknown as Block;
-      let turns = 0;
-      let immediate = setImmediate(function tick() {
-        turns++;
-        immediate = setImmediate(tick);
-      });
-      const updated = mempool.blockCommitted(
-        block,
-        block.data.txs.map(() => ({ code: 0 }) as never),
-      );
-      const fresh = mempool.submit(text.encode("fresh=1"));
-      await updated;
-      const turnsHeld = turns;
-      lock.unlock();
-      assert.equal((await fresh).outcome.kind, "added");
-      clearImmediate(immediate);
-      sub.unsubscribe();
-      assert.equal(mempool.state().txs.size, 3001);
-      // The held CheckTx still follows every recheck window.
-      assert.deepEqual(sent, ["recheck 1024", "recheck 1024", "recheck 952", "checkTx 1"]);
-      return turnsHeld;
-    };
-    // Three pieces ahead of BlockCommitted, then three windows: a pause after each but the last is 5
-    // turns; a budget no piece exhausts takes none.
-    assert.ok((await update(0)) >= 5);
-    assert.equal(await update(60_000), 0);
-    // The node's default (UPDATE_WORK_BUDGET_MS): fewer turns than one per pause.
-    assert.ok(UPDATE_WORK_BUDGET_MS > 0);
   });
 });
