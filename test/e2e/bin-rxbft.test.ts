@@ -1,16 +1,22 @@
-// bin/rxbft, the installed entry (package.json "bin", `npm start`): the node it starts sees glibc's
-// malloc settings in its environment, the operator's own values win, and the PID the caller
-// spawned IS the node (the script execs it), so kill -9 of that PID leaves no process behind and
-// exit codes pass through.
+// bin/rxbft, the installed entry (package.json "bin", `npm start`): the node it starts runs on
+// jemalloc when it is installed (test/system/packages.txt installs it), else with glibc's tuned
+// settings, the operator's own choices win, a bad choice is refused by name, and the PID the
+// caller spawned IS the node (the script execs it), so kill -9 of that PID leaves no process behind
+// and exit codes pass through.
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { runCli, tempFolder, tempHome } from "./cli-harness.js";
 
 const WRAPPER = fileURLToPath(new URL("../../bin/rxbft", import.meta.url));
+/** Where Debian's libjemalloc2 puts the library (the script also looks elsewhere). */
+const JEMALLOC = readdirSync("/usr/lib")
+  .map((dir) => `/usr/lib/${dir}/libjemalloc.so.2`)
+  .find((file) => existsSync(file));
+const JEMALLOC_CONF = "narenas:2,background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0";
 const TUNED = {
   MALLOC_ARENA_MAX: "2",
   MALLOC_MMAP_THRESHOLD_: "131072",
@@ -28,7 +34,15 @@ after(() => {
 /** The operator's environment: the test's own, without any malloc setting it may carry. */
 function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PATH };
-  for (const key of [...Object.keys(TUNED), "GLIBC_TUNABLES", "RXBFT_MALLOC"]) delete env[key];
+  for (const key of [
+    ...Object.keys(TUNED),
+    "GLIBC_TUNABLES",
+    "RXBFT_MALLOC",
+    "RXBFT_JEMALLOC",
+    "MALLOC_CONF",
+    "LD_PRELOAD",
+  ])
+    delete env[key];
   return { ...env, ...extra };
 }
 
@@ -78,15 +92,15 @@ async function startNode(home: string, env: NodeJS.ProcessEnv, entry = WRAPPER):
 }
 
 /**
- * The MALLOC_* variables in a process's environment. (GLIBC_TUNABLES is left out: glibc rewrites
- * that string in place as it reads it.)
+ * The MALLOC_* variables and LD_PRELOAD in a process's environment. (GLIBC_TUNABLES is left out:
+ * glibc rewrites that string in place as it reads it.)
  */
 function mallocEnvOf(pid: number): Record<string, string> {
   const seen: Record<string, string> = {};
   for (const entry of readProc(pid, "environ").split("\0")) {
     const at = entry.indexOf("=");
     const key = entry.slice(0, at);
-    if (key.startsWith("MALLOC_")) seen[key] = entry.slice(at + 1);
+    if (key.startsWith("MALLOC_") || key === "LD_PRELOAD") seen[key] = entry.slice(at + 1);
   }
   return seen;
 }
@@ -105,10 +119,13 @@ function processesNaming(home: string): number[] {
     .filter((pid) => pid !== process.pid && readProc(pid, "cmdline").includes(home));
 }
 
-test("the node started by bin/rxbft sees the malloc settings; kill -9 of the spawned PID leaves no process", async () => {
+test("the node started by bin/rxbft runs on jemalloc with its settings; kill -9 of the spawned PID leaves no process", async () => {
+  assert.ok(JEMALLOC, "libjemalloc.so.2 is installed (test/system/packages.txt: libjemalloc2)");
   const home = await initHome();
   const child = await startNode(home, baseEnv());
-  assert.deepEqual(mallocEnvOf(child.pid!), TUNED);
+  assert.deepEqual(mallocEnvOf(child.pid!), { LD_PRELOAD: JEMALLOC, MALLOC_CONF: JEMALLOC_CONF });
+  // Loaded, not only named: the library is mapped into the node.
+  assert.ok(readProc(child.pid!, "maps").includes("libjemalloc.so.2"));
   // The spawned PID is node itself, not a shell waiting on it.
   assert.match(readProc(child.pid!, "cmdline").split("\0")[0]!, /node/);
   assert.deepEqual(await kill9(child), { code: null, signal: "SIGKILL" });
@@ -116,15 +133,21 @@ test("the node started by bin/rxbft sees the malloc settings; kill -9 of the spa
   assert.deepEqual(processesNaming(home), []);
 });
 
-test("the operator's values win: a variable set, a tunable in GLIBC_TUNABLES, RXBFT_MALLOC=glibc", async () => {
+test("the operator's choices win: RXBFT_MALLOC, MALLOC_CONF, a glibc variable or tunable; no jemalloc falls back to tuned", async () => {
   const home = await initHome();
   const cases: [Record<string, string>, Record<string, string>][] = [
-    [{ MALLOC_ARENA_MAX: "4" }, { ...TUNED, MALLOC_ARENA_MAX: "4" }],
+    [{ RXBFT_MALLOC: "tuned" }, TUNED],
     [
-      { GLIBC_TUNABLES: "glibc.malloc.tcache_count=0:glibc.malloc.arena_max=3" },
+      { RXBFT_MALLOC: "tuned", MALLOC_ARENA_MAX: "4" },
+      { ...TUNED, MALLOC_ARENA_MAX: "4" },
+    ],
+    [
+      { RXBFT_MALLOC: "tuned", GLIBC_TUNABLES: "glibc.malloc.tcache_count=0:glibc.malloc.arena_max=3" },
       { MALLOC_MMAP_THRESHOLD_: "131072", MALLOC_TRIM_THRESHOLD_: "131072" },
     ],
     [{ RXBFT_MALLOC: "glibc" }, {}],
+    [{ MALLOC_CONF: "narenas:1" }, { LD_PRELOAD: JEMALLOC!, MALLOC_CONF: "narenas:1" }],
+    [{ RXBFT_JEMALLOC: "/nonexistent/libjemalloc.so.2" }, TUNED],
   ];
   for (const [operator, expected] of cases) {
     const child = await startNode(home, baseEnv(operator));
@@ -163,4 +186,25 @@ test("through a link, as npm installs it, the script finds run.js; exit codes an
   const direct = await runCli(["no_such_command"]);
   assert.notEqual(direct.code, 0);
   assert.equal(bad, direct.code);
+});
+
+test("a malloc choice that cannot be met is refused by name, before the node starts", async () => {
+  const run = (env: NodeJS.ProcessEnv) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) =>
+      execFile(WRAPPER, ["version"], { env }, (error, _stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stderr }),
+      ),
+    );
+  const bogus = await run(baseEnv({ RXBFT_MALLOC: "tcmalloc" }));
+  assert.equal(bogus.code, 1);
+  assert.match(bogus.stderr, /RXBFT_MALLOC="tcmalloc" is not one of auto, jemalloc, tuned, glibc/);
+  const missing = await run(
+    baseEnv({ RXBFT_MALLOC: "jemalloc", RXBFT_JEMALLOC: "/nonexistent/libjemalloc.so.2" }),
+  );
+  assert.equal(missing.code, 1);
+  assert.match(
+    missing.stderr,
+    /RXBFT_MALLOC=jemalloc but no libjemalloc\.so\.2 was found \(looked in \/nonexistent/,
+  );
+  assert.equal((await run(baseEnv())).code, 0);
 });
