@@ -5,11 +5,8 @@
 // signing path or the gossip can be read hop by hop (docs/network.md "Where a height goes").
 //
 //   node --import tsx test/bench/height-phases.ts <home>... [--from H] [--to H]
-import { loadConfig } from "../../src/config/config-loader.js";
-import { nodePaths } from "../../src/config/home.js";
-import type { ConsensusInput } from "../../src/consensus/input.js";
 import { SignedMsgType } from "../../src/wire/generated/tendermint/types/types.js";
-import { openHomeTimeline } from "../../streams/replay-console/console-sources.js";
+import { heightRangeArgs, quantile, walkLoggedSteps } from "./consensus-log-walk.js";
 
 type Mark =
   | "newHeight"
@@ -57,8 +54,6 @@ interface Hops {
   received: Map<SignedKey, number>;
 }
 
-const ms = (t: ConsensusInput["time"]) => Number(t.seconds) * 1000 + t.nanos / 1e6;
-
 /**
  * The log stamps whole milliseconds, so a phase under a millisecond reads 0 or 1 at p50; the mean
  * over hundreds of heights resolves it (a stamp's rounding averages out).
@@ -67,24 +62,13 @@ function mean(xs: number[]): number {
   return xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-function quantile(xs: number[], q: number): number {
-  const s = xs.slice().sort((a, b) => a - b);
-  return s.length === 0 ? Number.NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-}
-
 async function marksOf(home: string, hops: Hops): Promise<Map<number, Partial<Record<Mark, number>>>> {
-  const { config } = loadConfig(home);
-  const { timeline: t } = await openHomeTimeline(nodePaths(home, config), config);
   const byHeight = new Map<number, Partial<Record<Mark, number>>>();
-  let state = t.stateAt(0);
-  for (let p = 1; p <= t.length; p++) {
-    const step = t.stepFrom(state, p);
-    state = step.after;
+  await walkLoggedSteps(home, (step, at) => {
     const input = step.input;
     const height = Number(step.before.height);
     const marks = byHeight.get(height) ?? {};
     byHeight.set(height, marks);
-    const at = ms(input.time);
     const first = (m: Mark) => {
       if (marks[m] === undefined) marks[m] = at;
     };
@@ -119,20 +103,15 @@ async function marksOf(home: string, hops: Hops): Promise<Map<number, Partial<Re
       if (e.type === "CommitBlock") first("commit");
       if (e.type === "ValidateBlock") first("validateAsked");
     }
-  }
+  });
   return byHeight;
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const flag = (name: string) => {
-    const i = args.indexOf(name);
-    return i < 0 ? undefined : Number(args.splice(i, 2)[1]);
-  };
-  const from = flag("--from") ?? 4;
-  const to = flag("--to") ?? Number.MAX_SAFE_INTEGER;
-  const homes = args;
-  if (homes.length === 0) throw new Error("usage: height-phases.ts <home>... [--from H] [--to H]");
+  const { homes, from, to } = heightRangeArgs(
+    process.argv.slice(2),
+    "height-phases.ts <home>... [--from H] [--to H]",
+  );
   const others = new Map<string, number[]>();
   const proposers = new Map<string, number[]>();
   const hopsOf: Hops[] = [];

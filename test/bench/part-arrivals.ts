@@ -6,13 +6,8 @@
 // proposer's link or by the relays (docs/network.md "(interval)").
 //
 //   node --import tsx test/bench/part-arrivals.ts <home>... [--from H] [--to H]
-import { loadConfig } from "../../src/config/config-loader.js";
-import { nodePaths } from "../../src/config/home.js";
-import type { ConsensusInput } from "../../src/consensus/input.js";
 import { nodeIdOf, readNodeKey } from "../../src/types/key-file-node-key.js";
-import { openHomeTimeline } from "../../streams/replay-console/console-sources.js";
-
-const ms = (t: ConsensusInput["time"]) => Number(t.seconds) * 1000 + t.nanos / 1e6;
+import { heightRangeArgs, quantile, walkLoggedSteps } from "./consensus-log-walk.js";
 
 interface HeightMarks {
   proposalSigned?: number;
@@ -23,26 +18,13 @@ interface HeightMarks {
   parts: { index: number; at: number; from: string }[];
 }
 
-function quantile(xs: number[], q: number): number {
-  const s = xs.slice().sort((a, b) => a - b);
-  return s.length === 0 ? Number.NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-}
-
 async function marksOf(home: string): Promise<{ id: string; byHeight: Map<number, HeightMarks> }> {
-  const { config } = loadConfig(home);
-  const paths = nodePaths(home, config);
-  const id = nodeIdOf(readNodeKey(paths.nodeKeyFile).publicKey);
-  const { timeline: t } = await openHomeTimeline(paths, config);
   const byHeight = new Map<number, HeightMarks>();
-  let state = t.stateAt(0);
-  for (let p = 1; p <= t.length; p++) {
-    const step = t.stepFrom(state, p);
-    state = step.after;
+  const paths = await walkLoggedSteps(home, (step, at) => {
     const input = step.input;
     const height = Number(step.before.height);
     const m = byHeight.get(height) ?? { parts: [] };
     byHeight.set(height, m);
-    const at = ms(input.time);
     if (input.type === "ProposalSigned" && input.proposal.round === 0) m.proposalSigned ??= at;
     if (input.type === "TimeoutElapsed" && step.before.step !== step.after.step && step.after.round === 0)
       m.newHeight ??= at;
@@ -56,20 +38,16 @@ async function marksOf(home: string): Promise<{ id: string; byHeight: Map<number
       step.after.round === 0
     )
       m.complete ??= at;
-  }
-  return { id, byHeight };
+  });
+  return { id: nodeIdOf(readNodeKey(paths.nodeKeyFile).publicKey), byHeight };
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const flag = (name: string) => {
-    const i = args.indexOf(name);
-    return i < 0 ? undefined : Number(args.splice(i, 2)[1]);
-  };
-  const from = flag("--from") ?? 4;
-  const to = flag("--to") ?? Number.MAX_SAFE_INTEGER;
-  if (args.length === 0) throw new Error("usage: part-arrivals.ts <home>... [--from H] [--to H]");
-  const nodes = await Promise.all(args.map(marksOf));
+  const { homes, from, to } = heightRangeArgs(
+    process.argv.slice(2),
+    "part-arrivals.ts <home>... [--from H] [--to H]",
+  );
+  const nodes = await Promise.all(homes.map(marksOf));
   const rows: Record<string, number[]> = {};
   const add = (name: string, x: number) => {
     rows[name] ??= [];
