@@ -1,9 +1,9 @@
 // A lying peer during block sync (issue 14, bad input): a validator runs ahead; a test-only peer
 // (test/fixtures/lying-blocksync-peer.ts) relays the validator's status and blocks with each
 // block's header changed, so its hash is not the one the next block's commit signed. A fresh full
-// node with both as persistent peers syncs: it drops the liar with a reason naming the failed
-// block, takes its blocks from the validator, switches to consensus, and holds the validator's
-// block hash and app hash at every height.
+// node that asks the liar first, then has both as persistent peers, syncs: it drops the liar with
+// a reason naming the failed block, takes its blocks from the validator, switches to consensus,
+// and holds the validator's block hash and app hash at every height.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync } from "node:fs";
@@ -72,11 +72,15 @@ test("a peer serving forged blocks is dropped with a reason and the sync complet
     liarOutput += c.toString();
   });
 
+  // The full node knows only the liar at first, and is given the validator (dial_peers) once
+  // the liar has been asked for a block: named together, the validator could serve the whole
+  // chain before the liar's connection was up on a busy machine, and the liar would go unasked.
   const fullHome = await homeWithGenesisOf(validatorHome, "rxbft-liar-full-");
   setConfig(fullHome, "p2p", {
-    persistent_peers: `${liarId}@127.0.0.1:${liarPort},${validatorId}@127.0.0.1:${validatorPort}`,
+    persistent_peers: `${liarId}@127.0.0.1:${liarPort}`,
     allow_duplicate_ip: true,
   });
+  setConfig(fullHome, "rpc", { unsafe: true });
   let full: NodeProcess | undefined;
   try {
     await validator.waitFor(() => validator.height >= TARGET, `height ${TARGET}`, 180_000);
@@ -84,6 +88,11 @@ test("a peer serving forged blocks is dropped with a reason and the sync complet
 
     full = new NodeProcess(fullHome);
     const node = full;
+    await node.waitFor(() => /lied height=\d+/.test(liarOutput), "the liar to be asked for a block", 60_000);
+    const dialed = (await node.rpc(
+      `/dial_peers?peers=["${validatorId}@127.0.0.1:${validatorPort}"]&persistent=true`,
+    )) as { result?: unknown; error?: unknown };
+    assert.ok(dialed.result, `dial_peers: ${JSON.stringify(dialed.error)}`);
     await node.waitFor(
       () => node.output.includes("caught up: switching to consensus"),
       "the switch to consensus",
