@@ -4,12 +4,13 @@
 // caller spawned IS the node (the script execs it), so kill -9 of that PID leaves no process behind
 // and exit codes pass through.
 import assert from "node:assert/strict";
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { runCli, tempFolder, tempHome } from "./cli-harness.js";
+import { killAllNodes, NodeProcess } from "./node-harness.js";
 
 const WRAPPER = fileURLToPath(new URL("../../bin/rxbft", import.meta.url));
 /** Where Debian's libjemalloc2 puts the library (the script also looks elsewhere). */
@@ -25,11 +26,7 @@ const TUNED = {
 // The script runs `node` from PATH: the one running these tests, whatever the caller's PATH.
 const PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ""}`;
 
-const started: ChildProcess[] = [];
-after(() => {
-  for (const child of started)
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-});
+after(killAllNodes);
 
 /** The operator's environment: the test's own, without any malloc setting it may carry. */
 function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -62,33 +59,15 @@ function readProc(pid: number, file: string): string {
 }
 
 /** `rxbft node` through the script; resolves once the spawned PID runs bin/run.js (the exec). */
-async function startNode(home: string, env: NodeJS.ProcessEnv, entry = WRAPPER): Promise<ChildProcess> {
-  const child = spawn(
-    entry,
-    [
-      "node",
-      "--home",
-      home,
-      "--proxy_app",
-      "kvstore",
-      "--rpc.laddr",
-      "tcp://127.0.0.1:0",
-      "--p2p.laddr",
-      "tcp://127.0.0.1:0",
-    ],
-    { env, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  started.push(child);
-  let output = "";
-  child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
-  child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+async function startNode(home: string, env: NodeJS.ProcessEnv, entry = WRAPPER): Promise<NodeProcess> {
+  const node = new NodeProcess(home, [], { entry, env });
   const deadline = Date.now() + 20_000;
-  while (!readProc(child.pid!, "cmdline").includes("run.js")) {
-    if (child.exitCode !== null) throw new Error(`rxbft exited ${child.exitCode}: ${output}`);
-    if (Date.now() > deadline) throw new Error(`rxbft did not exec the node: ${output}`);
+  while (!readProc(node.child.pid!, "cmdline").includes("run.js")) {
+    if (node.child.exitCode !== null) throw new Error(`rxbft exited ${node.child.exitCode}: ${node.output}`);
+    if (Date.now() > deadline) throw new Error(`rxbft did not exec the node: ${node.output}`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  return child;
+  return node;
 }
 
 /**
@@ -105,10 +84,9 @@ function mallocEnvOf(pid: number): Record<string, string> {
   return seen;
 }
 
-async function kill9(child: ChildProcess) {
-  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  child.kill("SIGKILL");
-  return exited;
+async function kill9(node: NodeProcess) {
+  node.kill("SIGKILL");
+  return node.exited;
 }
 
 /** PIDs of processes whose command line names `home`. */
@@ -122,13 +100,13 @@ function processesNaming(home: string): number[] {
 test("the node started by bin/rxbft runs on jemalloc with its settings; kill -9 of the spawned PID leaves no process", async () => {
   assert.ok(JEMALLOC, "libjemalloc.so.2 is installed (test/system/packages.txt: libjemalloc2)");
   const home = await initHome();
-  const child = await startNode(home, baseEnv());
-  assert.deepEqual(mallocEnvOf(child.pid!), { LD_PRELOAD: JEMALLOC, MALLOC_CONF: JEMALLOC_CONF });
+  const node = await startNode(home, baseEnv());
+  assert.deepEqual(mallocEnvOf(node.child.pid!), { LD_PRELOAD: JEMALLOC, MALLOC_CONF: JEMALLOC_CONF });
   // Loaded, not only named: the library is mapped into the node.
-  assert.ok(readProc(child.pid!, "maps").includes("libjemalloc.so.2"));
+  assert.ok(readProc(node.child.pid!, "maps").includes("libjemalloc.so.2"));
   // The spawned PID is node itself, not a shell waiting on it.
-  assert.match(readProc(child.pid!, "cmdline").split("\0")[0]!, /node/);
-  assert.deepEqual(await kill9(child), { code: null, signal: "SIGKILL" });
+  assert.match(readProc(node.child.pid!, "cmdline").split("\0")[0]!, /node/);
+  assert.deepEqual(await kill9(node), { code: null, signal: "SIGKILL" });
   await new Promise((r) => setTimeout(r, 200));
   assert.deepEqual(processesNaming(home), []);
 });
@@ -150,9 +128,9 @@ test("the operator's choices win: RXBFT_MALLOC, MALLOC_CONF, a glibc variable or
     [{ RXBFT_JEMALLOC: "/nonexistent/libjemalloc.so.2" }, TUNED],
   ];
   for (const [operator, expected] of cases) {
-    const child = await startNode(home, baseEnv(operator));
-    const seen = mallocEnvOf(child.pid!);
-    await kill9(child);
+    const node = await startNode(home, baseEnv(operator));
+    const seen = mallocEnvOf(node.child.pid!);
+    await kill9(node);
     assert.deepEqual(seen, expected, JSON.stringify(operator));
   }
 });
@@ -161,22 +139,14 @@ test("through a link, as npm installs it, the script finds run.js; exit codes an
   const link = join(tempFolder("rxbft-bin-link-"), "rxbft");
   symlinkSync(WRAPPER, link);
   const home = await initHome();
-  const child = await startNode(home, baseEnv(), link);
+  const node = await startNode(home, baseEnv(), link);
   // SIGINT once the node is running (a height committed), as an operator's Ctrl-C would come.
-  let output = "";
-  child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
-  child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
-  const deadline = Date.now() + 30_000;
-  while (!output.includes("committed block")) {
-    if (Date.now() > deadline) throw new Error(`no height committed: ${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  child.kill("SIGINT");
+  await node.waitFor(() => node.committed.length > 0, "a committed height");
+  node.kill("SIGINT");
   const timeout = new Promise((resolve) =>
     setTimeout(() => resolve("still running 30 s after SIGINT"), 30_000).unref(),
   );
-  assert.deepEqual(await Promise.race([exited, timeout]), { code: 0, signal: null });
+  assert.deepEqual(await Promise.race([node.exited, timeout]), { code: 0, signal: null });
 
   const bad = await new Promise<number | null>((resolve) =>
     execFile(link, ["no_such_command"], { env: baseEnv() }, (error) =>

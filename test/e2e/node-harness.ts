@@ -41,6 +41,13 @@ export function killAllNodes(): void {
   for (const node of running) node.kill("SIGKILL");
 }
 
+/** How a NodeProcess is started, when not as `node bin/run.js` with the test's environment. */
+export interface NodeStart {
+  /** An executable taking rxbft's arguments (e.g. bin/rxbft, the installed entry). */
+  readonly entry?: string;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
 export class NodeProcess {
   readonly child: ChildProcess;
   readonly committed: Committed[] = [];
@@ -49,11 +56,13 @@ export class NodeProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private waiters: (() => void)[] = [];
 
-  constructor(home: string, extraArgs: string[] = []) {
+  constructor(home: string, extraArgs: string[] = [], start: NodeStart = {}) {
+    const [command, entryArgs] =
+      start.entry === undefined ? [process.execPath, [RXBFT_BIN]] : [start.entry, []];
     this.child = spawn(
-      process.execPath,
+      command,
       [
-        RXBFT_BIN,
+        ...entryArgs,
         "node",
         "--home",
         home,
@@ -66,7 +75,7 @@ export class NodeProcess {
         ...(extraArgs.some((a) => a.startsWith("--p2p.laddr")) ? [] : ["--p2p.laddr", "tcp://127.0.0.1:0"]),
         ...extraArgs.filter((a) => a !== "--p2p.laddr=config"),
       ],
-      { stdio: ["ignore", "pipe", "pipe"] },
+      { stdio: ["ignore", "pipe", "pipe"], ...(start.env === undefined ? {} : { env: start.env }) },
     );
     // killAllNodes (a test file's `after`) stops whatever a failed test left running.
     running.add(this);
