@@ -1,10 +1,14 @@
 // decodeMempoolMessage reads v0.34's one-tx message (`0a len 0a len tx`) without the generated
-// decoder and hands every other shape to it: on valid messages of one or several txs of every
-// length class, and on those messages mutated, truncated or extended, both must give the same
-// txs (byte for byte) or the same refusal. Fixed seed.
+// decoder and hands every other shape to it; the receive check (channelMessageProblem) and the
+// metrics' tx count (mempoolTxCount) take the same shape without their field walk. On valid
+// messages of one or several txs of every length class, and on those messages mutated, truncated
+// or extended, each must give what its general path gives: the same txs (byte for byte) or the
+// same refusal, problem or count. Fixed seed.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import { channelMessageProblem, channelMessageProblemGeneral } from "../../src/p2p/channel-message-check.js";
+import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
 import {
   type DecodedMempoolMessage,
   decodeMempoolMessage,
@@ -13,6 +17,7 @@ import {
   encodeMempoolTxs,
   oneTxOf,
 } from "../../src/p2p/mempool-wire.js";
+import { mempoolTxCount, mempoolTxCountGeneral } from "../../src/p2p/message-type.js";
 
 const SEED = 0x5eed_0036;
 /** max_tx_bytes of the checks: small enough that the tx bound and the capacity are both met. */
@@ -28,6 +33,11 @@ function agree(bytes: Uint8Array): void {
     plain(decodeMempoolMessage(bytes, MAX_TX_BYTES)),
     plain(decodeMempoolMessageGeneral(bytes, MAX_TX_BYTES)),
   );
+  assert.equal(
+    channelMessageProblem(CHANNEL_MEMPOOL, bytes),
+    channelMessageProblemGeneral(CHANNEL_MEMPOOL, bytes),
+  );
+  assert.equal(mempoolTxCount(bytes), mempoolTxCountGeneral(bytes));
 }
 
 // Lengths around the one-byte varint's end and past max_tx_bytes.
