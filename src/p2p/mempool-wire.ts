@@ -14,18 +14,38 @@ export function encodeMempoolTxs(txs: Uint8Array[]): Uint8Array {
 }
 
 /**
- * One tx as the message v0.34's broadcastTxRoutine sends, Message{txs: Txs{txs: [tx]}}, written straight into one buffer (the same bytes as
- * Message.encode, without its writer's forks and chunks): the gossip encodes every admitted tx.
+ * One tx as the message v0.34's broadcastTxRoutine sends, Message{txs: Txs{txs: [tx]}}, written
+ * straight into one buffer (the same bytes as Message.encode, without its writer's forks and
+ * chunks): the gossip encodes every admitted tx. A tx that is the end of a buffer holding exactly
+ * this message (a peer's one-tx message as received: oneTxOf's view, which the mempool keeps as
+ * the tx) gets that buffer back, not a second copy of its bytes: message and tx then share it,
+ * and neither is ever written.
  */
 export function encodeMempoolTx(tx: Uint8Array): Uint8Array {
   const entries = mempoolTxEntryBytes(tx.length);
-  const out = new Uint8Array(mempoolMessageBytes(entries));
+  const total = mempoolMessageBytes(entries);
+  const header = total - tx.length;
+  if (tx.byteOffset === header && tx.buffer.byteLength === total) {
+    const whole = new Uint8Array(tx.buffer, 0, total);
+    const at = writeOneTxHeader(headerScratch, entries, tx.length);
+    let same = true;
+    for (let i = 0; same && i < at; i++) same = whole[i] === headerScratch[i];
+    if (same) return whole;
+  }
+  const out = new Uint8Array(total);
+  out.set(tx, writeOneTxHeader(out, entries, tx.length));
+  return out;
+}
+
+// The header of a one-tx message: two tags and two varints of at most 8 bytes each.
+const headerScratch = new Uint8Array(18);
+
+/** Writes `0a varint(entries) 0a varint(length)` at the start of `out`; returns where it ends. */
+function writeOneTxHeader(out: Uint8Array, entries: number, length: number): number {
   out[0] = 0x0a; // Message.txs, field 1, length-delimited
   let at = writeVarint(out, 1, entries);
   out[at++] = 0x0a; // Txs.txs, field 1, length-delimited
-  at = writeVarint(out, at, tx.length);
-  out.set(tx, at);
-  return out;
+  return writeVarint(out, at, length);
 }
 
 /** Bytes a tx of `length` bytes adds to the Txs list (field tag, length, bytes). */
