@@ -74,11 +74,17 @@ export interface MempoolNode extends NodeMempool {
 /** The outcome of a peer's tx (submitPeerTx): its sender, hash, and what the admission decided. */
 export type PeerTxAnswered = (from: string, hash: string, outcome: AdmissionDecided["outcome"]) => void;
 
-/** The bytes themselves, copied when `bytes` is a view into a larger buffer. */
+/**
+ * Bytes a view's buffer may hold beyond the view for the view to be kept as the tx's own: a peer's
+ * tx is a view into its one-tx message (mempool-wire.ts), a buffer of its own made per message by
+ * the connection, behind 4 to 8 bytes of the message's framing. Copying it again cost an array
+ * and its backing store per admitted peer tx; keeping it pins those few bytes.
+ */
+export const OWN_BYTES_SLACK = 16;
+
+/** The bytes themselves, copied when `bytes` is a view into a larger buffer (by more than OWN_BYTES_SLACK). */
 export function ownBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? bytes
-    : new Uint8Array(bytes);
+  return bytes.buffer.byteLength - bytes.byteLength <= OWN_BYTES_SLACK ? bytes : new Uint8Array(bytes);
 }
 
 /** Committed txs folded per turn of the event loop (BlockTxsCommitted), when the node pauses. */

@@ -20,6 +20,7 @@ import {
 } from "../../src/mempool-gossip/index.js";
 import { CHANNEL_MEMPOOL, mempoolRecvMessageCapacity } from "../../src/p2p/channels.js";
 import { decodeMempoolMessage } from "../../src/p2p/mempool-wire.js";
+import { AdmittedTxDigests } from "../../src/wire/admitted-tx-digests.js";
 import type { TxSha256 } from "../../src/wire/hashes.js";
 import { createLoop, type LoopFault } from "../loop.js";
 import type { PeerTxAnswered } from "../mempool-node.js";
@@ -29,6 +30,14 @@ import { sendWhenRoom } from "./send-when-room.js";
 
 /** Peer txs submitted and not yet answered, over all peers: beyond it a peer's tx is dropped. */
 export const MAX_PEER_TXS_IN_FLIGHT = 10_000;
+
+/**
+ * Peers' txs whose key is remembered by their bytes, the latest submitted (PEER_TX_KEYS_BYTES bounds
+ * their bytes too): the other copies of a tx come from the other peers within the gossip's own
+ * delay, well under the 2.7 s these hold at 6,000 tx/s.
+ */
+export const PEER_TX_KEYS_KEPT = 16_384;
+export const PEER_TX_KEYS_BYTES = 16 * 1024 * 1024;
 
 export interface MempoolGossipDeps {
   mempool: {
@@ -198,14 +207,26 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
       log.debug("peer tx not added", { peer: from, hash, outcome: outcome.kind });
   };
   running.add(deps.mempool.answerPeerTxs(answered));
+  // The key of a tx a peer sent lately, found again by its bytes: in a full mesh each tx comes from
+  // up to every peer, and a later copy was copied out of its message and sha256-hashed only to be
+  // turned away by resentByPeer. The memo answers only for equal bytes (a 32-bit key picks the
+  // candidate, its tx is compared byte for byte: admitted-tx-digests.ts), so the key is the one
+  // hashing the copy would make; a crafted collision only displaces an entry, and the copy is then
+  // hashed as before. Its key is also the very string the mempool keys the tx by (a lookup with no
+  // string to hash or compare char by char).
+  const peerTxKeys = new AdmittedTxDigests<TxSha256>(PEER_TX_KEYS_KEPT, PEER_TX_KEYS_BYTES);
   const submit = (peerId: string, tx: Uint8Array) => {
+    const known = peerTxKeys.of(tx);
+    if (known !== undefined && deps.mempool.resentByPeer(known.key, peerId)) return;
     const hashed = deps.mempool.hashTx(tx);
-    if (deps.mempool.resentByPeer(hashed.key, peerId)) return;
+    // A known tx gone from the mempool was asked under this very key just now.
+    if (known === undefined && deps.mempool.resentByPeer(hashed.key, peerId)) return;
     if (inFlight >= MAX_PEER_TXS_IN_FLIGHT) {
       log.debug("dropped a peer tx: too many peer txs awaiting CheckTx", { peer: peerId });
       return;
     }
     inFlight++;
+    peerTxKeys.remember(hashed);
     deps.mempool.submitPeerTx(hashed, peerId);
   };
   running.add(
