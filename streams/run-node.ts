@@ -1,6 +1,8 @@
 // The body of `rxbft node`: start the node from a prepared home, stop it on SIGINT/SIGTERM, and
 // resolve to the process exit code (0 after a requested stop; the halt's code otherwise). A
 // second signal while stopping exits at once (the log and the stores repair at the next start).
+
+import { releaseIdleLevelMemoryForLog } from "../src/level/idle-release.js";
 import type { PreparedNode } from "./boot/prepare-home.js";
 import { applyHeapGrowing } from "./heap-growing.js";
 import { startIdleHeap } from "./idle-heap.js";
@@ -47,6 +49,7 @@ export async function runNode(prepared: PreparedNode, options: StartNodeOptions 
         return mempool.txs.size + mempool.checking.size;
       },
       log: prepared.logger.child("memory"),
+      release: releaseIdleLevelMemoryForLog,
     });
     const exit = await node.stopped;
     stopIdleHeap();

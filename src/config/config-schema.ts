@@ -35,7 +35,8 @@ export const HEAP_GROWING_PERCENT_DEFAULT = 100;
 /**
  * idle_heap_collect_seconds' default. V8's own memory reducer took the heap down 30–55 s after a
  * load; a collection once the mempool has been empty this long gives it back sooner, and a few
- * seconds keep the gap between two bursts of txs from paying for one (streams/idle-heap.ts).
+ * seconds keep the gap between two bursts of txs from paying for one (streams/idle-heap.ts). The same
+ * step writes out LevelDB's memtables and lets the native write batches go (src/level/idle-release.ts).
  */
 export const IDLE_HEAP_COLLECT_SECONDS_DEFAULT = 5;
 
@@ -151,7 +152,7 @@ export const BASE_KEYS = {
     "int",
     integer(0, 3600),
     IDLE_HEAP_COLLECT_SECONDS_DEFAULT,
-    "Seconds the mempool must stay empty before V8's heap, if still 32 MB above where it settled, is collected once to give the load's memory back; 0 leaves it to V8's memory reducer",
+    "Seconds the mempool must stay empty before V8's heap, if still 32 MB above where it settled, is collected once to give the load's memory back, LevelDB's memtables written out and the databases' native write batches let go right before; 0 leaves it to V8's memory reducer",
     { rxbft: true },
   ),
   log_level: key(

@@ -84,7 +84,28 @@ export class NativeBatch {
     const symbol = Object.getOwnPropertySymbols(db).find((s) => s.description === "context");
     const context = symbol === undefined ? undefined : (db as unknown as Record<symbol, unknown>)[symbol];
     if (context === undefined || context === null) return undefined;
-    return new NativeBatch(binding, context, db, idleReleaseMs);
+    const batch = new NativeBatch(binding, context, db, idleReleaseMs);
+    made.add(new WeakRef(batch));
+    return batch;
+  }
+
+  /** The database this batch writes to. */
+  get database(): BinaryLevel {
+    return this.db;
+  }
+
+  /**
+   * Lets the batch (and the buffer of its largest write) go now, unless a write is under way:
+   * for the node's idle release (idle-release.ts). blockstore.db and state.db are written every
+   * height, empty ones too, so their batches never reach the idle timer's release while blocks
+   * are made. The next write makes a new batch. Answers whether one was let go.
+   */
+  release(): boolean {
+    if (this.#busy || this.#handle === undefined) return false;
+    this.#handle = undefined;
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
+    return true;
   }
 
   /** Whether a native WriteBatch (and the buffer of its largest write) is held for reuse. */
@@ -248,6 +269,23 @@ export class FillingBatch {
 }
 
 const batches = new WeakMap<BinaryLevel, NativeBatch | null>();
+
+/**
+ * Every native batch made in this process, held weakly (a closed database's goes with it): the
+ * databases the process writes, for the idle release. classic-level keeps no list of its own.
+ */
+const made = new Set<WeakRef<NativeBatch>>();
+
+/** The native batches still alive, so the databases written through them (idle-release.ts). */
+export function liveNativeBatches(): NativeBatch[] {
+  const live: NativeBatch[] = [];
+  for (const ref of made) {
+    const batch = ref.deref();
+    if (batch === undefined) made.delete(ref);
+    else live.push(batch);
+  }
+  return live;
+}
 
 /**
  * The database's reusable native batch, or undefined where classic-level offers none.
