@@ -4,6 +4,15 @@
 // writes on a thread of its own (StateFileWriter), or through node's async fs when a test stands
 // in for the file system: either way the event loop keeps turning while the disk syncs, and
 // `save` resolves only once the whole sequence is done (the signer releases nothing before that).
+//
+// Given the node's own log (LogSync.syncRecording), the file store makes the log's sync the
+// signature's one durable step: the state goes into the log as a record of its own, the log is
+// fdatasynced on a thread of the store's (not the pool the stores' batches share), and `save`
+// resolves then. The file is written after, off the signature's path (TrailingStateFile), so it
+// is never ahead of the log; a crash may leave it behind, and start-up rewrites it from the log
+// before anything is signed (state-from-log.ts). That takes the spare's fdatasync, the rename and
+// the directory fsync (two journal commits) off every signature (docs/storage.md, "The log as the
+// signature's one durable step").
 
 import type { AtomicWriteFs } from "../types/key-file-atomic-write.js";
 import {
@@ -15,6 +24,7 @@ import {
 } from "../types/key-file-priv-validator-state.js";
 import { type LogSync, syncedOnPool } from "./log-sync.js";
 import { StateFileWriter } from "./state-file-writer.js";
+import { signStateRecord } from "./state-from-log.js";
 
 export interface SignStateStore {
   /**
@@ -42,6 +52,51 @@ export interface FileSignStateStoreOptions {
   fs?: AtomicWriteFs;
   /** The thread that writes the file (a new one, started at the first save, unless given). */
   writer?: StateFileWriter;
+  /** The thread that runs a recording log's fdatasync (a new one unless given). */
+  logSyncer?: StateFileWriter;
+}
+
+/**
+ * The state file written behind the signatures: one replacement at a time on the writer's thread,
+ * and of the states saved meanwhile only the latest (an older one would be overwritten at once).
+ * A failed write is kept: the store refuses the next save with it (the disk is failing), and the
+ * log still holds every state released.
+ */
+class TrailingStateFile {
+  private writing: Promise<void> | undefined;
+  private next: string | undefined;
+  failure: Error | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly writer: StateFileWriter,
+  ) {}
+
+  write(text: string): void {
+    this.next = text;
+    if (this.writing === undefined) this.pump();
+  }
+
+  /** Resolves once no write is out (close, so a node stopping leaves the file current). */
+  async idle(): Promise<void> {
+    while (this.writing !== undefined) await this.writing;
+  }
+
+  private pump(): void {
+    const text = this.next;
+    this.next = undefined;
+    if (text === undefined || this.failure !== undefined) return;
+    this.writing = this.writer.write(this.path, text, 0o600).then(
+      () => {
+        this.writing = undefined;
+        this.pump();
+      },
+      (error: unknown) => {
+        this.failure = error as Error;
+        this.writing = undefined;
+      },
+    );
+  }
 }
 
 /**
@@ -61,11 +116,26 @@ export function fileSignStateStore(
         writePrivValidatorStateAsync(path, next, fs, after === undefined ? undefined : syncedOnPool(after)),
     };
   const writer = options.writer ?? new StateFileWriter();
+  const logSyncer = options.logSyncer ?? new StateFileWriter();
+  const trailing = new TrailingStateFile(path, writer);
   return {
     state,
-    save: (next, after) => writer.write(path, privValidatorStateFileText(next), 0o600, after),
-    warmUp: () => writer.warmUp(),
-    close: () => writer.close(),
+    save: (next, after) => {
+      if (after?.syncRecording === undefined)
+        return writer.write(path, privValidatorStateFileText(next), 0o600, after);
+      if (trailing.failure !== undefined) throw trailing.failure;
+      // The file is written only once the log holds the state durably: never ahead of it.
+      return after
+        .syncRecording(signStateRecord(next), (fd) => logSyncer.datasync(fd))
+        .then(() => trailing.write(privValidatorStateFileText(next)));
+    },
+    warmUp: async () => {
+      await Promise.all([writer.warmUp(), logSyncer.warmUp()]);
+    },
+    close: async () => {
+      await trailing.idle();
+      await Promise.all([writer.close(), logSyncer.close()]);
+    },
   };
 }
 
