@@ -8,7 +8,7 @@
 // Given the node's own log (LogSync.syncRecording), the file store makes the log's sync the
 // signature's one durable step: the state goes into the log as a record of its own, the log is
 // fdatasynced on a thread of the store's (not the pool the stores' batches share), and `save`
-// resolves then. The file is written after, off the signature's path (TrailingStateFile), so it
+// resolves then. The file is written after, off the signature's path and at most once a second (trailing-state-file.ts), so it
 // is never ahead of the log; a crash may leave it behind, and start-up rewrites it from the log
 // before anything is signed (state-from-log.ts). That takes the spare's fdatasync, the rename and
 // the directory fsync (two journal commits) off every signature (docs/storage.md, "The log as the
@@ -25,6 +25,7 @@ import {
 import { type LogSync, syncedOnPool } from "./log-sync.js";
 import { StateFileWriter } from "./state-file-writer.js";
 import { signStateRecord } from "./state-from-log.js";
+import { TrailingStateFile } from "./trailing-state-file.js";
 
 export interface SignStateStore {
   /**
@@ -54,49 +55,8 @@ export interface FileSignStateStoreOptions {
   writer?: StateFileWriter;
   /** The thread that runs a recording log's fdatasync (a new one unless given). */
   logSyncer?: StateFileWriter;
-}
-
-/**
- * The state file written behind the signatures: one replacement at a time on the writer's thread,
- * and of the states saved meanwhile only the latest (an older one would be overwritten at once).
- * A failed write is kept: the store refuses the next save with it (the disk is failing), and the
- * log still holds every state released.
- */
-class TrailingStateFile {
-  private writing: Promise<void> | undefined;
-  private next: string | undefined;
-  failure: Error | undefined;
-
-  constructor(
-    private readonly path: string,
-    private readonly writer: StateFileWriter,
-  ) {}
-
-  write(text: string): void {
-    this.next = text;
-    if (this.writing === undefined) this.pump();
-  }
-
-  /** Resolves once no write is out (close, so a node stopping leaves the file current). */
-  async idle(): Promise<void> {
-    while (this.writing !== undefined) await this.writing;
-  }
-
-  private pump(): void {
-    const text = this.next;
-    this.next = undefined;
-    if (text === undefined || this.failure !== undefined) return;
-    this.writing = this.writer.write(this.path, text, 0o600).then(
-      () => {
-        this.writing = undefined;
-        this.pump();
-      },
-      (error: unknown) => {
-        this.failure = error as Error;
-        this.writing = undefined;
-      },
-    );
-  }
+  /** How often at most the file is written behind a recording log (trailing-state-file.ts). */
+  fileEveryMs?: number;
 }
 
 /**
@@ -117,7 +77,7 @@ export function fileSignStateStore(
     };
   const writer = options.writer ?? new StateFileWriter();
   const logSyncer = options.logSyncer ?? new StateFileWriter();
-  const trailing = new TrailingStateFile(path, writer);
+  const trailing = new TrailingStateFile(path, writer, options.fileEveryMs);
   return {
     state,
     save: (next, after) => {
@@ -133,7 +93,7 @@ export function fileSignStateStore(
       await Promise.all([writer.warmUp(), logSyncer.warmUp()]);
     },
     close: async () => {
-      await trailing.idle();
+      await trailing.flush();
       await Promise.all([writer.close(), logSyncer.close()]);
     },
   };
