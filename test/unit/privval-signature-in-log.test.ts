@@ -11,6 +11,7 @@ import { test } from "node:test";
 import { PrivvalError } from "../../src/privval/errors.js";
 import { FileSigner } from "../../src/privval/file-signer.js";
 import type { LogSync } from "../../src/privval/log-sync.js";
+import { fileSignStateStore } from "../../src/privval/sign-state-store.js";
 import { reconcileStateFileWithLog, signStateFromRecord } from "../../src/privval/state-from-log.js";
 import { readPrivValidatorState } from "../../src/types/key-file-priv-validator-state.js";
 import { Wal } from "../../src/wal/wal.js";
@@ -173,4 +174,29 @@ test("the log keeps its latest signer record across reopen and rotation, and rea
   const reopened = await Wal.open(dir, { maxSegmentBytes: 1024, maxSegments: 1 });
   t.after(() => reopened.close());
   assert.equal(new TextDecoder().decode(reopened.signedAtOpen?.payload), "second");
+});
+
+test("behind a recording log the state file is written at most once a period, the latest state, and is current after close", async (t) => {
+  const path = freshStateFile();
+  t.after(() => rmSync(dirname(path), { recursive: true, force: true }));
+  const log: LogSync = {
+    syncVia: () => Promise.reject(new Error("the recording path must be taken")),
+    syncRecording: () => Promise.resolve(),
+  };
+  const signer = new FileSigner(
+    pair.privateKey,
+    fileSignStateStore(path, { fileEveryMs: 60_000 }),
+    readPrivValidatorState(path),
+  );
+  await signer.signVote(CHAIN, vote(1n), log);
+  await signer.signVote(CHAIN, vote(2n), log);
+  await signer.signVote(CHAIN, vote(3n), log);
+  // The first goes out at once (its thread may take a while to start under tsx: bounded wait);
+  // the later ones wait for the period's end (or the close).
+  for (let i = 0; i < 100 && readPrivValidatorState(path).height === 0n; i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal(readPrivValidatorState(path).height, 1n);
+  await signer.close();
+  assert.equal(readPrivValidatorState(path).height, 3n);
 });
