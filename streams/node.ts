@@ -81,6 +81,7 @@ async function assemble(
   const signer = await openSigner({
     key: prepared.privValidatorKey,
     stateFile: paths.privValidatorStateFile,
+    consensusLog: wal,
     config,
     blockStore: stores.blockStore,
     chain: shaken.state,

@@ -14,6 +14,8 @@ export type PrivvalErrorCode =
   | "PRIVVAL_BAD_KEY"
   /** The state file could not be written durably: the signer stops signing (the disk state is unknown). */
   | "PRIVVAL_STATE_WRITE_FAILED"
+  /** The consensus log's record of the signer's state cannot be read (start-up, state-from-log.ts). */
+  | "PRIVVAL_BAD_STATE"
   /** double_sign_check_height found our signature in a recent commit: another signer may hold our key. */
   | "PRIVVAL_RECENT_SIGNATURE";
 

@@ -5,7 +5,9 @@
 // which answers synchronously, so the simulation's signer answers within one step of virtual
 // time). Requests are taken one at a time: the next one is not even checked before the previous
 // one's state is stored. A store that fails latches the signer: it refuses everything until
-// restarted, since the disk may hold the old state or the new one.
+// restarted, since the disk may hold the old state or the new one. In the node the "store" step
+// is the consensus log's sync with the new state recorded in it (LogSync.syncRecording), the
+// state file following behind (sign-state-store.ts, state-from-log.ts).
 
 import { type KeyObject, sign } from "node:crypto";
 import { keyPairFromPrivateKey, privateKeyObjectFromSeed, SEED_SIZE } from "../crypto/ed25519-keys.js";
@@ -138,14 +140,16 @@ export class FileSigner {
     };
     // A failure of `after` is its own (the log's), not the store's: the store kept the old state.
     let afterFailure: { error: unknown } | undefined;
+    const watch = (synced: Promise<void>): Promise<void> => {
+      synced.then(undefined, (error: unknown) => {
+        afterFailure = { error };
+      });
+      return synced;
+    };
+    const recording = after?.syncRecording?.bind(after);
     const watched: LogSync | undefined = after && {
-      syncVia: (datasync) => {
-        const synced = after.syncVia(datasync);
-        synced.then(undefined, (error: unknown) => {
-          afterFailure = { error };
-        });
-        return synced;
-      },
+      syncVia: (datasync) => watch(after.syncVia(datasync)),
+      ...(recording ? { syncRecording: (record, datasync) => watch(recording(record, datasync)) } : {}),
     };
     let saved: MaybePromise<void>;
     try {

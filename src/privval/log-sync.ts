@@ -16,6 +16,13 @@ export interface LogSync {
    * as if it had.
    */
   syncVia(datasync: (fd: number) => Promise<void>): Promise<void>;
+  /**
+   * The node's own log only (Wal.syncRecording): `syncVia` with the signer's `record` appended
+   * first, so that once it resolves the log itself holds the signature durably. A signer given a
+   * log with it makes that sync the signature's one durable step and writes its state file after
+   * (sign-state-store.ts); a log without it (a stand-in, a remote log) is only synced.
+   */
+  syncRecording?(record: Uint8Array, datasync: (fd: number) => Promise<void>): Promise<void>;
 }
 
 /** A log durable once `synced` resolves (a test's held sync, or a remote log): nothing is lent. */

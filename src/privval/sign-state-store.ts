@@ -4,6 +4,15 @@
 // writes on a thread of its own (StateFileWriter), or through node's async fs when a test stands
 // in for the file system: either way the event loop keeps turning while the disk syncs, and
 // `save` resolves only once the whole sequence is done (the signer releases nothing before that).
+//
+// Given the node's own log (LogSync.syncRecording), the file store makes the log's sync the
+// signature's one durable step: the state goes into the log as a record of its own, the log is
+// fdatasynced on a thread of the store's (not the pool the stores' batches share), and `save`
+// resolves then. The file is written after, off the signature's path and at most once a second (trailing-state-file.ts), so it
+// is never ahead of the log; a crash may leave it behind, and start-up rewrites it from the log
+// before anything is signed (state-from-log.ts). That takes the spare's fdatasync, the rename and
+// the directory fsync (two journal commits) off every signature (docs/storage.md, "The log as the
+// signature's one durable step").
 
 import type { AtomicWriteFs } from "../types/key-file-atomic-write.js";
 import {
@@ -15,6 +24,8 @@ import {
 } from "../types/key-file-priv-validator-state.js";
 import { type LogSync, syncedOnPool } from "./log-sync.js";
 import { StateFileWriter } from "./state-file-writer.js";
+import { signStateRecord } from "./state-from-log.js";
+import { TrailingStateFile } from "./trailing-state-file.js";
 
 export interface SignStateStore {
   /**
@@ -42,6 +53,10 @@ export interface FileSignStateStoreOptions {
   fs?: AtomicWriteFs;
   /** The thread that writes the file (a new one, started at the first save, unless given). */
   writer?: StateFileWriter;
+  /** The thread that runs a recording log's fdatasync (a new one unless given). */
+  logSyncer?: StateFileWriter;
+  /** How often at most the file is written behind a recording log (trailing-state-file.ts). */
+  fileEveryMs?: number;
 }
 
 /**
@@ -61,11 +76,26 @@ export function fileSignStateStore(
         writePrivValidatorStateAsync(path, next, fs, after === undefined ? undefined : syncedOnPool(after)),
     };
   const writer = options.writer ?? new StateFileWriter();
+  const logSyncer = options.logSyncer ?? new StateFileWriter();
+  const trailing = new TrailingStateFile(path, writer, options.fileEveryMs);
   return {
     state,
-    save: (next, after) => writer.write(path, privValidatorStateFileText(next), 0o600, after),
-    warmUp: () => writer.warmUp(),
-    close: () => writer.close(),
+    save: (next, after) => {
+      if (after?.syncRecording === undefined)
+        return writer.write(path, privValidatorStateFileText(next), 0o600, after);
+      if (trailing.failure !== undefined) throw trailing.failure;
+      // The file is written only once the log holds the state durably: never ahead of it.
+      return after
+        .syncRecording(signStateRecord(next), (fd) => logSyncer.datasync(fd))
+        .then(() => trailing.write(privValidatorStateFileText(next)));
+    },
+    warmUp: async () => {
+      await Promise.all([writer.warmUp(), logSyncer.warmUp()]);
+    },
+    close: async () => {
+      await trailing.flush();
+      await Promise.all([writer.close(), logSyncer.close()]);
+    },
   };
 }
 

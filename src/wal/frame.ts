@@ -63,6 +63,12 @@ export const FrameType = {
    * version (u16 big-endian). A segment without it is format 1 (written before the header).
    */
   Header: 0x03,
+  /**
+   * The in-node signer's last-sign state after a signature (src/privval/log-sync.ts), appended
+   * before the sync that releases it, so the log is that signature's durable record. Its payload
+   * is the signer's own; readers of inputs skip it.
+   */
+  Signed: 0x04,
 } as const;
 export type FrameType = (typeof FrameType)[keyof typeof FrameType];
 
@@ -84,7 +90,9 @@ const HEADER_PAYLOAD_SIZE = HEADER_MAGIC.length + 2;
 const KEYED_HEADER_PAYLOAD_SIZE = HEADER_PAYLOAD_SIZE + SEGMENT_KEY_BYTES;
 
 export function isFrameType(t: number): t is FrameType {
-  return t === FrameType.Input || t === FrameType.EndHeight || t === FrameType.Header;
+  return (
+    t === FrameType.Input || t === FrameType.EndHeight || t === FrameType.Header || t === FrameType.Signed
+  );
 }
 
 /**
@@ -271,7 +279,7 @@ export function checkFrame(
 
 /** The types a keyed frame may have: the header is a plain frame at the start of its segment only. */
 export function isKeyedFrameType(t: number): boolean {
-  return t === FrameType.Input || t === FrameType.EndHeight;
+  return t === FrameType.Input || t === FrameType.EndHeight || t === FrameType.Signed;
 }
 
 /** The body check of the frame at `buf[at, end)`: its type byte and payload under the scheme's body key. */

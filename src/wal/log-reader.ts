@@ -117,6 +117,8 @@ function entryOf<T>(
     checkSegmentHeader(item.payload, path, item.offset);
     return undefined;
   }
+  // The signer's record is no consensus input: the scan at open keeps the latest (log-scan.ts).
+  if (item.type === FrameType.Signed) return undefined;
   let input: unknown;
   try {
     input = decodeRecord(item.payload);

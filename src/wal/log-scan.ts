@@ -41,9 +41,16 @@ export interface RepairReport {
   message: string;
 }
 
+/** The latest signer's record (FrameType.Signed) of the kept segments, and where it is. */
+export interface SignedRecord {
+  payload: Uint8Array;
+  segment: number;
+}
+
 export interface LogScan {
   segments: SegmentExtent[];
   markers: MarkerPosition[];
+  signed: SignedRecord | undefined;
   records: number;
   repair: RepairReport | undefined;
 }
@@ -54,6 +61,7 @@ export async function scanLog(dir: string, maxPayloadBytes: number, mode: ScanMo
   const files = await listSegments(dir);
   const segments: SegmentExtent[] = [];
   const markers: MarkerPosition[] = [];
+  let signed: SignedRecord | undefined;
   let records = 0;
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
@@ -70,16 +78,17 @@ export async function scanLog(dir: string, maxPayloadBytes: number, mode: ScanMo
         if (item.type === FrameType.EndHeight) {
           markers.push({ height: decodeEndHeightPayload(item.payload)!, segment: file.index, end: item.end });
         }
+        if (item.type === FrameType.Signed) signed = { payload: item.payload.slice(), segment: file.index };
         continue;
       }
       await refuseIfGoodRecordsFollow(files, i, item.offset, item.fault, maxPayloadBytes);
       const repair = await cutTornTail(dir, files, i, item.offset, item.fault, mode);
       segments.push({ ...file, size: item.offset, scheme: item.offset === 0 ? PLAIN_FRAMES : scheme });
-      return { segments, markers, records, repair };
+      return { segments, markers, signed, records, repair };
     }
     segments.push({ ...file, size, scheme });
   }
-  return { segments, markers, records, repair: undefined };
+  return { segments, markers, signed, records, repair: undefined };
 }
 
 async function refuseIfGoodRecordsFollow(

@@ -25,7 +25,13 @@ import {
   readScannedEntries,
   type WalEntry,
 } from "./log-reader.js";
-import { type MarkerPosition, type RepairReport, type SegmentExtent, scanLog } from "./log-scan.js";
+import {
+  type MarkerPosition,
+  type RepairReport,
+  type SegmentExtent,
+  type SignedRecord,
+  scanLog,
+} from "./log-scan.js";
 import { encodeRecord } from "./record-codec.js";
 import { segmentPath, syncDirectory } from "./segment-files.js";
 
@@ -63,6 +69,8 @@ interface PendingFrame {
   /** The frame's size once keyed. */
   length: number;
   endHeight: bigint | undefined;
+  /** The signer's record (FrameType.Signed): its segment is kept while it is the latest. */
+  signed?: true;
 }
 
 interface GroupFrame {
@@ -70,6 +78,7 @@ interface GroupFrame {
   parts: readonly Uint8Array[];
   length: number;
   endHeight: bigint | undefined;
+  signed?: true;
 }
 
 /** Records from this size on are written from where the codec left them, not copied into a frame. */
@@ -110,6 +119,8 @@ export class Wal<T = unknown> {
   private failure: WalError | undefined;
   private closed = false;
   private latestEndHeight: bigint | undefined;
+  /** The segment of the latest signer's record written (or found at open): never removed. */
+  private latestSignedSegment: number | undefined;
   private flushing: Subscription | undefined;
   /** Told the duration of each write-and-fdatasync, in seconds (the node's metrics). */
   onSynced: ((seconds: number) => void) | undefined;
@@ -125,9 +136,12 @@ export class Wal<T = unknown> {
     repair: RepairReport | undefined,
     private readonly checkRecord: RecordCheck<T> | undefined,
     private readonly segmentKeys: () => Uint8Array,
+    /** The latest signer's record of the kept segments at open (src/privval reconciles with it). */
+    readonly signedAtOpen: SignedRecord | undefined,
   ) {
     this.repair = repair;
     this.latestEndHeight = markers.at(-1)?.height;
+    this.latestSignedSegment = signedAtOpen?.segment;
   }
 
   /**
@@ -176,6 +190,7 @@ export class Wal<T = unknown> {
       scan.repair,
       options.checkRecord,
       options.segmentKeys ?? randomSegmentKeys,
+      scan.signed,
     );
   }
 
@@ -278,6 +293,33 @@ export class Wal<T = unknown> {
     });
     this.queuedSync = p;
     return p;
+  }
+
+  /**
+   * `syncVia` with the signer's record (src/privval/log-sync.ts) appended after the buffered
+   * records first: once it resolves, the log holds what the signer signed last, durably, and the
+   * signature may leave. The record is the signer's bytes; `signedAtOpen` gives the latest back
+   * after a restart, and the segment holding it is never removed while it is the latest.
+   */
+  syncRecording(record: Uint8Array, datasync: (fd: number) => Promise<void>): Promise<void> {
+    if (this.closed) return Promise.reject(this.closedError());
+    if (this.failure) return Promise.reject(this.failure);
+    if (record.length > this.maxRecordBytes) {
+      return Promise.reject(
+        new WalError(
+          "WAL_RECORD_TOO_LARGE",
+          `consensus log signer record of ${record.length} bytes exceeds the bound of ${this.maxRecordBytes} bytes`,
+        ),
+      );
+    }
+    this.pending.push({
+      type: FrameType.Signed,
+      payload: record,
+      length: KEYED_FRAME_OVERHEAD + record.length,
+      endHeight: undefined,
+      signed: true,
+    });
+    return this.syncVia(datasync);
   }
 
   /** Called before our own vote or proposal leaves: what we say to others is on disk first. */
@@ -451,6 +493,7 @@ export class Wal<T = unknown> {
             : [encodeFrameHead(f.type, f.payload, this.maxRecordBytes, scheme), f.payload],
         length: f.length,
         endHeight: f.endHeight,
+        ...(f.signed ? { signed: true as const } : {}),
       });
     }
     const groupBytes = starts ? framesBytes + group[0]!.length : framesBytes;
@@ -473,6 +516,7 @@ export class Wal<T = unknown> {
       if (frame.endHeight !== undefined) {
         this.markers.push({ height: frame.endHeight, segment: current.index, end: offset });
       }
+      if (frame.signed) this.latestSignedSegment = current.index;
     }
     current.size = offset;
   }
@@ -485,7 +529,12 @@ export class Wal<T = unknown> {
     const path = segmentPath(this.dir, index);
     this.handle = await open(path, "a", 0o600);
     this.segments.push({ index, path, size: 0, scheme: PLAIN_FRAMES });
-    const protectedFrom = this.markers.at(-1)?.segment ?? this.segments[0]!.index;
+    // The signer's latest record may sit before the latest marker (a precommit, then the commit's
+    // marker): it is the signature's only durable trace until the signer's file catches up.
+    const protectedFrom = Math.min(
+      this.markers.at(-1)?.segment ?? this.segments[0]!.index,
+      this.latestSignedSegment ?? Number.POSITIVE_INFINITY,
+    );
     while (this.segments.length > this.maxSegments && this.segments[0]!.index < protectedFrom) {
       await unlink(this.segments.shift()!.path);
     }

@@ -1,11 +1,13 @@
 // Boot step 4: the validator's signer. With priv_validator_key.json, the file signer, after
 // checking that no other process signed recent commits with our key (double_sign_check_height);
 // with priv_validator_laddr, the remote signer the node waits for (remote-signer.ts); neither on
-// a node that does not validate.
+// a node that does not validate. The file signer's state file is first made to agree with the
+// consensus log, which records each signature before it leaves (src/privval/state-from-log.ts).
 import type { NodeConfig } from "../../src/config/config-schema.js";
 import type { Logger } from "../../src/logger/index.js";
 import { checkRecentSignatures } from "../../src/privval/double-sign-check.js";
 import { FileSigner } from "../../src/privval/file-signer.js";
+import { reconcileStateFileWithLog } from "../../src/privval/state-from-log.js";
 import type { BlockStore } from "../../src/store/block-store.js";
 import type { PrivValidatorKey } from "../../src/types/key-file-priv-validator.js";
 import type { State as ChainState } from "../../src/wire/generated/tendermint/state/types.js";
@@ -14,6 +16,8 @@ import { connectRemoteSigner, type NodeSigner } from "../remote-signer.js";
 export interface SignerBoot {
   key: PrivValidatorKey | undefined;
   stateFile: string;
+  /** The node's consensus log, opened: its latest signer record (Wal.signedAtOpen). */
+  consensusLog?: { readonly dir: string; readonly signedAtOpen: { payload: Uint8Array } | undefined };
   config: NodeConfig;
   blockStore: BlockStore;
   /** The chain state after the handshake: the remote signer's key is checked against it. */
@@ -35,6 +39,12 @@ export async function openSigner(boot: SignerBoot): Promise<NodeSigner | undefin
       boot.onCleanup,
       boot.signal,
     );
+  }
+  const log = boot.consensusLog;
+  if (log !== undefined) {
+    // Before anything is signed: the file may be behind the log (or torn) after a crash.
+    const rewritten = reconcileStateFileWithLog(boot.stateFile, log.signedAtOpen?.payload, log.dir);
+    if (rewritten !== undefined) boot.logger.warn(rewritten);
   }
   const signer = FileSigner.fromStateFile(key.privateKey, boot.stateFile);
   boot.onCleanup(() => signer.close());

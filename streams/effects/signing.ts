@@ -1,7 +1,10 @@
 // SignVote / SignProposal → VoteSigned / ProposalSigned, one at a time and in order (concatMap).
 // Nothing leaves before both are durable: the consensus log (what we are about to say, and every
 // input that led to it) and the signer's last-sign state. A signer that can hold its state back
-// (`replacesStateAfterLog`: the file signer) is handed the log itself: its new state file is staged
+// (`replacesStateAfterLog`: the file signer) is handed the log itself. The node's log records the
+// signer's new state before its sync (LogSync.syncRecording), which is then the signature's one
+// durable step, the state file written after it (src/privval/sign-state-store.ts). Given a log
+// that cannot record, its new state file is staged
 // at once, and its writer thread runs the log's fdatasync (beside the stage's fsync) before
 // renaming the file over the old one, so the disk never holds a signer state ahead of the log
 // (docs/consensus-gossip.md, "Our own messages") and a signature costs one answer from that thread, the log's sync included;
@@ -77,7 +80,12 @@ function signedAfterLog(deps: SigningDeps, e: SignEffect): MaybePromise<Consensu
     // too; a signer that did not sync it (a refusal, or a signature repeated from its file) leaves
     // the sync to us, so nothing leaves before the log is durable in any case.
     let lentSync: Promise<void> | undefined;
-    const log: LogSync = { syncVia: (datasync) => (lentSync = lend.syncVia(datasync)) };
+    const recording = lend.syncRecording?.bind(lend);
+    const log: LogSync = {
+      syncVia: (datasync) => (lentSync = lend.syncVia(datasync)),
+      // The node's log takes the signer's record too: its sync is then the signature's durable step.
+      ...(recording ? { syncRecording: (record, datasync) => (lentSync = recording(record, datasync)) } : {}),
+    };
     return andThen(ask(log), (input) => andThen(lentSync ?? deps.syncLog(), () => input));
   }
   const synced = deps.syncLog();
