@@ -1,11 +1,9 @@
-// v0.34's gossipDataRoutine, one pass for one peer: the parts of our proposal block it lacks
-// (in the order part-pick.ts gives);
+// v0.34's gossipDataRoutine, one pass for one peer: the parts of our proposal block it lacks;
 // for a peer on a lower height, that height's block parts from the store; at the same height and
 // round, our proposal (and its POL prevotes) when it has none. Every message sent is marked as held.
 import type { ConsensusState } from "../state.js";
-import { bitsToWire } from "./bit-array.js";
+import { bitsToWire, hasBit } from "./bit-array.js";
 import { heldBits, partsFor, roundVotes, sameHeader, validatorCount } from "./our-view.js";
-import { lowestMissing, type PeerRank, pickPart } from "./part-pick.js";
 import { nextDue, type Pass } from "./pass.js";
 import { initProposalParts, type PeerRoundState, setHasPart, setHasProposal } from "./peer-round-state.js";
 
@@ -13,14 +11,12 @@ export function gossipData(prs: PeerRoundState, pass: Pass): { prs: PeerRoundSta
   const our = pass.our;
   const max = pass.config.maxSendsPerPass;
   let sent = 0;
-  let rank: PeerRank | undefined;
   while (sent < max) {
     // (1) Parts of the block the peer is collecting, when it is one we hold parts of.
     if (prs.proposalHeader !== undefined && prs.proposalParts !== undefined && prs.height === our.height) {
       const held = partsFor(our, prs.proposalHeader);
       if (held !== undefined) {
-        rank ??= pass.peerRank();
-        const index = pickPart(held.parts, prs.proposalParts, rank);
+        const index = missingIndex(held.parts, prs.proposalParts);
         if (index >= 0) {
           pass.send({
             $case: "blockPart",
@@ -38,7 +34,7 @@ export function gossipData(prs: PeerRoundState, pass: Pass): { prs: PeerRoundSta
       if (stored === undefined) break;
       prs = initProposalParts(prs, stored.header);
       if (prs.proposalHeader === undefined || !sameHeader(prs.proposalHeader, stored.header)) break;
-      const index = lowestMissing(stored.parts, prs.proposalParts!);
+      const index = missingIndex(stored.parts, prs.proposalParts!);
       if (index < 0) break;
       pass.send({
         $case: "blockPart",
@@ -81,6 +77,11 @@ export function gossipData(prs: PeerRoundState, pass: Pass): { prs: PeerRoundSta
     break;
   }
   return { prs, dueMs: nextDue(pass, sent, pass.config.gossipSleepMs) };
+}
+
+function missingIndex(parts: readonly (unknown | undefined)[], peer: Readonly<Uint8Array>): number {
+  for (let i = 0; i < parts.length; i++) if (parts[i] !== undefined && !hasBit(peer, i)) return i;
+  return -1;
 }
 
 /** The data routine reads the store for a peer on a height below ours ((2) above). */

@@ -3,7 +3,6 @@
 import type { Commit, Part, PartSetHeader } from "../../wire/generated/tendermint/types/types.js";
 import type { ConsensusState } from "../state.js";
 import type { ConsensusMessage } from "./message.js";
-import type { PeerRank } from "./part-pick.js";
 import type { GossipConfig } from "./state.js";
 
 export interface StoredView {
@@ -19,8 +18,6 @@ export interface Pass {
   /** The committed block of `height` if loaded; otherwise undefined (and a load is asked for). */
   stored(height: bigint): StoredView | undefined;
   send(message: ConsensusMessage): void;
-  /** The peer this pass is for, ranked among all our peers by id (part-pick.ts). */
-  peerRank(): PeerRank;
 }
 
 /** When the routine runs next: soon when it stopped at its budget, after the sleep when idle. */

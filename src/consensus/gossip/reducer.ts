@@ -16,7 +16,6 @@ import { gossipVotes, votesReadStore } from "./gossip-votes.js";
 import { dataIdleAgain, votesIdleAgain } from "./idle-memo.js";
 import type { GossipInput } from "./input.js";
 import type { ConsensusMessage } from "./message.js";
-import { type PeerRank, rankOf } from "./part-pick.js";
 import type { Pass, StoredView } from "./pass.js";
 import { copied, setHasPart, setHasVote } from "./peer-round-state.js";
 import { queryMaj23 } from "./query-maj23.js";
@@ -273,11 +272,6 @@ class DuePass implements Pass {
   send(message: ConsensusMessage): void {
     this.sent++;
     this.effects.push({ type: "SendToPeer", peerId: this.peerId, message });
-  }
-
-  /** Only a pass with parts to send asks; the peers' ids are the state's (string order). */
-  peerRank(): PeerRank {
-    return rankOf(this.peerId, this.state.peers.keys());
   }
 }
 
