@@ -36,11 +36,7 @@ type ScheduleTimeout = Extract<ConsensusEffect, { type: "ScheduleTimeout" }>;
  * `clock`: the clock that stamps consensus inputs. Without it (or without `state$`) every timeout
  * waits its effect's duration.
  */
-export function timeoutHandler(
-  scheduler: SchedulerLike,
-  due: SchedulerLike = scheduler,
-  clock?: Clock,
-) {
+export function timeoutHandler(scheduler: SchedulerLike, due: SchedulerLike = scheduler, clock?: Clock) {
   return function timeouts(
     effect$: Observable<ConsensusEffect>,
     state$?: Observable<ConsensusState>,
