@@ -201,8 +201,9 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
     const handlers = consensusHandlers({
       scheduler: parts.scheduler,
       // On real time, a timeout already due (timeout_commit = 0) fires without a timer tick;
-      // a test's virtual-time scheduler keeps every timeout.
-      ...(parts.scheduler === asyncScheduler ? { dueScheduler: asapScheduler } : {}),
+      // a test's virtual-time scheduler keeps every timeout. On real time the stamping clock
+      // keeps the scheduler's time, so NewHeight's timer can end at the state's startTime.
+      ...(parts.scheduler === asyncScheduler ? { dueScheduler: asapScheduler, clock: parts.clock } : {}),
       ...(signer
         ? {
             signing: {

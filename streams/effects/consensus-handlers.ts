@@ -8,6 +8,7 @@ import type { Observable, SchedulerLike } from "rxjs";
 import type { ConsensusEffect } from "../../src/consensus/effect.js";
 import type { ConsensusInput } from "../../src/consensus/input.js";
 import type { ConsensusState } from "../../src/consensus/state.js";
+import type { Clock } from "../sources/stamp-time.js";
 import { BLOCK_EXECUTION_KINDS, type BlockExecutionDeps, blockExecutionHandler } from "./block-execution.js";
 import {
   BLOCK_VALIDATION_KINDS,
@@ -51,6 +52,13 @@ export interface ConsensusHandlerDeps {
   scheduler: SchedulerLike;
   /** Where a timeout already due fires (timeouts.ts); absent: on `scheduler` too. */
   dueScheduler?: SchedulerLike;
+  /**
+   * The clock that stamps the loop's inputs, when `scheduler` keeps the same time: NewHeight's
+   * timer then ends at the state's startTime, not its duration after the effect is handled
+   * (timeouts.ts). Absent: every timeout waits its duration (a simulation, whose handlers run at
+   * the fold's own virtual time, so the two agree).
+   */
+  clock?: Clock;
   /** Absent on a node that is not a validator (it is never asked to sign). */
   signing?: SigningDeps;
   reaping: ReapingDeps;
@@ -70,7 +78,7 @@ export function consensusHandlers(deps: ConsensusHandlerDeps): ConsensusHandler[
   // publishes its events from the loop's folds (projections/node-events.ts), the simulation observes
   // none, so an event costs the loop one lookup and nothing more.
   return [
-    only(TIMEOUT_KINDS, timeoutHandler(deps.scheduler, deps.dueScheduler)),
+    only(TIMEOUT_KINDS, timeoutHandler(deps.scheduler, deps.dueScheduler, deps.clock)),
     ...(deps.signing ? [only(SIGNING_KINDS, signingHandler(deps.signing))] : []),
     only(REAPING_KINDS, reapingHandler(deps.reaping)),
     only(BLOCK_VALIDATION_KINDS, blockValidationHandler(deps.validation)),
