@@ -7,6 +7,7 @@ import { createLogger } from "../../src/logger/index.js";
 import { DEFAULT_MEMPOOL_CONFIG } from "../../src/mempool/index.js";
 import type { ResponseCheckTx } from "../../src/wire/generated/tendermint/abci/types.js";
 import { createMempoolNode, type MempoolNodeOptions } from "../../streams/mempool-node.js";
+import type { MempoolGossipDeps } from "../../streams/reactors/mempool-gossip.js";
 
 /** An app connection whose CheckTx admits every tx, one at a time. */
 export function admittingConnection(): MempoolConnection {
@@ -31,3 +32,14 @@ export function testMempoolNode(options: Partial<MempoolNodeOptions> = {}) {
     ...options,
   });
 }
+
+/** The mempool gossip reactor's settings for the reactor tests: one tx per message, roomy sends. */
+export const TEST_MEMPOOL_GOSSIP_CONFIG: MempoolGossipDeps["config"] = {
+  broadcast: true,
+  peerGossipSleepMs: 100,
+  maxTxBytes: 1024,
+  batchTxs: 1,
+  batchMessageBytes: 2048,
+  messagesPerSend: 64,
+  sendBytes: 65536,
+};

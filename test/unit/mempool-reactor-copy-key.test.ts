@@ -13,7 +13,7 @@ import { bytesKey } from "../../src/wire/admitted-tx-digests.js";
 import type { TxSha256 } from "../../src/wire/hashes.js";
 import { startMempoolGossipReactor } from "../../streams/reactors/mempool-gossip.js";
 import { fakePeerLayer } from "./fake-peer-layer.js";
-import { testMempoolNode } from "./mempool-node-fixture.js";
+import { TEST_MEMPOOL_GOSSIP_CONFIG, testMempoolNode } from "./mempool-node-fixture.js";
 
 const tick = () => new Promise((r) => setImmediate(r));
 const text = (s: string) => new TextEncoder().encode(s);
@@ -38,15 +38,7 @@ function setUp() {
         return mempool.hashTx(tx);
       },
     },
-    config: {
-      broadcast: true,
-      peerGossipSleepMs: 100,
-      maxTxBytes: 1024,
-      batchTxs: 1,
-      batchMessageBytes: 2048,
-      messagesPerSend: 64,
-      sendBytes: 65536,
-    },
+    config: TEST_MEMPOOL_GOSSIP_CONFIG,
     logger: createLogger({ level: "none" }),
     onFault: (f) => assert.fail(f.reason),
   });

@@ -9,7 +9,7 @@ import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
 import { encodeMempoolTx } from "../../src/p2p/mempool-wire.js";
 import { startMempoolGossipReactor } from "../../streams/reactors/mempool-gossip.js";
 import { fakePeerLayer } from "./fake-peer-layer.js";
-import { testMempoolNode } from "./mempool-node-fixture.js";
+import { TEST_MEMPOOL_GOSSIP_CONFIG, testMempoolNode } from "./mempool-node-fixture.js";
 
 const tick = () => new Promise((r) => setImmediate(r));
 const text = (s: string) => new TextEncoder().encode(s);
@@ -33,15 +33,7 @@ test("a tx a peer sends again is turned away before admission, its sender noted 
   running.add(mempool.start());
   const reactor = startMempoolGossipReactor(layer, {
     mempool,
-    config: {
-      broadcast: true,
-      peerGossipSleepMs: 100,
-      maxTxBytes: 1024,
-      batchTxs: 1,
-      batchMessageBytes: 2048,
-      messagesPerSend: 64,
-      sendBytes: 65536,
-    },
+    config: TEST_MEMPOOL_GOSSIP_CONFIG,
     logger: createLogger({ level: "none" }),
     onFault: (f) => assert.fail(f.reason),
   });
