@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { test } from "node:test";
+import { type TestContext, test } from "node:test";
 import { PrivvalError } from "../../src/privval/errors.js";
 import { FileSigner } from "../../src/privval/file-signer.js";
 import type { LogSync } from "../../src/privval/log-sync.js";
@@ -40,13 +40,19 @@ async function signThroughLog(dir: string, path: string, height: bigint) {
   return signed;
 }
 
-test("a log holding a later signature than the rolled-back state file: after restart the file is rewritten from it and a conflicting vote at that step is refused", async (t) => {
+/** A fresh log folder and state file, both removed when test `t` ends. */
+function logAndStateFile(t: TestContext): { dir: string; path: string } {
   const dir = logDir();
   const path = freshStateFile();
   t.after(() => {
     rmSync(dirname(dir), { recursive: true, force: true });
     rmSync(dirname(path), { recursive: true, force: true });
   });
+  return { dir, path };
+}
+
+test("a log holding a later signature than the rolled-back state file: after restart the file is rewritten from it and a conflicting vote at that step is refused", async (t) => {
+  const { dir, path } = logAndStateFile(t);
   const before = readFileSync(path, "utf8");
   const signed = await signThroughLog(dir, path, 5n);
   // A machine crash before the file's replacement reached the disk leaves the file behind.
@@ -74,12 +80,7 @@ test("a log holding a later signature than the rolled-back state file: after res
 });
 
 test("a torn (empty) or missing state file with a signer record in the log starts from the log and is rewritten; with neither, start-up refuses", async (t) => {
-  const dir = logDir();
-  const path = freshStateFile();
-  t.after(() => {
-    rmSync(dirname(dir), { recursive: true, force: true });
-    rmSync(dirname(path), { recursive: true, force: true });
-  });
+  const { dir, path } = logAndStateFile(t);
   await signThroughLog(dir, path, 3n);
   for (const damage of ["empty", "missing"] as const) {
     if (damage === "empty") writeFileSync(path, "");
