@@ -14,7 +14,7 @@ import {
   type ResponseDeliverTx,
 } from "../src/wire/generated/tendermint/abci/types.js";
 import type { Block } from "../src/wire/generated/tendermint/types/block.js";
-import { rememberedTxHashes, TxSha256 } from "../src/wire/hashes.js";
+import { rememberedTxHashes, rememberedTxKeys, TxSha256 } from "../src/wire/hashes.js";
 import { mempoolAbciHandler } from "./effects/mempool-abci.js";
 import { createLoop, type LoopFault } from "./loop.js";
 import type { NodeEvent, NodeMempool, SubmitResult } from "./node-handle.js";
@@ -107,14 +107,17 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   // which remembers each tx's sha256, so only the hex is made. (A WeakMap from each admitted tx's
   // bytes to its hex hash did the same for our own proposals; its set per admitted tx cost more
   // than the hex conversion it saved, and its ephemerons more in every GC.)
+  // A committed tx's key is the pool's own string where the block's reaping remembered it
+  // (rememberedTxKeys), else made from the remembered hash or the tx.
   const committedTxHashes = (
     txs: readonly Uint8Array[],
     remembered: readonly Uint8Array[] | undefined,
+    keys: readonly (string | undefined)[] | undefined,
     from: number,
     to: number,
   ): string[] => {
     const hashes: string[] = new Array(to - from);
-    for (let i = from; i < to; i++) hashes[i - from] = blockTxHashHex(txs[i]!, remembered, i);
+    for (let i = from; i < to; i++) hashes[i - from] = keys?.[i] ?? blockTxHashHex(txs[i]!, remembered, i);
     return hashes;
   };
   const pause = options.betweenPieces;
@@ -283,6 +286,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     async blockCommitted(block, deliverTxs) {
       const txs = block.data.txs;
       const remembered = rememberedTxHashes(txs);
+      const keys = rememberedTxKeys(txs);
       const codes = deliverTxs.map((r) => r.code);
       const height = block.header.height;
       // Pieces of the block's txs leave one turn at a time, the last with BlockCommitted, which
@@ -294,7 +298,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
           dispatch({
             type: "BlockTxsCommitted",
             height,
-            txHashes: committedTxHashes(txs, remembered, from, to),
+            txHashes: committedTxHashes(txs, remembered, keys, from, to),
             deliverTxCodes: codes.slice(from, to),
             time: 0,
           });
@@ -305,7 +309,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
       dispatch({
         type: "BlockCommitted",
         height,
-        txHashes: committedTxHashes(txs, remembered, from, txs.length),
+        txHashes: committedTxHashes(txs, remembered, keys, from, txs.length),
         deliverTxCodes: from === 0 ? codes : codes.slice(from),
         time: 0,
       });
