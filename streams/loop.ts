@@ -8,8 +8,9 @@
 // outside data) is a fault: the loop stops folding at once (later inputs are neither logged nor
 // folded, so nothing more is signed) and reports one message naming the input or effect it was
 // on, through `onFault`. The owner halts the node with that message (DESIGN §9).
-import { BehaviorSubject, merge, Observable, Subject, type Subscription } from "rxjs";
+import { merge, Observable, type Subscription } from "rxjs";
 import { share } from "rxjs/operators";
+import { LatestValue, Multicast } from "./multicast.js";
 
 /** A pure reducer's answer to one input. */
 export interface Transition<S, E> {
@@ -142,9 +143,11 @@ const kindOf = (effect: unknown): string | undefined => {
 };
 
 export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): KindedLoop<S, I, E> {
-  // The latest state, replayed to late subscribers (a BehaviorSubject: ReplaySubject(1) did the
-  // same with a buffer trimmed at every fold).
-  const state$ = new BehaviorSubject<S>(options.initialState);
+  // The latest state, replayed to late subscribers (as a BehaviorSubject would: ReplaySubject(1) did
+  // the same with a buffer trimmed at every fold). This and the loop's other streams are Multicasts,
+  // not Subjects: a Subject's every value was garbage per observer (multicast.ts), at every fold
+  // and every effect.
+  const state$ = new LatestValue<S>(options.initialState);
   let seq = 0;
   let faulted = false;
   // Inputs are taken between connect and stop (an input dispatched before start or after stop is
@@ -166,9 +169,9 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Kinded
     state: options.initialState,
     effects: [],
   };
-  const folded = new Subject<Step<S, I, E>>();
-  const transition$ = folded.pipe(share());
-  const effect$ = new Subject<E>();
+  const folded = new Multicast<Step<S, I, E>>();
+  const transition$ = folded.pipe(share({ connector: () => new Multicast<Step<S, I, E>>() }));
+  const effect$ = new Multicast<E>();
   // The sinks in the order they were registered (handlers at start, in the handlers' order), and per
   // kind the ones it goes to, worked out the first time the kind is seen and again only after a sink
   // comes or goes. Each list is a fresh array, so a sink leaving during an emission leaves the list
@@ -254,7 +257,7 @@ export function createLoop<S, I, E, R>(options: LoopOptions<S, I, E, R>): Kinded
         emitting = undefined;
       });
       options.handlers.forEach((handler, index) => {
-        const own = new Subject<E>();
+        const own = new Multicast<E>();
         running.add(addSink({ kinds: handler.kinds && new Set(handler.kinds), next: (e) => own.next(e) }));
         running.add(
           handler(own.asObservable(), state$.asObservable()).subscribe({

@@ -1,7 +1,7 @@
 // The mempool as the node runs it: its pure reducer in a loop of its own (no log: mempool inputs
 // are not consensus-critical and are rebuilt from peers and clients), CheckTx on the ABCI mempool
 // connection, callers waiting for their admission, and the TxsAvailable notice for consensus.
-import { filter, map, type Observable, Subject, type Subscription, share } from "rxjs";
+import { filter, map, type Observable, type Subscription, share } from "rxjs";
 import type { MempoolConnection } from "../src/abci/client/abci-client.js";
 import type { Logger } from "../src/logger/index.js";
 import type { AdmissionDecided, MempoolEffect } from "../src/mempool/effect.js";
@@ -14,9 +14,10 @@ import {
   type ResponseDeliverTx,
 } from "../src/wire/generated/tendermint/abci/types.js";
 import type { Block } from "../src/wire/generated/tendermint/types/block.js";
-import { rememberedTxHashes, TxSha256 } from "../src/wire/hashes.js";
+import { rememberedTxHashes, rememberedTxKeys, TxSha256 } from "../src/wire/hashes.js";
 import { mempoolAbciHandler } from "./effects/mempool-abci.js";
 import { createLoop, type LoopFault } from "./loop.js";
+import { Multicast } from "./multicast.js";
 import type { NodeEvent, NodeMempool, SubmitResult } from "./node-handle.js";
 import { blockTxHashHex } from "./projections/event-bus.js";
 import { TxCommitWaiter } from "./projections/tx-commit-waiter.js";
@@ -101,20 +102,22 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   // reaction closures, a waiter and a result object) was garbage made per tx for one counter.
   const peerWaiting = new Map<number, string>();
   let peerAnswered: PeerTxAnswered | undefined;
-  const decided$ = new Subject<AdmissionDecided>();
   // A committed block's tx hashes, none computed twice: a block is committed here only after its
   // data hash was computed for that very txs array (made as our proposal, or checked as another's),
   // which remembers each tx's sha256, so only the hex is made. (A WeakMap from each admitted tx's
   // bytes to its hex hash did the same for our own proposals; its set per admitted tx cost more
   // than the hex conversion it saved, and its ephemerons more in every GC.)
+  // A committed tx's key is the pool's own string where the block's reaping remembered it
+  // (rememberedTxKeys), else made from the remembered hash or the tx.
   const committedTxHashes = (
     txs: readonly Uint8Array[],
     remembered: readonly Uint8Array[] | undefined,
+    keys: readonly (string | undefined)[] | undefined,
     from: number,
     to: number,
   ): string[] => {
     const hashes: string[] = new Array(to - from);
-    for (let i = from; i < to; i++) hashes[i - from] = blockTxHashHex(txs[i]!, remembered, i);
+    for (let i = from; i < to; i++) hashes[i - from] = keys?.[i] ?? blockTxHashHex(txs[i]!, remembered, i);
     return hashes;
   };
   const pause = options.betweenPieces;
@@ -153,7 +156,8 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
       }),
     ],
   });
-  const effect$ = loop.effect$.pipe(share());
+  // Shared through a Multicast, not share()'s default Subject: every effect passes it (multicast.ts).
+  const effect$ = loop.effect$.pipe(share({ connector: () => new Multicast<MempoolEffect>() }));
   const commitWaiter = new TxCommitWaiter(options.events$);
 
   const answer = (e: AdmissionDecided) => {
@@ -283,6 +287,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     async blockCommitted(block, deliverTxs) {
       const txs = block.data.txs;
       const remembered = rememberedTxHashes(txs);
+      const keys = rememberedTxKeys(txs);
       const codes = deliverTxs.map((r) => r.code);
       const height = block.header.height;
       // Pieces of the block's txs leave one turn at a time, the last with BlockCommitted, which
@@ -294,7 +299,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
           dispatch({
             type: "BlockTxsCommitted",
             height,
-            txHashes: committedTxHashes(txs, remembered, from, to),
+            txHashes: committedTxHashes(txs, remembered, keys, from, to),
             deliverTxCodes: codes.slice(from, to),
             time: 0,
           });
@@ -305,7 +310,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
       dispatch({
         type: "BlockCommitted",
         height,
-        txHashes: committedTxHashes(txs, remembered, from, txs.length),
+        txHashes: committedTxHashes(txs, remembered, keys, from, txs.length),
         deliverTxCodes: from === 0 ? codes : codes.slice(from),
         time: 0,
       });
@@ -318,7 +323,6 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
       running.add(
         effect$.subscribe((e) => {
           if (e.type === "AdmissionDecided") {
-            decided$.next(e);
             answer(e);
           } else if (e.type === "TxsEvicted") {
             options.logger.debug("txs evicted", { reason: e.reason, count: e.hashes.length });

@@ -46,6 +46,34 @@ const hexHash = (nodeCrypto as { hash?: HexHash }).hash;
 const nibble = (c: number) => (c < 58 ? c - 48 : (c | 32) - 87);
 const HEX_DIGITS = "0123456789abcdef";
 
+/** Decodes 64 hex digits into out[at..at+32) one pair at a time: the fallback of hexInto. */
+function hexInto64ByHand(hex: string, out: Uint8Array, at: number): void {
+  for (let i = 0; i < HASH_BYTES; i++)
+    out[at + i] = (nibble(hex.charCodeAt(2 * i)) << 4) | nibble(hex.charCodeAt(2 * i + 1));
+}
+
+// Buffer's native hex decoder, called on the caller's array as it is (it takes any Uint8Array as
+// its receiver): ~0.4 µs a hash with the decode against ~0.65 µs with hexInto64ByHand's loop, which
+// cost more than the hashing itself, twice per admitted tx (its hash and its leaf). The method is
+// not documented, so it is used only once it has decoded a known pair into a plain Uint8Array.
+type HexWrite = (this: Uint8Array, hex: string, offset: number, length: number) => number;
+const nativeHexWrite = (Buffer.prototype as unknown as { hexWrite?: HexWrite }).hexWrite;
+const hexInto64: (hex: string, out: Uint8Array, at: number) => void = (() => {
+  if (typeof nativeHexWrite !== "function") return hexInto64ByHand;
+  try {
+    const probe = new Uint8Array(HASH_BYTES + 2);
+    const written = nativeHexWrite.call(probe, "0fA1".repeat(HASH_BYTES / 2), 1, HASH_BYTES);
+    if (written !== HASH_BYTES || probe[0] !== 0 || probe[1] !== 0x0f || probe[2] !== 0xa1)
+      return hexInto64ByHand;
+    if (probe[HASH_BYTES] !== 0xa1 || probe[HASH_BYTES + 1] !== 0) return hexInto64ByHand;
+  } catch {
+    return hexInto64ByHand;
+  }
+  return (hex, out, at) => {
+    nativeHexWrite.call(out, hex, at, HASH_BYTES);
+  };
+})();
+
 /** Writes sha256(data) at out[at..at+32) and returns it as lower-case hex. */
 export function sha256HexInto(data: Uint8Array, out: Uint8Array, at: number): string {
   if (hexHash === undefined) {
@@ -56,8 +84,7 @@ export function sha256HexInto(data: Uint8Array, out: Uint8Array, at: number): st
     return hex;
   }
   const hex = hexHash("sha256", data, "hex");
-  for (let i = 0; i < HASH_BYTES; i++)
-    out[at + i] = (nibble(hex.charCodeAt(2 * i)) << 4) | nibble(hex.charCodeAt(2 * i + 1));
+  hexInto64(hex, out, at);
   return hex;
 }
 

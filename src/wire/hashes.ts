@@ -162,6 +162,13 @@ export class TxSha256 {
 interface RememberedTxs {
   readonly hashes: readonly Uint8Array[];
   readonly root: Uint8Array;
+  /**
+   * Each tx's key as the mempool holds it (TxDigests.key), where its digests carried one: the very
+   * string the pool and the cache are keyed by, so the mempool's update after the block finds its
+   * entries by that string (no hex made per committed tx, and each Map lookup compares a string
+   * with itself instead of 64 characters with a copy's).
+   */
+  readonly keys?: readonly (string | undefined)[];
   /** The txs hashed, when the entry was made before the array reached its block. */
   readonly txs?: readonly Uint8Array[];
 }
@@ -176,6 +183,11 @@ function rememberedFor(txs: readonly Uint8Array[]): RememberedTxs | undefined {
   if (same) return known;
   blockTxHashes.delete(txs);
   return undefined;
+}
+
+/** The txs' keys dataHashAhead found in their digests for this very array (see RememberedTxs.keys). */
+export function rememberedTxKeys(txs: readonly Uint8Array[]): readonly (string | undefined)[] | undefined {
+  return rememberedFor(txs)?.keys;
 }
 
 /** The tx hashes dataHash computed for this very array, if it did. */
@@ -241,6 +253,11 @@ export class TxDigests {
   private constructor(
     readonly tx: Uint8Array,
     bytes: Uint8Array,
+    /**
+     * txKeyOf(hash), the very string the tx was keyed by where it entered (TxSha256.key), when the
+     * digests were made from that TxSha256; undefined otherwise (no key is made for it here).
+     */
+    readonly key: string | undefined,
   ) {
     this.#bytes = bytes;
   }
@@ -255,13 +272,13 @@ export class TxDigests {
       const hash = known.bytes;
       const bytes = new Uint8Array(hash.buffer, hash.byteOffset, 2 * HASH_BYTES);
       leafHashOfHashInto(hash, bytes, HASH_BYTES);
-      return TxDigests.#kept(new TxDigests(tx, bytes));
+      return TxDigests.#kept(new TxDigests(tx, bytes, known.key));
     }
     const at = digestSlot();
     const bytes = slab.subarray(at, at + 2 * HASH_BYTES);
     sha256HexInto(tx, bytes, 0);
     leafHashOfHashInto(bytes.subarray(0, HASH_BYTES), bytes, HASH_BYTES);
-    return TxDigests.#kept(new TxDigests(tx, bytes));
+    return TxDigests.#kept(new TxDigests(tx, bytes, undefined));
   }
 
   /** Every admitted tx's digests, found again by dataHash for equal bytes (a memo, never an answer). */
@@ -366,15 +383,17 @@ export async function dataHashAhead(
   const n = txs.length;
   const hashes: Uint8Array[] = new Array(n);
   const leaves: Uint8Array[] = new Array(n);
+  const keys: (string | undefined)[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const tx = txs[i]!;
     const known = digests[i];
     const usable = known !== undefined && known.tx === tx && TxDigests.made(known);
+    keys[i] = usable ? known.key : undefined;
     const hashedNow = putDigests(hashes, leaves, i, tx, usable ? known : undefined);
     if (hashedNow && (i + 1) % AHEAD_PIECE === 0) await pause();
   }
   const root = await merkleRootOfLeafHashesInPieces(leaves, pause, AHEAD_PIECE);
-  blockTxHashes.set(txs, { hashes, root, txs: txs.slice() });
+  blockTxHashes.set(txs, { hashes, root, txs: txs.slice(), keys });
 }
 
 /**

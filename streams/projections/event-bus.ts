@@ -11,7 +11,7 @@ import type {
 } from "../../src/wire/generated/tendermint/abci/types.js";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
 import type { Validator } from "../../src/wire/generated/tendermint/types/validator.js";
-import { rememberedTxHashes, txKey, txKeyOf } from "../../src/wire/hashes.js";
+import { rememberedTxHashes, rememberedTxKeys, txKey, txKeyOf } from "../../src/wire/hashes.js";
 import type { NodeEvent } from "../node-handle.js";
 
 const textDecoder = new TextDecoder();
@@ -98,11 +98,13 @@ export class EventBus {
     // The block's data hash (made or checked here before the block was committed) remembered
     // each tx's sha256: only the hex is made, no tx is hashed again for its event.
     const hashes = rememberedTxHashes(block.data.txs);
+    // And where the block's reaping remembered each tx's key (the mempool's string), that key.
+    const txKeys = rememberedTxKeys(block.data.txs);
     for (const txResult of events.txs) {
       const keys: Record<string, string[]> = {};
       addAbciEventKeys(keys, txResult.result?.events ?? []);
       keys["tm.event"] = ["Tx"];
-      keys["tx.hash"] = [blockTxHashHex(txResult.tx, hashes, txResult.index)];
+      keys["tx.hash"] = [txKeys?.[txResult.index] ?? blockTxHashHex(txResult.tx, hashes, txResult.index)];
       keys["tx.height"] = [txResult.height.toString()];
       this.publish({ type: "Tx", data: { txResult }, events: keys });
     }

@@ -111,23 +111,35 @@ describe("merkle properties", () => {
 
   it("hashes written into a slab are sha256 and leafHash, byte for byte, and the hex returned is the hash's", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 0, max: 64 }), (data, at) => {
-        const slab = new Uint8Array(160).fill(0xee);
-        const hex = sha256HexInto(data, slab, at);
-        const expected = createHash("sha256").update(data).digest();
-        assert.equal(Buffer.from(slab.subarray(at, at + 32)).toString("hex"), expected.toString("hex"));
-        assert.equal(hex, expected.toString("hex"));
-        leafHashOfHashInto(slab.subarray(at, at + 32), slab, at + 32);
-        assert.deepEqual(slab.subarray(at + 32, at + 64), leafHash(new Uint8Array(expected)));
-        assert.ok(
-          slab.subarray(0, at).every((b) => b === 0xee),
-          "nothing written before the slot",
-        );
-        assert.ok(
-          slab.subarray(at + 64).every((b) => b === 0xee),
-          "nothing written after the slot",
-        );
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.integer({ min: 0, max: 64 }),
+        fc.nat(40),
+        (data, at, viewAt) => {
+          // The slab a view into a larger buffer, as a digests slot is: `at` counts from the view's start.
+          const whole = new Uint8Array(240).fill(0xee);
+          const slab = whole.subarray(viewAt, viewAt + 160);
+          const hex = sha256HexInto(data, slab, at);
+          const expected = createHash("sha256").update(data).digest();
+          assert.equal(Buffer.from(slab.subarray(at, at + 32)).toString("hex"), expected.toString("hex"));
+          assert.equal(hex, expected.toString("hex"));
+          leafHashOfHashInto(slab.subarray(at, at + 32), slab, at + 32);
+          assert.deepEqual(slab.subarray(at + 32, at + 64), leafHash(new Uint8Array(expected)));
+          assert.ok(
+            slab.subarray(0, at).every((b) => b === 0xee),
+            "nothing written before the slot",
+          );
+          assert.ok(
+            slab.subarray(at + 64).every((b) => b === 0xee),
+            "nothing written after the slot",
+          );
+          assert.ok(
+            whole.subarray(0, viewAt).every((b) => b === 0xee) &&
+              whole.subarray(viewAt + 160).every((b) => b === 0xee),
+            "nothing written outside the view",
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });

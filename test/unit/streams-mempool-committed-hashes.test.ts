@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Block } from "../../src/wire/generated/tendermint/types/block.js";
-import { dataHash, rememberedTxHashes } from "../../src/wire/hashes.js";
+import { dataHash, dataHashAhead, rememberedTxHashes, rememberedTxKeys } from "../../src/wire/hashes.js";
 import { txHashHex } from "../../streams/projections/event-bus.js";
 import { testMempoolNode } from "./mempool-node-fixture.js";
 
@@ -24,13 +24,28 @@ async function poolHolding(txs: readonly Uint8Array[]) {
 const blockOf = (txs: Uint8Array[]) => ({ header: { height: 2n }, data: { txs } }) as unknown as Block;
 const settle = () => new Promise((r) => setImmediate(r));
 
-for (const how of ["the pool's own arrays", "the data hash's remembered hashes", "no hash known"] as const) {
+for (const how of [
+  "the pool's own arrays",
+  "the keys the reaping remembered",
+  "the data hash's remembered hashes",
+  "no hash known",
+] as const) {
   test(`a committed block removes exactly its txs from the pool (${how})`, async () => {
     const pending = ["a=1", "b=2", "c=3", "d=4"].map(tx);
     const { mempool, stop } = await poolHolding(pending);
     const [a, , c, d] = pending;
-    const committed = how === "the pool's own arrays" ? [d!, a!, c!] : [tx("d=4"), tx("a=1"), tx("c=3")];
-    if (how === "the data hash's remembered hashes") {
+    const pooled = how === "the pool's own arrays" || how === "the keys the reaping remembered";
+    const committed = pooled ? [d!, a!, c!] : [tx("d=4"), tx("a=1"), tx("c=3")];
+    if (how === "the keys the reaping remembered") {
+      // As the node's reaping does: the pool entries' digests, which carry the keys they entered by.
+      const entries = [...mempool.state().txs.values()];
+      const digests = committed.map((t) => entries.find((e) => e.tx === t)!.digests);
+      await dataHashAhead(committed, digests, () => Promise.resolve());
+      assert.deepEqual(
+        rememberedTxKeys(committed),
+        ["d=4", "a=1", "c=3"].map((t) => txHashHex(tx(t))),
+      );
+    } else if (how === "the data hash's remembered hashes") {
       dataHash(committed);
       assert.ok(rememberedTxHashes(committed), "the block's hashes are remembered");
     } else {

@@ -11,7 +11,15 @@ import {
   merkleRootOfLeafHashes,
   merkleRootOfLeafHashesInPieces,
 } from "../../src/crypto/merkle.js";
-import { dataHash, dataHashAhead, rememberedTxHashes, TxDigests } from "../../src/wire/hashes.js";
+import {
+  dataHash,
+  dataHashAhead,
+  rememberedTxHashes,
+  rememberedTxKeys,
+  TxDigests,
+  TxSha256,
+  txKey,
+} from "../../src/wire/hashes.js";
 
 /** Whether two arrays are views of the very same bytes (not equal copies). */
 const sameMemory = (a: Uint8Array, b: Uint8Array) =>
@@ -88,6 +96,26 @@ describe("dataHashAhead", () => {
     txs[4] = randomBytes(20);
     assert.equal(rememberedTxHashes(txs), undefined);
     assert.deepEqual(dataHash(txs), merkleRoot(txs.map(sha256)));
+  });
+
+  it("remembers each tx's key where its digests were made from the TxSha256 that keyed it, none elsewhere", async () => {
+    const txs = txsOf(12);
+    const hashed = txs.map((tx) => TxSha256.of(tx));
+    const digests: (TxDigests | undefined)[] = txs.map((tx, i) => TxDigests.of(tx, hashed[i]));
+    digests[2] = TxDigests.of(txs[2]!); // no TxSha256: no key carried
+    digests[5] = TxDigests.of(randomBytes(20), TxSha256.of(txs[5]!)); // made for other bytes
+    digests[6] = TxDigests.of(txs[7]!, hashed[7]); // another tx's digests at this index
+    digests[8] = undefined;
+    await dataHashAhead(txs, digests, noPause);
+    const keys = rememberedTxKeys(txs);
+    assert.ok(keys !== undefined);
+    assert.equal(keys.length, txs.length);
+    for (let i = 0; i < txs.length; i++) {
+      if ([2, 5, 6, 8].includes(i)) assert.equal(keys[i], undefined, `tx ${i}: no key`);
+      else assert.equal(keys[i], txKey(txs[i]!), `tx ${i}: its own key`);
+    }
+    txs[0] = randomBytes(20);
+    assert.equal(rememberedTxKeys(txs), undefined, "nothing for an array changed since");
   });
 
   it("takes only digests made by TxDigests.of", async () => {
