@@ -341,21 +341,28 @@ async function measure(validators: number): Promise<Figures> {
       console.log(
         `where the loaded heights ${loadFrom + 1n}..${lastLoaded} went (height-phases.ts, part-arrivals.ts):`,
       );
+      // Awaited, not spawnSync: with this process blocked for the scripts' seconds, the nodes closed
+      // the finality client's idle keep-alive connections unseen, and its next call failed on one
+      // ("fetch failed: other side closed"), so a NETB_PHASES run printed no figures.
       for (const script of ["height-phases.ts", "part-arrivals.ts"])
-        spawnSync(
-          process.execPath,
-          [
-            "--import",
-            "tsx",
-            join(root, "test", "bench", script),
-            ...net.homes,
-            "--from",
-            String(loadFrom + 1n),
-            "--to",
-            String(lastLoaded),
-          ],
-          { cwd: root, stdio: "inherit", timeout: 120_000 },
-        );
+        await new Promise<void>((done) => {
+          const child = spawn(
+            process.execPath,
+            [
+              "--import",
+              "tsx",
+              join(root, "test", "bench", script),
+              ...net.homes,
+              "--from",
+              String(loadFrom + 1n),
+              "--to",
+              String(lastLoaded),
+            ],
+            { cwd: root, stdio: "inherit", timeout: 120_000 },
+          );
+          child.on("close", () => done());
+          child.on("error", () => done());
+        });
     }
     // time to finality with the load gone (bounded: FINALITY_CALLS per client or 90 s)
     const idleUntil = Date.now() + 90_000;

@@ -70,7 +70,7 @@ test("mconnection: a flushPromptly channel's packet goes out in its turn, with t
   connection.send(CH_P, Uint8Array.of(2));
   await new Promise((r) => setImmediate(r));
   await new Promise((r) => setImmediate(r));
-  assert.equal(transport.written.length, 1, "one write, in the turn after the prompt send");
+  assert.equal(transport.written.length, 1, "one write for the prompt packet and the bulk beside it");
   assert.deepEqual(
     new Set(splitPackets(transport.writtenBytes())),
     new Set([
@@ -375,5 +375,41 @@ test("mconnection: a socket that holds bytes stops the writes until it drains; a
   assert.ok(afterOneTurn > 65536, "the drain resumed the writes");
   assert.ok(afterOneTurn <= 9 * 65536 + 8 * 2048, `one turn wrote ${afterOneTurn} bytes`);
   await eventually(() => totalWritten(transport) >= 20 * 65536);
+  connection.close("x");
+});
+
+test("mconnection: a flushPromptly channel's packet is written once the work that queued it is done, not a turn later", async () => {
+  const CH_P = 0x72;
+  const prompt: ChannelDescriptor = { ...channels[1]!, id: CH_P, flushPromptly: true };
+  const { transport, connection } = make({ flushThrottleMs: 10_000 }, [...channels, prompt]);
+  // A vote to one peer and one more message queued by the same fold: one write, before any other
+  // callback of this turn (the poll phase's next socket read or RPC request) runs.
+  connection.send(CH_P, Uint8Array.of(1));
+  connection.send(CH_P, Uint8Array.of(2));
+  assert.equal(transport.written.length, 0, "nothing written while the fold still runs");
+  await Promise.resolve();
+  assert.equal(transport.written.length, 1, "written in the microtasks after the fold");
+  // Bulk alone still waits for its turn and the throttle.
+  connection.send(CH_B, Uint8Array.of(3));
+  await Promise.resolve();
+  assert.equal(transport.written.length, 1, "a bulk packet alone is not written at once");
+  connection.close("x");
+});
+
+test("mconnection: prompt sends in a turn that already wrote 512 KiB wait for the next turn", async () => {
+  const CH_P = 0x72;
+  const prompt: ChannelDescriptor = { ...channels[1]!, id: CH_P, flushPromptly: true };
+  const { transport, connection } = make({ sendRate: 100_000_000 }, [...channels, prompt]);
+  for (let i = 0; i < 12; i++) connection.send(CH_P, new Uint8Array(65536).fill(i));
+  await Promise.resolve();
+  const first = totalWritten(transport);
+  assert.ok(first >= 8 * 65536 && first <= 9 * 65536 + 8 * 2048, `the first run wrote ${first} bytes`);
+  connection.send(CH_P, Uint8Array.of(7));
+  await Promise.resolve();
+  assert.equal(totalWritten(transport), first, "nothing more in the same turn");
+  await nextTurn();
+  await nextTurn();
+  assert.ok(totalWritten(transport) > first, "the rest went in a later turn");
+  await eventually(() => totalWritten(transport) >= 12 * 65536 + 1);
   connection.close("x");
 });

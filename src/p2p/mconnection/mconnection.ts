@@ -103,6 +103,13 @@ export class MConnection {
   /** The batch holds a packet of a flushPromptly channel: it goes out when this turn's sending ends. */
   private batchUrgent = false;
   private sendScheduled = false;
+  /** A send of a flushPromptly channel is queued to run once the current callback's work is done. */
+  private promptSendQueued = false;
+  /**
+   * Bytes written in this event-loop turn (set back to 0 by an immediate queued with the first):
+   * past MAX_BYTES_PER_TURN the rest waits for the next turn, prompt sends included.
+   */
+  private turnBytes = 0;
   private sendTimer?: NodeJS.Timeout;
   private flushTimer?: NodeJS.Timeout;
   private pingTimer?: NodeJS.Timeout;
@@ -178,7 +185,7 @@ export class MConnection {
     if (channel === undefined) return false;
     if (channel.queue.length >= channel.descriptor.sendQueueCapacity) return false;
     channel.queue.push(message);
-    this.scheduleSend();
+    this.scheduleSend(channel.descriptor.flushPromptly);
     return true;
   }
 
@@ -195,7 +202,7 @@ export class MConnection {
     if (channel === undefined) return false;
     if (channel.queue.length >= channel.descriptor.sendQueueCapacity) return false;
     for (const message of messages) channel.queue.push(message);
-    this.scheduleSend();
+    this.scheduleSend(channel.descriptor.flushPromptly);
     return true;
   }
 
@@ -359,8 +366,26 @@ export class MConnection {
 
   // ---- sending ----
 
-  private scheduleSend(): void {
-    if (this.sendScheduled || this.sendTimer !== undefined || this.closedWith !== undefined) return;
+  /**
+   * Runs sendSome soon: for a flushPromptly channel (a proposal, its parts, a vote) as soon as the
+   * work that queued it is done (a microtask), for bulk in the next turn (setImmediate). Under load
+   * a turn's poll phase holds many callbacks (RPC batches and their CheckTx, peers' reads), and a
+   * vote that waited for the turn's end waited for all of them: each hop of a height paid it once
+   * on the sender. Everything one fold queues (a pass's parts, a vote to three peers) is still
+   * queued before the microtask runs, so it leaves in the same writes as before.
+   */
+  private scheduleSend(promptly = false): void {
+    if (this.sendTimer !== undefined || this.closedWith !== undefined) return;
+    if (promptly && this.turnBytes < MAX_BYTES_PER_TURN) {
+      if (this.promptSendQueued) return;
+      this.promptSendQueued = true;
+      queueMicrotask(() => {
+        this.promptSendQueued = false;
+        if (this.sendTimer === undefined && this.turnBytes < MAX_BYTES_PER_TURN) this.sendSome();
+      });
+      return;
+    }
+    if (this.sendScheduled) return;
     this.sendScheduled = true;
     setImmediate(() => {
       this.sendScheduled = false;
@@ -378,7 +403,6 @@ export class MConnection {
    */
   private sendSome(): void {
     if (this.closedWith !== undefined || this.writeBlocked) return;
-    let written = 0;
     for (;;) {
       if (!this.sendLimiter.ready()) {
         this.flush();
@@ -392,11 +416,11 @@ export class MConnection {
       if (channel === undefined) break;
       this.sendLimiter.consume(this.batchPacket(channel));
       if (this.batchBytes < WRITE_BATCH_BYTES) continue;
-      written += this.batchBytes;
+      this.countTurnBytes(this.batchBytes);
       this.flush();
       // The socket holds what it could not hand on: its 'drain' resumes us.
       if (this.writeBlocked || this.closedWith !== undefined) return;
-      if (written >= MAX_BYTES_PER_TURN) {
+      if (this.turnBytes >= MAX_BYTES_PER_TURN) {
         // Other connections and the node's own work get the CPU; the rest goes next turn.
         this.scheduleSend();
         return;
@@ -410,6 +434,14 @@ export class MConnection {
         this.flush();
       }, this.config.flushThrottleMs);
     }
+  }
+
+  private countTurnBytes(bytes: number): void {
+    if (this.turnBytes === 0)
+      setImmediate(() => {
+        this.turnBytes = 0;
+      });
+    this.turnBytes += bytes;
   }
 
   /** Appends the channel's next packet to the write batch; returns its size. */
