@@ -12,7 +12,7 @@
 // the Buffers that died with the load. A plain full collection (`gc()` under --expose-gc) keeps
 // the grown young generation and left ~90 MB. The pause (tens of milliseconds for a heap of this
 // size) comes when nothing is pending, once per load: the margin keeps a trickle of txs from
-// triggering it again.
+// triggering it again. The node's start counts as a load (initialIdleHeapState).
 //
 // Native memory the load left goes in the same step, right before the collection (one place, one
 // trigger): `release` (src/level/idle-release.ts: LevelDB's memtables written out, the databases'
@@ -30,8 +30,11 @@ export const IDLE_HEAP_POLL_MS = 1000;
 export interface IdleHeapState {
   /** When the mempool was first seen empty in the current quiet spell (undefined: not quiet). */
   quietSinceMs: number | undefined;
-  /** V8's heap size where it last settled: at start, after a collection, or its lowest since. */
-  settledBytes: number | undefined;
+  /**
+   * V8's heap size where it last settled: after a collection, or its lowest since. 0 until the
+   * first collection: the heap a node starts with is not a settled one (below).
+   */
+  settledBytes: number;
 }
 
 export interface IdleHeapObservation {
@@ -41,20 +44,27 @@ export interface IdleHeapObservation {
   heapBytes: number;
 }
 
-export const initialIdleHeapState: IdleHeapState = { quietSinceMs: undefined, settledBytes: undefined };
+/**
+ * Nothing settled at start. Starting a node is a load of its own: compiling the modules, opening
+ * the stores and replaying the log allocate fast enough that V8 grows the young generation to its
+ * maximum (32 MB of the ~57 MB heap measured right after a start, against ~25 MB once collected),
+ * and only V8's memory reducer, 25–45 s later, shrank it: an idle node read 100 or 120 MB
+ * depending on whether it had run yet (docs/storage.md "Memory", "Idle"). So the first quiet
+ * spell collects any heap over the margin, as after a load.
+ */
+export const initialIdleHeapState: IdleHeapState = { quietSinceMs: undefined, settledBytes: 0 };
 
 /**
  * The decision, pure: collect when the mempool has been empty for `quietMs` and the heap is
- * IDLE_HEAP_MARGIN_BYTES above where it settled. The caller reports the heap after a collection
- * with `settled`.
+ * IDLE_HEAP_MARGIN_BYTES above where it settled (above 0 before the first collection). The
+ * caller reports the heap after a collection with `settled`.
  */
 export function idleHeapStep(
   state: IdleHeapState,
   seen: IdleHeapObservation,
   quietMs: number,
 ): { state: IdleHeapState; collect: boolean } {
-  const settledBytes =
-    state.settledBytes === undefined ? seen.heapBytes : Math.min(state.settledBytes, seen.heapBytes);
+  const settledBytes = Math.min(state.settledBytes, seen.heapBytes);
   if (seen.pendingTxs > 0) return { state: { quietSinceMs: undefined, settledBytes }, collect: false };
   const quietSinceMs = state.quietSinceMs ?? seen.atMs;
   const collect =

@@ -152,7 +152,7 @@ export const BASE_KEYS = {
     "int",
     integer(0, 3600),
     IDLE_HEAP_COLLECT_SECONDS_DEFAULT,
-    "Seconds the mempool must stay empty before V8's heap, if still 32 MB above where it settled, is collected once to give the load's memory back, LevelDB's memtables written out and the databases' native write batches let go right before; 0 leaves it to V8's memory reducer",
+    "Seconds the mempool must stay empty before V8's heap, if still 32 MB above where it settled, is collected once to give the load's memory back (the start counts as a load), LevelDB's memtables written out and the databases' native write batches let go right before; 0 leaves it to V8's memory reducer",
     { rxbft: true },
   ),
   log_level: key(

@@ -15,6 +15,7 @@
 // own when the memtable fills. A height written meanwhile is safe: LevelDB queues it behind the
 // flush like any write, into the new memtable; a batch being filled or written is left alone
 // (NativeBatch.release refuses a busy one); a database closing meanwhile is skipped.
+import { basename } from "node:path";
 import type { ClassicLevel } from "classic-level";
 import { liveNativeBatches } from "./native-batch.js";
 
@@ -35,6 +36,11 @@ export interface LevelRelease {
   /** LevelDB's own count of its memtables and block cache, summed over the databases, before and after. */
   levelBytesBefore: number;
   levelBytesAfter: number;
+  /**
+   * LevelDB's count after the release, by database folder name (`tx_index.db`): what is left is
+   * each block cache, so this says which store's reads hold memory once idle.
+   */
+  levelBytesAfterByDatabase: Record<string, number>;
 }
 
 /** LevelDB's estimate of a database's memtables and block cache, in bytes; 0 if not known. */
@@ -52,7 +58,13 @@ function isOpen(db: BinaryLevel): boolean {
  * database at a time, so at most one of libuv's pool threads waits on a flush.
  */
 export async function releaseIdleLevelMemory(): Promise<LevelRelease> {
-  const result: LevelRelease = { databases: 0, batches: 0, levelBytesBefore: 0, levelBytesAfter: 0 };
+  const result: LevelRelease = {
+    databases: 0,
+    batches: 0,
+    levelBytesBefore: 0,
+    levelBytesAfter: 0,
+    levelBytesAfterByDatabase: {},
+  };
   for (const batch of liveNativeBatches()) {
     if (batch.release()) result.batches++;
     const db = batch.database;
@@ -67,20 +79,31 @@ export async function releaseIdleLevelMemory(): Promise<LevelRelease> {
     }
     if (!isOpen(db)) continue;
     result.databases++;
+    const after = levelMemoryBytes(db);
     result.levelBytesBefore += before;
-    result.levelBytesAfter += levelMemoryBytes(db);
+    result.levelBytesAfter += after;
+    const name = basename(db.location);
+    result.levelBytesAfterByDatabase[name] = (result.levelBytesAfterByDatabase[name] ?? 0) + after;
   }
   return result;
 }
 
-/** releaseIdleLevelMemory, its figures named for the idle effect's log line (MB rounded to 0.1). */
+/**
+ * releaseIdleLevelMemory, its figures named for the idle effect's log line (MB rounded to 0.1);
+ * each database's remainder as `level_mb_after_<folder>` (`level_mb_after_tx_index_db`).
+ */
 export async function releaseIdleLevelMemoryForLog(): Promise<Record<string, number>> {
   const r = await releaseIdleLevelMemory();
   const mb = (bytes: number) => Math.round(bytes / 104857.6) / 10;
+  const byDatabase = Object.entries(r.levelBytesAfterByDatabase).map(([name, bytes]) => [
+    `level_mb_after_${name.replace(/[^A-Za-z0-9]/g, "_")}`,
+    mb(bytes),
+  ]);
   return {
     level_databases_flushed: r.databases,
     level_batches_released: r.batches,
     level_mb_before: mb(r.levelBytesBefore),
     level_mb_after: mb(r.levelBytesAfter),
+    ...Object.fromEntries(byDatabase),
   };
 }

@@ -16,7 +16,6 @@ import {
 } from "./indexer/event-indexer.js";
 import { heightIndexInputFrom } from "./indexer/height-index-input.js";
 import { NULL_BLOCK_INDEX, NULL_HEIGHT_INDEXER, NULL_TX_INDEX } from "./indexer/null-indexer.js";
-import { PsqlIndexer } from "./indexer/psql/psql-indexer.js";
 import type { SearchBudget } from "./indexer/search-executor.js";
 import {
   type BinaryLevel,
@@ -102,6 +101,9 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
       const psql = options.psql;
       if (psql === undefined)
         throw new StoreError("STORE_OPEN_FAILED", 'indexer "psql" needs [tx_index] psql-conn');
+      // Loaded only here: the psql indexer brings the pg client (~3 MB of V8 heap once compiled),
+      // which a node on the kv or null indexer would otherwise hold for its whole life.
+      const { PsqlIndexer } = await import("./indexer/psql/psql-indexer.js");
       const psqlIndexer = await PsqlIndexer.open({
         conn: psql.conn,
         chainId: psql.chainId,

@@ -7,7 +7,11 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { levelMemoryBytes, releaseIdleLevelMemory } from "../../src/level/idle-release.js";
+import {
+  levelMemoryBytes,
+  releaseIdleLevelMemory,
+  releaseIdleLevelMemoryForLog,
+} from "../../src/level/idle-release.js";
 import { nativeBatchOf } from "../../src/level/native-batch.js";
 import { type BinaryLevel, LevelBatch, openBinaryLevel } from "../../src/store/level-database.js";
 
@@ -51,6 +55,13 @@ describe("releaseIdleLevelMemory", () => {
     assert.equal(native.retained, false, "the batch is let go");
     assert.ok(released.databases >= 1 && released.batches >= 1, JSON.stringify(released));
     assert.ok(released.levelBytesBefore >= before && released.levelBytesAfter < released.levelBytesBefore);
+    const name = location.split("/").at(-1)!;
+    assert.ok(name in released.levelBytesAfterByDatabase, JSON.stringify(released.levelBytesAfterByDatabase));
+    assert.equal(
+      Object.values(released.levelBytesAfterByDatabase).reduce((a, b) => a + b, 0),
+      released.levelBytesAfter,
+      "each database's remainder, summed, is the total",
+    );
     assert.equal(await hexAt(db, 9_999), hex(value(9_999)));
     await fill(db, 10_000, 10);
     assert.equal(native.retained, true, "the next write makes a new batch");
@@ -85,5 +96,16 @@ describe("releaseIdleLevelMemory", () => {
     assert.equal(open.status, "open");
     assert.ok(released.databases >= 1);
     await open.close();
+  });
+});
+
+describe("releaseIdleLevelMemoryForLog", () => {
+  it("names each database's remainder after its folder", async () => {
+    const location = join(root, "tx_index.db");
+    const db = await openBinaryLevel(location);
+    await fill(db, 0, 1_000);
+    const fields = await releaseIdleLevelMemoryForLog();
+    assert.equal(typeof fields.level_mb_after_tx_index_db, "number", JSON.stringify(fields));
+    await db.close();
   });
 });

@@ -1,6 +1,7 @@
 // The idle-heap decision (streams/idle-heap.ts): collect once the mempool has stayed empty for the
 // quiet time and V8's heap is still the margin above where it settled; never while txs are
-// pending, never for a heap within the margin, and once per quiet spell.
+// pending, never for a heap within the margin, and once per quiet spell. Nothing is settled at
+// start: the heap a start grew is collected in the first quiet spell, as a load's is.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
@@ -49,7 +50,7 @@ test("pending txs restart the quiet time; a heap within the margin is left to V8
     [10_000, 0, 120],
   ]);
   assert.deepEqual(pending.collectedAt, []);
-  const small = run(initialIdleHeapState, [
+  const small = run(settled(initialIdleHeapState, 40 * MB), [
     [0, 0, 40],
     [1000, 0, 40 + IDLE_HEAP_MARGIN_BYTES / MB - 1],
     [60_000, 0, 40 + IDLE_HEAP_MARGIN_BYTES / MB - 1],
@@ -73,7 +74,7 @@ test("after a collection the heap settles where it is: the same quiet spell does
 });
 
 test("the settled size follows the heap down when V8 shrinks it itself", () => {
-  const { state, collectedAt } = run(initialIdleHeapState, [
+  const { state, collectedAt } = run(settled(initialIdleHeapState, 120 * MB), [
     [0, 0, 120],
     [1000, 0, 30],
     [2000, 500, 80],
@@ -82,4 +83,25 @@ test("the settled size follows the heap down when V8 shrinks it itself", () => {
   ]);
   assert.equal(state.settledBytes, 30 * MB);
   assert.deepEqual(collectedAt, [8000]);
+});
+
+test("the start is a load: the heap a node starts with is collected in its first quiet spell, once", () => {
+  const { state, collectedAt } = run(initialIdleHeapState, [
+    [0, 0, 57],
+    [1000, 0, 57],
+    [5000, 0, 57],
+    [6000, 0, 57],
+  ]);
+  assert.deepEqual(collectedAt, [5000]);
+  const after = run(settled(state, 25 * MB), [
+    [7000, 0, 30],
+    [20_000, 0, 40],
+  ]);
+  assert.deepEqual(after.collectedAt, []);
+  // A start that left less than the margin is left to V8.
+  const small = run(initialIdleHeapState, [
+    [0, 0, IDLE_HEAP_MARGIN_BYTES / MB - 1],
+    [60_000, 0, IDLE_HEAP_MARGIN_BYTES / MB - 1],
+  ]);
+  assert.deepEqual(small.collectedAt, []);
 });
