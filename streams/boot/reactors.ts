@@ -48,7 +48,6 @@ export function startReactors(parts: ReactorParts): void {
     config: mempoolGossipConfigOf(config),
     scheduler,
     peerHeight,
-    consensus$: parts.consensus$,
     logger: logger.child("mempool"),
     onFault: (fault) => life.halt(`mempool gossip halted on an internal error: ${fault.reason}`),
   });

@@ -4,24 +4,10 @@
 // connections and their outcome comes back as input. Peers' txs are decoded against our
 // max_tx_bytes and the channel capacity, then submitted to the mempool with their sender (CheckTx
 // refusals never stop a peer); garbage is reported to the peer layer with the reason.
-import {
-  asyncScheduler,
-  filter,
-  map,
-  merge,
-  mergeMap,
-  type Observable,
-  type SchedulerLike,
-  Subject,
-  Subscription,
-  take,
-  timer,
-} from "rxjs";
+import { asyncScheduler, filter, map, mergeMap, type Observable, type SchedulerLike, timer } from "rxjs";
 import type { NodeConfig } from "../../src/config/config-schema.js";
-import type { ConsensusState } from "../../src/consensus/state.js";
 import type { Logger } from "../../src/logger/index.js";
 import type { MempoolEffect } from "../../src/mempool/effect.js";
-import { holdsMempoolGossip, MAX_GOSSIP_HOLD_MS } from "../../src/mempool-gossip/consensus-hold.js";
 import {
   initialMempoolGossipState,
   type MempoolGossipConfig,
@@ -70,11 +56,6 @@ export interface MempoolGossipDeps {
   config: MempoolGossipConfig & { readonly maxTxBytes: number };
   /** The peer's consensus height (the consensus gossip reactor's peer state); undefined: not known. */
   peerHeight?: (peerId: string) => bigint | undefined;
-  /**
-   * Our consensus state after each fold: while it decides round 0 of a height, a peer's next
-   * group of txs waits (src/mempool-gossip/consensus-hold.ts). Without it nothing waits.
-   */
-  consensus$?: Observable<ConsensusState>;
   scheduler?: SchedulerLike;
   logger: Logger;
   /** Our own exception in the reducer or a handler. */
@@ -168,32 +149,7 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
     filter((input): input is MempoolGossipInput => input !== undefined),
   );
 
-  // The hold (consensus-hold.ts): when it began, or undefined; `released` fires when it ends.
-  const holding = new Subscription();
-  let heldSince: number | undefined;
-  const released = new Subject<void>();
-  if (deps.consensus$ !== undefined)
-    holding.add(
-      deps.consensus$.subscribe((state) => {
-        const hold = holdsMempoolGossip(state);
-        if (hold && heldSince === undefined) heldSince = scheduler.now();
-        else if (!hold && heldSince !== undefined) {
-          heldSince = undefined;
-          released.next();
-        }
-      }),
-    );
-
-  const sendOne = (e: SendGossipTx): Observable<MempoolGossipInput> => {
-    const send$ = sendNow(e);
-    if (heldSince === undefined) return send$;
-    const left = Math.max(0, heldSince + MAX_GOSSIP_HOLD_MS - scheduler.now());
-    return merge(released, timer(left, scheduler)).pipe(
-      take(1),
-      mergeMap(() => send$),
-    );
-  };
-  const sendNow = (e: SendGossipTx) =>
+  const sendOne = (e: SendGossipTx) =>
     sendWhenRoom(hub, e.peerId, e.channelId, e.messages, scheduler).pipe(
       map(
         (delivered): MempoolGossipInput => ({
@@ -237,7 +193,6 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
   const running = loop.state$.subscribe((s) => {
     latest = s;
   });
-  running.add(holding);
   running.add(loop.start());
 
   // Receiving: decode within our limits, then the mempool's admission with the sender. A plain
