@@ -117,7 +117,7 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
     to: number,
   ): string[] => {
     const hashes: string[] = new Array(to - from);
-    for (let i = from; i < to; i++) hashes[i - from] = keys?.[i] ?? blockTxHashHex(txs[i]!, remembered, i);
+    for (let i = from; i < to; i++) hashes[i - from] = blockTxHashHex(txs[i]!, remembered, i, keys);
     return hashes;
   };
   const pause = options.betweenPieces;

@@ -34,7 +34,12 @@ export function blockTxHashHex(
   tx: Uint8Array,
   remembered: readonly Uint8Array[] | undefined,
   index: number,
+  rememberedKeys?: readonly (string | undefined)[],
 ): string {
+  // The mempool's own key for the tx, where the block's reaping remembered it (rememberedTxKeys):
+  // no hex is made, and Map lookups compare a string with itself.
+  const key = rememberedKeys?.[index];
+  if (key !== undefined) return key;
   const hash = remembered?.[index];
   return hash !== undefined ? txKeyOf(hash) : txHashHex(tx);
 }
@@ -98,13 +103,12 @@ export class EventBus {
     // The block's data hash (made or checked here before the block was committed) remembered
     // each tx's sha256: only the hex is made, no tx is hashed again for its event.
     const hashes = rememberedTxHashes(block.data.txs);
-    // And where the block's reaping remembered each tx's key (the mempool's string), that key.
     const txKeys = rememberedTxKeys(block.data.txs);
     for (const txResult of events.txs) {
       const keys: Record<string, string[]> = {};
       addAbciEventKeys(keys, txResult.result?.events ?? []);
       keys["tm.event"] = ["Tx"];
-      keys["tx.hash"] = [txKeys?.[txResult.index] ?? blockTxHashHex(txResult.tx, hashes, txResult.index)];
+      keys["tx.hash"] = [blockTxHashHex(txResult.tx, hashes, txResult.index, txKeys)];
       keys["tx.height"] = [txResult.height.toString()];
       this.publish({ type: "Tx", data: { txResult }, events: keys });
     }
