@@ -1,5 +1,6 @@
 // Gives back the native memory a finished load left in LevelDB, once the node is idle (called by
-// the idle effect, streams/idle-heap.ts, right before its V8 collection): each written database's
+// the idle effect, streams/idle-heap.ts, right before its V8 collection): the databases quiet at
+// idle (the tx index's two) are closed and reopened (quiet-reopen.ts), each written database's
 // memtable is written out to a table, and each database's reused native write batch is let go.
 //
 // Why: under load each database fills its memtable (up to db_write_buffer_size_mb, 4 MB) and its
@@ -18,6 +19,7 @@
 import { basename } from "node:path";
 import type { ClassicLevel } from "classic-level";
 import { liveNativeBatches } from "./native-batch.js";
+import { liveQuietReopens } from "./quiet-reopen.js";
 
 type BinaryLevel = ClassicLevel<Uint8Array, Uint8Array>;
 
@@ -41,6 +43,10 @@ export interface LevelRelease {
    * each block cache, so this says which store's reads hold memory once idle.
    */
   levelBytesAfterByDatabase: Record<string, number>;
+  /** Databases closed and reopened (quiet-reopen.ts): their mapped tables and block cache let go. */
+  reopened: number;
+  /** Groups of databases not reopened this time because a use was still in flight. */
+  reopenBusy: number;
 }
 
 /** LevelDB's estimate of a database's memtables and block cache, in bytes; 0 if not known. */
@@ -64,7 +70,16 @@ export async function releaseIdleLevelMemory(): Promise<LevelRelease> {
     levelBytesBefore: 0,
     levelBytesAfter: 0,
     levelBytesAfterByDatabase: {},
+    reopened: 0,
+    reopenBusy: 0,
   };
+  // First the quiet databases: closed and reopened, they hold no table and no cache, and the flush
+  // below finds their memtables already written out (LevelDB's open writes out what its log held).
+  for (const group of liveQuietReopens()) {
+    const outcome = await group.reopen();
+    if (outcome === "reopened") result.reopened += group.names.length;
+    else if (outcome === "busy") result.reopenBusy++;
+  }
   for (const batch of liveNativeBatches()) {
     if (batch.release()) result.batches++;
     const db = batch.database;
@@ -100,6 +115,8 @@ export async function releaseIdleLevelMemoryForLog(): Promise<Record<string, num
     mb(bytes),
   ]);
   return {
+    level_databases_reopened: r.reopened,
+    ...(r.reopenBusy > 0 ? { level_reopen_busy: r.reopenBusy } : {}),
     level_databases_flushed: r.databases,
     level_batches_released: r.batches,
     level_mb_before: mb(r.levelBytesBefore),

@@ -3,10 +3,12 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT } from "../config/config-schema.js";
+import { QuietReopen } from "../level/quiet-reopen.js";
 import type { Logger } from "../logger/index.js";
 import { BlockStore } from "./block-store.js";
 import { StoreError } from "./errors.js";
 import { EVIDENCE_DB } from "./evidence-store.js";
+import { gatedKvIndex } from "./gated-kv-index.js";
 import {
   type BlockIndexReader,
   EventIndexer,
@@ -92,11 +94,17 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
         { budget: options.searchBudget },
         options.txIndexLevel,
       );
-      opened.push(kv);
-      const eventIndexer = kv.indexer;
-      indexer = eventIndexer;
-      txIndexer = eventIndexer.txs;
-      blockIndexer = eventIndexer.blocks;
+      // Quiet at idle (written only for heights with txs, read only by the tx and search routes),
+      // so the idle release closes and reopens both databases (src/level/quiet-reopen.ts); every
+      // use goes through the group's gate.
+      const quiet = new QuietReopen(kv.databases);
+      opened.push({
+        close: async () => {
+          await quiet.close();
+          await kv.close();
+        },
+      });
+      ({ indexer, txIndexer, blockIndexer } = gatedKvIndex(kv.indexer, quiet));
     } else if (options.indexer === "psql") {
       const psql = options.psql;
       if (psql === undefined)
@@ -174,7 +182,7 @@ export async function openKvIndex(
     ...(level ?? DEFAULT_LEVEL_MEMORY),
     maxFileSize: DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT * 1024 * 1024,
   },
-): Promise<{ indexer: EventIndexer; close(): Promise<void> }> {
+): Promise<{ indexer: EventIndexer; databases: BinaryLevel[]; close(): Promise<void> }> {
   const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB), indexLevel);
   let bodiesDb: BinaryLevel | undefined;
   try {
@@ -183,6 +191,7 @@ export async function openKvIndex(
     const bodies = bodiesDb;
     return {
       indexer,
+      databases: [indexDb, bodies],
       close: async () => {
         await indexDb.close();
         await bodies.close();
