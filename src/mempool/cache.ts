@@ -178,12 +178,21 @@ export class TxCacheDraft implements Window {
 
   /** Adds or refreshes a hash; evicts the oldest when over capacity. A capacity of 0 keeps nothing. */
   push(hash: string, capacity: number): void {
-    if (capacity <= 0) return;
+    this.pushWasLive(hash, capacity);
+  }
+
+  /**
+   * `push`, returning whether the hash was live before it: `has` then `push` with one lookup of
+   * the hash instead of two (admission asks both of every tx; the cache's log holds tens of
+   * thousands of hashes, and each lookup is mostly cache misses).
+   */
+  pushWasLive(hash: string, capacity: number): boolean {
+    if (capacity <= 0) return this.has(hash);
     this.own();
     // Owned, the draft's window is the whole log: the hash's last entry is `latest`'s.
     const last = this.log.latest.get(hash) ?? -1;
     const live = last >= this.head && this.log.pushes[last] === true;
-    if (live && last === this.length - 1) return; // already the newest
+    if (live && last === this.length - 1) return true; // already the newest
     this.log.append(hash, true, last);
     this.length++;
     if (!live) this.size++;
@@ -192,6 +201,7 @@ export class TxCacheDraft implements Window {
       const oldest = this.head++;
       if (this.log.pushes[oldest] === true && this.log.isLast(oldest, this.length)) this.size--;
     }
+    return live;
   }
 
   remove(hash: string): void {
