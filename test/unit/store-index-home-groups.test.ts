@@ -21,7 +21,7 @@ test("txs are grouped by the first 8 bytes of their hash, not by the number that
     hash(1, 2, 3, 5, 5, 6, 7, 8), // the second's prefix: group 1
   ];
   const groups = new HomeGroups(hashes);
-  hashes.forEach((_, i) => groups.groupOf(i).push(i));
+  for (let i = 0; i < hashes.length; i++) groups.groupOf(i).push(i);
   assert.deepEqual(groups.groups, [[0, 3], [1, 5], [2], [4]]);
 });
 
