@@ -52,9 +52,9 @@ export const DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT = 1;
  * db_tx_index_write_buffer_size_mb's default. tx_index.db takes random keys (tx homes, event
  * values) every height, so each memtable it flushes spans its whole key range and LevelDB's next
  * compaction rewrites the level below it whole: the bytes compacted per tx fall as the memtable
- * grows. 16 MB against the shared 4 took its compaction from ~280 to ~170 bytes per committed tx
- * and the node's other threads' CPU per tx by ~0.86x at 20,600 tx/s offered, for up to two
- * memtables of this size while under load (docs/storage.md "Fifteenth pass").
+ * grows. 16 MB against the shared 4 took its compaction to ~0.4x the bytes per committed tx and
+ * the node's other threads' CPU per tx to 0.86x under the load bench, for up to two memtables of
+ * this size while under load (docs/storage.md "Fifteenth pass").
  */
 export const DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT = 16;
 
