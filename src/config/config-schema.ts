@@ -53,7 +53,7 @@ export const DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT = 1;
  * values) every height, so each memtable it flushes spans its whole key range and LevelDB's next
  * compaction rewrites the level below it whole: the bytes compacted per tx fall as the memtable
  * grows. 16 MB against the shared 4 took its compaction to ~0.4x the bytes per committed tx and
- * the node's other threads' CPU per tx to 0.86x under the load bench, for up to two memtables of
+ * the node's other threads' CPU per tx to 0.85-0.86x under the load bench, for up to two memtables of
  * this size while under load (docs/storage.md "Fifteenth pass").
  */
 export const DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT = 16;
