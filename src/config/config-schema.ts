@@ -48,6 +48,16 @@ export const IDLE_HEAP_COLLECT_SECONDS_DEFAULT = 5;
  */
 export const DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT = 1;
 
+/**
+ * db_tx_index_write_buffer_size_mb's default. tx_index.db takes random keys (tx homes, event
+ * values) every height, so each memtable it flushes spans its whole key range and LevelDB's next
+ * compaction rewrites the level below it whole: the bytes compacted per tx fall as the memtable
+ * grows. 16 MB against the shared 4 took its compaction to ~0.4x the bytes per committed tx and
+ * the node's other threads' CPU per tx to 0.85-0.86x under the load bench, for up to two memtables of
+ * this size while under load (docs/storage.md "Fifteenth pass").
+ */
+export const DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT = 16;
+
 /** How a value is written into TOML. */
 export type KeyKind = "string" | "bool" | "int" | "duration" | "string-list" | "int-as-string";
 
@@ -139,6 +149,13 @@ export const BASE_KEYS = {
     integer(1, 1024),
     DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT,
     "LevelDB table file size of tx_index.db alone, in MB: its compactions read its tables through mmap, so its open tables' mapped pages are bounded by (db_max_open_files - 10) times this",
+    { rxbft: true },
+  ),
+  db_tx_index_write_buffer_size_mb: key(
+    "int",
+    integer(1, 1024),
+    DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT,
+    "LevelDB memtable size of tx_index.db alone, in MB (up to two are held while one is flushed): its keys are random, so a larger memtable means fewer bytes compacted per indexed tx",
     { rxbft: true },
   ),
   heap_growing_percent: key(

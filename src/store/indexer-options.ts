@@ -34,13 +34,19 @@ export function levelMemoryOf(config: NodeConfig): LevelMemoryOptions {
 }
 
 /**
- * tx_index.db's bounds: every db_* key but its table file size (db_tx_index_max_file_size_mb).
+ * tx_index.db's bounds: every db_* key but its table file size (db_tx_index_max_file_size_mb) and
+ * its memtable (db_tx_index_write_buffer_size_mb: its random keys make compaction's work per byte
+ * fall as the memtable grows).
  * Its compactions read every input table through mmap (LevelDB maps the tables it opens), and the
  * pages touched stay in RSS while the table stays open: up to (db_max_open_files - 10) tables of
  * that size, the one part of RSS that kept growing in a ten-minute load (docs/storage.md "Memory").
  */
 export function txIndexLevelMemoryOf(config: NodeConfig): LevelMemoryOptions {
-  return { ...levelMemoryOf(config), maxFileSize: config.db_tx_index_max_file_size_mb * 1024 * 1024 };
+  return {
+    ...levelMemoryOf(config),
+    writeBufferSize: config.db_tx_index_write_buffer_size_mb * 1024 * 1024,
+    maxFileSize: config.db_tx_index_max_file_size_mb * 1024 * 1024,
+  };
 }
 
 /** node_info.other.tx_index: "on" with any indexer but null. */

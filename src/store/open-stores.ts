@@ -2,7 +2,10 @@
 // tx_index.db and tx_index_bodies.db, one LevelDB each; and clears them for unsafe_reset_all.
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT } from "../config/config-schema.js";
+import {
+  DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT,
+  DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT,
+} from "../config/config-schema.js";
 import { QuietReopen } from "../level/quiet-reopen.js";
 import type { Logger } from "../logger/index.js";
 import { BlockStore } from "./block-store.js";
@@ -170,9 +173,9 @@ export function bodiesLevelMemory(level: LevelMemoryOptions = DEFAULT_LEVEL_MEMO
 
 /**
  * The kv indexer over its two databases, and the close of both. `indexLevel` bounds tx_index.db
- * (default: `level` with db_tx_index_max_file_size_mb's default table size, so a tool that opens
- * the index without a config writes the node's table size); the bodies' database takes
- * bodiesLevelMemory(level).
+ * (default: `level` with db_tx_index_max_file_size_mb's and db_tx_index_write_buffer_size_mb's
+ * defaults, so a tool that opens the index without a config writes the node's table and memtable
+ * sizes); the bodies' database takes bodiesLevelMemory(level).
  */
 export async function openKvIndex(
   dataDir: string,
@@ -180,6 +183,7 @@ export async function openKvIndex(
   options: Omit<EventIndexerOptions, "bodies"> = {},
   indexLevel: LevelMemoryOptions = {
     ...(level ?? DEFAULT_LEVEL_MEMORY),
+    writeBufferSize: DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT * 1024 * 1024,
     maxFileSize: DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT * 1024 * 1024,
   },
 ): Promise<{ indexer: EventIndexer; databases: BinaryLevel[]; close(): Promise<void> }> {

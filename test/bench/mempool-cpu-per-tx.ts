@@ -4,10 +4,14 @@
 // over the in-process kvstore with the default cache (10,000): 20,000 fresh 100-byte txs submitted
 // in turns of 64, reaped with dataHashAhead from the pool entries' digests (as the node's proposal
 // does), committed with blockCommitted; user + system CPU (process.cpuUsage) per tx, median of 6
-// rounds after a warm-up. MEMPOOL_CPU_ROOT names the clone whose sources run (default: this one),
-// so runs of two builds can alternate:
-//   flock /tmp/rxbft-bench.lock sh -c 'for r in A B A B; do MEMPOOL_CPU_ROOT=… node --import tsx test/bench/mempool-cpu-per-tx.ts; done'
-// Prints one line; never fails on time.
+// rounds after a warm-up. MEMPOOL_CPU_ROOT names the clone whose sources run (default: this one).
+// MEMPOOL_CPU_BASE=<clone> makes it an A/B in one run: the base clone and MEMPOOL_CPU_ROOT each run
+// as a child process, alternated base, ours, base, ours… for MEMPOOL_CPU_PAIRS pairs (default 3),
+// and the last line puts our median of the children's medians beside the base's as a ratio (a
+// child per measurement, so neither build warms the other's JIT or heap):
+//   flock /tmp/rxbft-bench.lock env MEMPOOL_CPU_BASE=/tmp/b-base node --import tsx test/bench/mempool-cpu-per-tx.ts
+// Without MEMPOOL_CPU_BASE it measures the one build and prints one line. Never fails on time.
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,9 +24,47 @@ import type * as HashesModule from "../../src/wire/hashes.js";
 import type * as MempoolNodeModule from "../../streams/mempool-node.js";
 
 const ROOT = process.env.MEMPOOL_CPU_ROOT ?? fileURLToPath(new URL("../..", import.meta.url));
+const BASE = process.env.MEMPOOL_CPU_BASE;
 const TXS = 20_000;
 const TURN_TXS = 64;
 const ROUNDS = 6;
+
+if (BASE !== undefined && BASE !== "") {
+  pairedRun(BASE, ROOT, Number(process.env.MEMPOOL_CPU_PAIRS ?? 3));
+  process.exit(0);
+}
+
+/** One child per measurement, base first in each pair; each child's median µs per tx. */
+function pairedRun(base: string, ours: string, pairs: number): void {
+  if (!Number.isInteger(pairs) || pairs < 1)
+    throw new Error(`MEMPOOL_CPU_PAIRS: "${pairs}" is not a count ≥ 1`);
+  const script = fileURLToPath(import.meta.url);
+  const measure = (root: string): number => {
+    const env = { ...process.env, MEMPOOL_CPU_ROOT: root, MEMPOOL_CPU_BASE: "" };
+    const child = spawnSync(process.execPath, ["--import", "tsx", script], { env, encoding: "utf8" });
+    const line = child.stdout.trim().split("\n").at(-1) ?? "";
+    const median = /per tx, median of \d+ rounds of \d+: ([0-9.]+)/.exec(line);
+    if (child.status !== 0 || median === null) {
+      throw new Error(
+        `mempool CPU child for ${root} failed (status ${child.status}): ${child.stderr}${line}`,
+      );
+    }
+    console.log(line);
+    return Number(median[1]);
+  };
+  const baseFigures: number[] = [];
+  const ourFigures: number[] = [];
+  for (let p = 0; p < pairs; p++) {
+    baseFigures.push(measure(base));
+    ourFigures.push(measure(ours));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  const [b, o] = [median(baseFigures), median(ourFigures)];
+  console.log(
+    `mempool CPU µs per tx, ${pairs} alternated pairs: ours ${o.toFixed(2)} [${ourFigures.map((x) => x.toFixed(2)).join(", ")}] ` +
+      `vs base ${b.toFixed(2)} [${baseFigures.map((x) => x.toFixed(2)).join(", ")}] = ${(o / b).toFixed(3)}x`,
+  );
+}
 
 const { Subject } = await import(join(ROOT, "node_modules/rxjs/dist/cjs/index.js"));
 const { KvstoreApplication } = (await import(join(ROOT, "src/abci/apps/kvstore.ts"))) as typeof AppModule;

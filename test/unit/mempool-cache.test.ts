@@ -2,7 +2,7 @@
 // random pushes and removes at small capacities, checking every step and that old versions stay.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { TxCache } from "../../src/mempool/cache.js";
+import { REBUILT_PAST, TxCache } from "../../src/mempool/cache.js";
 
 test("the tx cache behaves as an LRU and is persistent", () => {
   let seed = 7;
@@ -104,6 +104,32 @@ test("the memory a cache holds stays within a bound of its capacity, old version
     most = Math.max(most, cache.retainedEntries);
   }
   assert.equal(cache.size, capacity);
-  assert.ok(most <= 2 * capacity + 1025, `a log held ${most} entries at capacity ${capacity}`);
+  assert.ok(most <= REBUILT_PAST * capacity + 1025, `a log held ${most} entries at capacity ${capacity}`);
   for (const { cache: old, keys } of kept) assert.deepEqual(old.keySeq().toArray(), keys);
+});
+
+test("pushWasLive pushes as push does and answers what has answered before it", () => {
+  let seed = 5;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return (seed >>> 12) % n;
+  };
+  for (const capacity of [0, 1, 3, 40]) {
+    let viaPush = TxCache.EMPTY;
+    let viaWasLive = TxCache.EMPTY;
+    for (let step = 0; step < 2000; step++) {
+      const hash = `H${random(60)}`;
+      if (random(5) === 0) {
+        viaPush = viaPush.remove(hash);
+        viaWasLive = viaWasLive.remove(hash);
+        continue;
+      }
+      const had = viaPush.has(hash);
+      viaPush = viaPush.push(hash, capacity);
+      const draft = viaWasLive.edit();
+      assert.equal(draft.pushWasLive(hash, capacity), had);
+      viaWasLive = draft.done();
+      assert.deepEqual(viaWasLive.keySeq().toArray(), viaPush.keySeq().toArray());
+    }
+  }
 });

@@ -108,3 +108,41 @@ test("a pool that turns over holds a log within a bound of its size", () => {
   assert.ok(most <= 2 * 2000 + 1025, `a log held ${most} entries for 2,000 keys`);
   assert.deepEqual(map.first(), 58_000);
 });
+
+test("take and setIfAbsent answer as get-then-delete and has-then-set, on owned and second drafts", () => {
+  // The high bits of the generator: randomFrom's low bits cycle, which would pair each choice
+  // below with the one before it.
+  let seed = 11;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return (seed >>> 12) % n;
+  };
+  for (const keys of [1, 4, 50]) {
+    let map = VersionedMap.empty<number>();
+    const model = new Map<string, number>();
+    for (let step = 0; step < 3000; step++) {
+      const before = map;
+      const beforeModel = new Map(model);
+      // Every fourth batch edits a second draft of a version another draft has appended to.
+      const second = random(4) === 0;
+      if (second) before.withMutations((d) => d.set(`K${random(keys)}`, -1));
+      map = before.withMutations((d) => {
+        for (let i = random(5); i >= 0; i--) {
+          const k = `K${random(keys)}`;
+          if (random(2) === 0) {
+            assert.equal(d.take(k), model.get(k));
+            model.delete(k);
+          } else {
+            const absent = !model.has(k);
+            assert.equal(d.setIfAbsent(k, step), absent);
+            if (absent) model.set(k, step);
+          }
+          assert.equal(d.get(k), model.get(k));
+          assert.equal(d.size, model.size);
+        }
+      });
+      assert.deepEqual([...map], [...model]);
+      assert.deepEqual([...before], [...beforeModel]);
+    }
+  }
+});

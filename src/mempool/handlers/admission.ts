@@ -136,13 +136,13 @@ function submitOne(d: AdmissionDraft, input: TxSubmission): void {
   }
   const pending = d.txs.get(input.hash);
   const running = d.checking.get(input.hash);
-  if (d.cache.has(input.hash) || pending || running) {
+  // Pushed (or refreshed) either way; whether it was cached is read in the same lookup.
+  const cached = d.cache.pushWasLive(input.hash, config.cacheSize);
+  if (cached || pending || running) {
     if (input.from !== "rpc") noteSender(d, input.hash, input.from, pending, running);
-    d.cache.push(input.hash, config.cacheSize);
     d.effects.push(refuse(input, txInCache(pending !== undefined || running !== undefined)));
     return;
   }
-  d.cache.push(input.hash, config.cacheSize);
   d.checking.set(
     input.hash,
     input.from === "rpc" ? CHECKING_FROM_RPC : { committed: false, senders: [input.from] },
@@ -152,8 +152,7 @@ function submitOne(d: AdmissionDraft, input: TxSubmission): void {
 
 /** CheckTx answered: the tx is added (and gossiped), or refused, or invalid. */
 function completeOne(d: AdmissionDraft, input: CheckTxResult): void {
-  const running = d.checking.get(input.hash);
-  d.checking.delete(input.hash);
+  const running = d.checking.take(input.hash);
   if (running?.committed === true) {
     // Committed in a block while its CheckTx ran: adding it now would propose it twice.
     d.effects.push(refuse(input, txInCache(false)));
@@ -171,13 +170,13 @@ function completeOne(d: AdmissionDraft, input: CheckTxResult): void {
   }
   // The pool may have filled up while CheckTx ran.
   const full = roomFor(d, input.tx.length);
-  if (full || d.txs.has(input.hash)) {
-    if (full) d.cache.remove(input.hash);
-    d.effects.push(refuse(input, full ?? txInCache(true)));
+  if (full) {
+    d.cache.remove(input.hash);
+    d.effects.push(refuse(input, full));
     return;
   }
   const senders = running?.senders ?? (input.from === "rpc" ? NO_SENDERS : [input.from]);
-  d.txs.set(input.hash, {
+  const added = d.txs.setIfAbsent(input.hash, {
     hash: input.hash,
     tx: input.tx,
     digests: TxDigests.of(input.tx, input.sha256),
@@ -186,6 +185,10 @@ function completeOne(d: AdmissionDraft, input: CheckTxResult): void {
     addedAtMs: d.time,
     senders,
   });
+  if (!added) {
+    d.effects.push(refuse(input, txInCache(true)));
+    return;
+  }
   d.txsBytes += input.tx.length;
   d.added = true;
   d.effects.push(

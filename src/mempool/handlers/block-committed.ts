@@ -25,9 +25,8 @@ function withoutCommitted(
   if (hashes.length > 0) {
     txs = txs.withMutations((pool) => {
       for (const hash of hashes) {
-        const pending = pool.get(hash);
+        const pending = pool.take(hash);
         if (pending) {
-          pool.delete(hash);
           txsBytes -= pending.tx.length;
           left.push(hash);
         }

@@ -14,6 +14,7 @@ import { type BinaryLevel, LevelBatch } from "../level-database.js";
 import { decodeStored, encodeMessage } from "../proto-codec.js";
 import { BLOCK_DOCUMENT, type IndexedDocument, TX_DOCUMENT } from "./event-match.js";
 import type { HeightIndexInput } from "./height-index-input.js";
+import { HomeGroups } from "./home-groups.js";
 import {
   BODY_PREFIXES,
   blockEventsKey,
@@ -105,20 +106,38 @@ export interface EventIndexerOptions {
 
 type Batch = LevelBatch;
 
-/** Composite keys as bytes: `type ‖ "." ‖ attribute key`, the type encoded once per height. */
+/**
+ * Composite keys as bytes: `type ‖ "." ‖ attribute key`, each built once per height for the first
+ * KNOWN_KEYS_PER_TYPE attribute keys of a type (an app's events repeat a few keys in every tx; a
+ * fresh array per attribute per tx was one of the index's larger allocations), found again by
+ * comparing the attribute key's few bytes. The batch copies what it is given, so sharing is safe.
+ */
 class CompositeKeys {
-  #types = new Map<string, Uint8Array>();
+  static readonly KNOWN_KEYS_PER_TYPE = 16;
+  #types = new Map<string, { head: Uint8Array; known: Uint8Array[] }>();
   of(type: string, attributeKey: Uint8Array): Uint8Array {
-    let head = this.#types.get(type);
-    if (head === undefined) {
-      head = utf8.encode(`${type}.`);
-      this.#types.set(type, head);
+    let entry = this.#types.get(type);
+    if (entry === undefined) {
+      entry = { head: utf8.encode(`${type}.`), known: [] };
+      this.#types.set(type, entry);
+    }
+    const { head, known } = entry;
+    for (let k = 0; k < known.length; k++) {
+      if (endsWith(known[k]!, head.length, attributeKey)) return known[k]!;
     }
     const out = new Uint8Array(head.length + attributeKey.length);
     out.set(head, 0);
     out.set(attributeKey, head.length);
+    if (known.length < CompositeKeys.KNOWN_KEYS_PER_TYPE) known.push(out);
     return out;
   }
+}
+
+/** Whether `composite` is `from` bytes of head followed by exactly `tail`. */
+function endsWith(composite: Uint8Array, from: number, tail: Uint8Array): boolean {
+  if (composite.length - from !== tail.length) return false;
+  for (let i = 0; i < tail.length; i++) if (composite[from + i] !== tail[i]) return false;
+  return true;
 }
 
 function putEventEntries(
@@ -341,19 +360,14 @@ export class EventIndexer implements HeightIndexer {
             .keys({ gte: txBodyKey(height, txs.length), lt: heightKey(PREFIX_TX_BODY, height + 1n) })
             .all();
     // This height's txs by the key of their homes (one each, but for a prefix collision).
-    const groups = new Map<string, number[]>();
+    const homeGroups = new HomeGroups(hashes);
     for (let start = 0; start < txs.length; start += INDEX_SLICE_TXS) {
       if (txs.length > INDEX_SLICE_TXS) await nextTurn();
       const end = Math.min(txs.length, start + INDEX_SLICE_TXS);
       for (let index = start; index < end; index++) {
         const indexed = txs[index]!;
         const hash = hashes[index]!;
-        const id = Buffer.from(hash.buffer, hash.byteOffset, TX_HOME_HASH_BYTES).toString("latin1");
-        let group = groups.get(id);
-        if (group === undefined) {
-          group = [];
-          groups.set(id, group);
-        }
+        const group = homeGroups.groupOf(index);
         const at = group.findIndex((other) => equalBytes(hashes[other]!, hash));
         if (at >= 0) {
           // The same tx twice in this block: the later occurrence wins.
@@ -375,7 +389,14 @@ export class EventIndexer implements HeightIndexer {
     // Indexed before at another height: move it. (Within this height, the loop above decided;
     // deleting keys of another height never touches what this batch puts.) With two databases
     // the old bodies go in a third write, once no hash leads to them (#finishMoves).
-    const moved = await this.#putHomes(batch, groups, hashes, await previousRead, heightBytes, height);
+    const moved = await this.#putHomes(
+      batch,
+      homeGroups.groups,
+      hashes,
+      await previousRead,
+      heightBytes,
+      height,
+    );
     await this.#deleteHomes(batch, keys, moved);
     const movedFrom = moved.map((home) => txBodyKey(home.height, home.index).subarray(1));
     if (moved.length > 0) {
@@ -575,7 +596,7 @@ export class EventIndexer implements HeightIndexer {
    */
   async #putHomes(
     batch: Batch,
-    groups: Map<string, number[]>,
+    groups: readonly number[][],
     hashes: readonly Uint8Array[],
     stored: readonly (Uint8Array | undefined)[],
     heightBytes: Uint8Array,
