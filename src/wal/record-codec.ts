@@ -244,9 +244,12 @@ function sortKeys(keys: string[]): void {
   }
 }
 
+/** Made once: BigInt(…) in the check below allocated a bigint per encoded bigint. */
+const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
+
 function writeBigZigzag(out: Out, value: bigint): void {
   let z = value >= 0n ? value << 1n : (-value << 1n) - 1n;
-  if (z <= BigInt(Number.MAX_SAFE_INTEGER)) {
+  if (z <= MAX_SAFE_BIGINT) {
     out.uvarint(Number(z));
     return;
   }
