@@ -21,9 +21,14 @@ const EMPTY = new Uint8Array(0);
 const SCRATCH_SIZE = 4096;
 const scratch = new Uint8Array(SCRATCH_SIZE + 1);
 
-/** sha256 of nothing: the root of an empty tree. */
+const EMPTY_HASH = sha256(EMPTY);
+
+/**
+ * sha256 of nothing: the root of an empty tree. A copy of one computed once (an empty height hashes
+ * several empty trees: its data, evidence and results), fresh as every result here is.
+ */
 export function emptyHash(): Uint8Array {
-  return sha256(EMPTY);
+  return EMPTY_HASH.slice();
 }
 
 /** sha256(0x00 ‖ leaf). */

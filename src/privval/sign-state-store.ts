@@ -24,7 +24,7 @@ import {
 } from "../types/key-file-priv-validator-state.js";
 import { type LogSync, syncedOnPool } from "./log-sync.js";
 import { StateFileWriter } from "./state-file-writer.js";
-import { signStateRecord } from "./state-from-log.js";
+import { signStateRecordOfText } from "./state-from-log.js";
 import { TrailingStateFile } from "./trailing-state-file.js";
 
 export interface SignStateStore {
@@ -84,10 +84,12 @@ export function fileSignStateStore(
       if (after?.syncRecording === undefined)
         return writer.write(path, privValidatorStateFileText(next), 0o600, after);
       if (trailing.failure !== undefined) throw trailing.failure;
-      // The file is written only once the log holds the state durably: never ahead of it.
+      // The file is written only once the log holds the state durably: never ahead of it. The
+      // record is the file's text, so the text is built once for both.
+      const text = privValidatorStateFileText(next);
       return after
-        .syncRecording(signStateRecord(next), (fd) => logSyncer.datasync(fd))
-        .then(() => trailing.write(privValidatorStateFileText(next)));
+        .syncRecording(signStateRecordOfText(text), (fd) => logSyncer.datasync(fd))
+        .then(() => trailing.write(text));
     },
     warmUp: async () => {
       await Promise.all([writer.warmUp(), logSyncer.warmUp()]);

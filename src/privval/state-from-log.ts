@@ -17,7 +17,12 @@ import { stepName } from "./sign-step.js";
 
 /** The log's record of `state`: the state file's text, UTF-8. */
 export function signStateRecord(state: PrivValidatorState): Uint8Array {
-  return Buffer.from(privValidatorStateFileText(state), "utf8");
+  return signStateRecordOfText(privValidatorStateFileText(state));
+}
+
+/** The log's record of a state whose file text (privValidatorStateFileText) is `text`. */
+export function signStateRecordOfText(text: string): Uint8Array {
+  return Buffer.from(text, "utf8");
 }
 
 /** The state a log record holds; `where` names the log in the error when it is not one. */

@@ -7,7 +7,7 @@ import type { EvidencePoolChanges as EvidenceChanges, EvidenceRef } from "../evi
 import { evidenceHeight, evidenceItemHash } from "../types/evidence.js";
 import { Evidence } from "../wire/generated/tendermint/types/evidence.js";
 import { StoreError } from "./errors.js";
-import { type BinaryLevel, type LevelMemoryOptions, openBinaryLevel } from "./level-database.js";
+import { type BinaryLevel, LevelBatch, type LevelMemoryOptions, openBinaryLevel } from "./level-database.js";
 
 export const EVIDENCE_DB = "evidence.db";
 
@@ -79,7 +79,10 @@ export class EvidenceStore {
       evidenceKeyBytes(prefix, evidenceHeight(e), evidenceItemHash(e));
     const refKey = (prefix: number, r: EvidenceRef) =>
       evidenceKeyBytes(prefix, r.height, Buffer.from(r.key, "hex"));
-    const batch = this.db.batch();
+    // The stores' batch (level-database.ts), not classic-level's chained one, which builds a native
+    // WriteBatch per call that only a GC frees: this runs at every height, for the marker alone
+    // when there is no evidence. The same one synced write either way.
+    const batch = new LevelBatch(this.db);
     for (const r of changes.removePending) batch.del(refKey(PREFIX_PENDING, r));
     for (const r of changes.removeCommitted) batch.del(refKey(PREFIX_COMMITTED, r));
     for (const e of changes.addPending) batch.put(key(PREFIX_PENDING, e), Evidence.encode(e).finish());

@@ -30,6 +30,24 @@ test("key order does not change the encoding", () => {
   assert.equal(hex(encodeRecord({ a: 1, b: 2n })), hex(encodeRecord({ b: 2n, a: 1 })));
 });
 
+test("keys created in any order are written sorted, within the insertion sort's bound and past it", () => {
+  // Integer-like keys come first from Object.keys; sort()'s order puts "10" before "9" and "Z"
+  // before "a". The decoder accepts only sorted keys, so a wrong order fails the round trip.
+  const names = ["b", "a", "10", "9", "Z", "é", "ab", "_", "0", "aa"];
+  for (const count of [2, 5, 10, 33, 40]) {
+    const keys = Array.from({ length: count }, (_, i) => `${names[i % names.length]}${i >= 10 ? i : ""}`);
+    for (const order of [keys, [...keys].reverse(), [...keys.slice(3), ...keys.slice(0, 3)]]) {
+      const input: Record<string, number> = {};
+      for (const [i, k] of order.entries()) input[k] = i;
+      const bytes = encodeRecord(input);
+      assert.deepEqual(decodeRecord(bytes), input);
+      const sorted: Record<string, number> = {};
+      for (const k of [...order].sort()) sorted[k] = input[k]!;
+      assert.equal(hex(bytes), hex(encodeRecord(sorted)));
+    }
+  }
+});
+
 test("the encoding of small values is fixed (a file format)", () => {
   assert.equal(hex(encodeRecord({ h: 1n, t: "x" })), "0a0201680602017407017" + "8");
   assert.equal(hex(encodeRecord([undefined, null, false, true, -1, 64])), "0906000102030401048001");
