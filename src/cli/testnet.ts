@@ -27,6 +27,13 @@ import { randomChainId } from "./random-chain-id.js";
 /** Bounds that keep a mistyped flag from filling the disk. */
 export const MAX_TESTNET_NODES = 256;
 export const PORT_STRIDE = 100;
+/**
+ * mempool.relay_hold of a testnet's nodes (with persistent_peers filled in: a full mesh). Under load
+ * a tx is committed within about two block intervals of its admission (1.5–3.5 s on the
+ * four-validator bench), so 3 s (a held tx waits 3–6 s: the release goes in generations) lets most
+ * txs leave the pool before any relay.
+ */
+export const TESTNET_RELAY_HOLD_MS = 3000;
 
 export interface TestnetOptions {
   validators: number;
@@ -148,6 +155,9 @@ export function createTestnet(options: TestnetOptions): TestnetReport {
         .filter((peer) => peer !== node)
         .map((peer) => `${peer.nodeId}@${peer.host}:${peer.p2pPort}`)
         .join(",");
+      // Every node is every other's peer: a tx's first receiver already sent it to all of them,
+      // so a relay is a copy each one decrypts and turns away (docs/network.md).
+      config.mempool.relay_hold = TESTNET_RELAY_HOLD_MS;
     }
     const paths = nodePaths(node.dir, config);
     writeFileAtomic(paths.configFile, configToToml(config), 0o644);

@@ -421,6 +421,13 @@ export const MEMPOOL_KEYS = {
     0,
     "Evict transactions older than this many blocks; 0 never evicts by height",
   ),
+  relay_hold: key(
+    "duration",
+    duration,
+    0,
+    "How long a transaction received from a peer waits before it is gossiped to our other peers, so that one committed meanwhile is never relayed; 0s relays at once, as Tendermint. Worth setting where every node is connected to every other (the sender already reached them all); in a partial mesh each hop adds this much to a transaction's way",
+    { rxbft: true },
+  ),
 } satisfies Record<string, AnyKeySpec>;
 
 export const STATESYNC_KEYS = {

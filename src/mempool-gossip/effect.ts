@@ -20,4 +20,10 @@ export interface ScheduleGossipSleep {
   afterMs: number;
 }
 
-export type MempoolGossipEffect = SendGossipTx | ScheduleGossipSleep;
+/** Wait `afterMs`, then RelayReleaseDue (the relay hold, MempoolGossipConfig.relayHoldMs). */
+export interface ScheduleRelayRelease {
+  type: "ScheduleRelayRelease";
+  afterMs: number;
+}
+
+export type MempoolGossipEffect = SendGossipTx | ScheduleGossipSleep | ScheduleRelayRelease;

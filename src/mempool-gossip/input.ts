@@ -69,6 +69,11 @@ export interface GossipSleepElapsed {
   peerHeight: bigint | undefined;
 }
 
+/** The relay hold's timer fired (ScheduleRelayRelease): the older held txs are offered to peers. */
+export interface RelayReleaseDue {
+  type: "RelayReleaseDue";
+}
+
 export type MempoolGossipInput =
   | GossipPeerAdded
   | GossipPeerRemoved
@@ -76,4 +81,5 @@ export type MempoolGossipInput =
   | TxSendersNoted
   | TxsLeftPool
   | GossipTxSendFinished
-  | GossipSleepElapsed;
+  | GossipSleepElapsed
+  | RelayReleaseDue;

@@ -7,7 +7,9 @@
 // peer whose connection did not take the message. With mempool.broadcast = false nothing is sent.
 // With no peer nothing is kept: an admission is a no-op (on a lone validator the per-tx fold was
 // ~5 % of the node under load), the first peer brings the mempool's pending txs with it, and the
-// last peer leaving drops the list.
+// last peer leaving drops the list. With relayHoldMs > 0 a tx peers sent us waits that long in a
+// held list before it joins the walks' list (state.ts says why); a tx leaving the pool meanwhile
+// is never relayed.
 import { CHANNEL_MEMPOOL } from "../p2p/channels.js";
 import {
   encodeMempoolTx,
@@ -16,7 +18,7 @@ import {
   mempoolTxEntryBytes,
 } from "../p2p/mempool-wire.js";
 import type { MempoolGossipEffect } from "./effect.js";
-import { GossipList, type GossipListDraft } from "./gossip-list.js";
+import { type GossipedTx, GossipList, type GossipListDraft } from "./gossip-list.js";
 import type { MempoolGossipInput, PooledTx, TxAdmitted } from "./input.js";
 import type { MempoolGossipState, PeerCursor } from "./state.js";
 
@@ -127,6 +129,66 @@ function withPool(state: MempoolGossipState, pool: readonly PooledTx[]): Mempool
   return { ...state, nextSeq, txs: draft.done() };
 }
 
+/** Holds a tx peers sent us (relayHoldMs > 0), arming the release timer if it is not running. */
+function hold(state: MempoolGossipState, input: TxAdmitted): MempoolGossipTransition {
+  const seq = state.heldNextSeq;
+  // Held as the tx alone (message and tx one and the same): its message is encoded only if it is
+  // released, and most never are.
+  const held = state.held.with(seq, input.hash, input.tx, input.tx.length, input.height, input.senders);
+  const next = { ...state, held, heldNextSeq: seq + 1 };
+  if (state.releaseArmed) return { state: next, effects: [] };
+  // The first fire releases nothing (this tx has not waited a whole hold yet) and moves the cut.
+  return {
+    state: { ...next, heldCut: seq, releaseArmed: true },
+    effects: [{ type: "ScheduleRelayRelease", afterMs: state.config.relayHoldMs }],
+  };
+}
+
+/**
+ * The release timer fired: the held txs numbered below the cut (each held for at least one whole
+ * relayHoldMs) join the walks' list, in the order they were admitted, and the idle peers walk on;
+ * the cut moves to what is held now, and the timer runs again while anything is held.
+ */
+function release(state: MempoolGossipState): MempoolGossipTransition {
+  if (!state.releaseArmed) return { state, effects: [] };
+  let nextSeq = state.nextSeq;
+  let txs = state.txs;
+  let held = state.held;
+  if (!held.isEmpty() && held.firstSeq()! < state.heldCut) {
+    const draft = txs.edit();
+    const heldDraft = held.edit();
+    const due: GossipedTx[] = [];
+    for (const tx of held.values()) {
+      if (tx.seq >= state.heldCut) break;
+      due.push(tx);
+    }
+    for (const tx of due) {
+      heldDraft.remove(tx.hash);
+      if (draft.has(tx.hash)) continue;
+      draft.add(nextSeq++, tx.hash, encodeMempoolTx(tx.tx), tx.tx.length, tx.height, tx.senders);
+    }
+    txs = draft.done();
+    held = heldDraft.done();
+  }
+  const released: MempoolGossipState = {
+    ...state,
+    nextSeq,
+    txs,
+    held,
+    heldCut: state.heldNextSeq,
+    releaseArmed: !held.isEmpty(),
+  };
+  const effects: MempoolGossipEffect[] = [];
+  let peers = released.peers;
+  if (nextSeq !== state.nextSeq)
+    released.peers.forEach((cursor, peerId) => {
+      if (cursor.status === "idle") peers = advance(released, peers, peerId, cursor, effects);
+    });
+  if (released.releaseArmed)
+    effects.push({ type: "ScheduleRelayRelease", afterMs: state.config.relayHoldMs });
+  return { state: peers === released.peers ? released : { ...released, peers }, effects };
+}
+
 export function mempoolGossipReducer(
   state: MempoolGossipState,
   input: MempoolGossipInput,
@@ -143,10 +205,12 @@ export function mempoolGossipReducer(
       if (!state.peers.has(input.peerId)) return { state, effects: [] };
       const peers = state.peers.delete(input.peerId);
       if (!peers.isEmpty()) return { state: { ...state, peers }, effects: [] };
-      return { state: { ...state, peers, txs: GossipList.EMPTY }, effects: [] };
+      return { state: { ...state, peers, txs: GossipList.EMPTY, held: GossipList.EMPTY }, effects: [] };
     }
     case "TxAdmitted": {
-      if (state.peers.isEmpty() || state.txs.has(input.hash)) return { state, effects: [] };
+      if (state.peers.isEmpty() || state.txs.has(input.hash) || state.held.has(input.hash))
+        return { state, effects: [] };
+      if (state.config.relayHoldMs > 0 && input.senders.length > 0) return hold(state, input);
       const seq = state.nextSeq;
       const txs = state.txs.with(
         seq,
@@ -172,7 +236,17 @@ export function mempoolGossipReducer(
       const draft = state.txs.edit();
       let changed = false;
       for (const { hash, peerId } of input.notes) if (draft.noteSender(hash, peerId)) changed = true;
-      return { state: changed ? { ...state, txs: draft.done() } : state, effects: [] };
+      const txs = changed ? draft.done() : state.txs;
+      let held = state.held;
+      if (!held.isEmpty()) {
+        // A held tx's later senders are not offered it when it is released.
+        const heldDraft = held.edit();
+        let heldChanged = false;
+        for (const { hash, peerId } of input.notes)
+          if (heldDraft.noteSender(hash, peerId)) heldChanged = true;
+        if (heldChanged) held = heldDraft.done();
+      }
+      return { state: changed || held !== state.held ? { ...state, txs, held } : state, effects: [] };
     }
     case "TxsLeftPool": {
       // A block's txs leave in one edit: this runs inside the mempool update, which holds the main
@@ -180,7 +254,16 @@ export function mempoolGossipReducer(
       const draft = state.txs.edit();
       let changed = false;
       for (const hash of input.hashes) if (draft.remove(hash)) changed = true;
-      return { state: changed ? { ...state, txs: draft.done() } : state, effects: [] };
+      const txs = changed ? draft.done() : state.txs;
+      let held = state.held;
+      if (!held.isEmpty()) {
+        // Gone while held: never relayed (the hold's point).
+        const heldDraft = held.edit();
+        let heldChanged = false;
+        for (const hash of input.hashes) if (heldDraft.remove(hash)) heldChanged = true;
+        if (heldChanged) held = heldDraft.done();
+      }
+      return { state: changed || held !== state.held ? { ...state, txs, held } : state, effects: [] };
     }
     case "GossipTxSendFinished": {
       const cursor = state.peers.get(input.peerId);
@@ -202,6 +285,8 @@ export function mempoolGossipReducer(
       }
       return step(state, input.peerId, { next: input.through + 1, height, status: "idle" });
     }
+    case "RelayReleaseDue":
+      return release(state);
     case "GossipSleepElapsed": {
       const cursor = state.peers.get(input.peerId);
       if (cursor === undefined || cursor.status !== "sleeping") return { state, effects: [] };

@@ -26,6 +26,15 @@ export interface MempoolGossipConfig {
    * max_tx_bytes tx, so a peer that takes our largest tx takes every batch.
    */
   readonly batchMessageBytes: number;
+  /**
+   * How long a tx that peers sent us waits before we offer it to our other peers (0: at once, as
+   * v0.34). Its sender gossips it to its own peers too, so where they are ours as well (a full
+   * mesh: every testnet of a few validators) our relay is a copy each of them decrypts, decodes and
+   * turns away; most txs are committed and gone from the pool before the hold ends, and are then
+   * never relayed. A tx still pending after it is relayed as before, so a peer our sender does not
+   * reach still gets it, only later. Txs from our own clients are never held.
+   */
+  readonly relayHoldMs: number;
 }
 
 export const DEFAULT_MEMPOOL_GOSSIP_CONFIG: MempoolGossipConfig = {
@@ -35,6 +44,7 @@ export const DEFAULT_MEMPOOL_GOSSIP_CONFIG: MempoolGossipConfig = {
   messagesPerSend: 1,
   sendBytes: Number.POSITIVE_INFINITY,
   batchMessageBytes: Number.POSITIVE_INFINITY,
+  relayHoldMs: 0,
 };
 
 /**
@@ -63,10 +73,34 @@ export interface MempoolGossipState {
    */
   readonly txs: GossipList;
   readonly peers: ImmutableMap<string, PeerCursor>;
+  /**
+   * Txs peers sent us, held for relayHoldMs before they join `txs` (numbered by `heldNextSeq`, in
+   * the order they were admitted; empty while there is no peer or no hold). A tx that leaves the
+   * pool while held leaves this list and is never relayed. Its entries' "message" is the tx alone:
+   * the message is encoded at release.
+   */
+  readonly held: GossipList;
+  readonly heldNextSeq: number;
+  /**
+   * The release timer's cut: when it fires, the held txs numbered below it go to `txs` (each has
+   * waited at least one full relayHoldMs), and the cut moves to `heldNextSeq`.
+   */
+  readonly heldCut: number;
+  /** A ScheduleRelayRelease is out and its RelayReleaseDue not yet folded. */
+  readonly releaseArmed: boolean;
 }
 
 export function initialMempoolGossipState(
   config: MempoolGossipConfig = DEFAULT_MEMPOOL_GOSSIP_CONFIG,
 ): MempoolGossipState {
-  return { config, nextSeq: 0, txs: GossipList.EMPTY, peers: ImmutableMap() };
+  return {
+    config,
+    nextSeq: 0,
+    txs: GossipList.EMPTY,
+    peers: ImmutableMap(),
+    held: GossipList.EMPTY,
+    heldNextSeq: 0,
+    heldCut: 0,
+    releaseArmed: false,
+  };
 }

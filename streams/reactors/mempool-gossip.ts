@@ -91,7 +91,9 @@ export const MEMPOOL_GOSSIP_MESSAGES_PER_SEND = 64;
 /** Bytes after which a send takes no further message: one write batch of the connection. */
 export const MEMPOOL_GOSSIP_SEND_BYTES = 65536;
 
-/** The settings the reactor reads: mempool.broadcast, mempool.max_tx_bytes, peer_gossip_sleep. */
+const RELAY_RELEASE_DUE: MempoolGossipInput = { type: "RelayReleaseDue" };
+
+/** The settings the reactor reads: mempool.broadcast, max_tx_bytes, relay_hold, peer_gossip_sleep. */
 export function mempoolGossipConfigOf(config: NodeConfig): MempoolGossipDeps["config"] {
   return {
     broadcast: config.mempool.broadcast,
@@ -102,6 +104,7 @@ export function mempoolGossipConfigOf(config: NodeConfig): MempoolGossipDeps["co
     sendBytes: MEMPOOL_GOSSIP_SEND_BYTES,
     // One message of our largest tx: a peer with our max_tx_bytes takes every batch.
     batchMessageBytes: mempoolRecvMessageCapacity(config.mempool.max_tx_bytes),
+    relayHoldMs: config.mempool.relay_hold,
   };
 }
 
@@ -165,10 +168,12 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
 
   const handler = (effect$: Observable<MempoolGossipEffect>): Observable<MempoolGossipInput> =>
     effect$.pipe(
-      mergeMap((e) =>
-        e.type === "SendGossipTx"
-          ? sendOne(e)
-          : timer(e.afterMs, scheduler).pipe(
+      mergeMap((e): Observable<MempoolGossipInput> => {
+        switch (e.type) {
+          case "SendGossipTx":
+            return sendOne(e);
+          case "ScheduleGossipSleep":
+            return timer(e.afterMs, scheduler).pipe(
               map(
                 (): MempoolGossipInput => ({
                   type: "GossipSleepElapsed",
@@ -176,8 +181,11 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
                   peerHeight: peerHeight(e.peerId),
                 }),
               ),
-            ),
-      ),
+            );
+          case "ScheduleRelayRelease":
+            return timer(e.afterMs, scheduler).pipe(map((): MempoolGossipInput => RELAY_RELEASE_DUE));
+        }
+      }),
     );
 
   let latest = initialMempoolGossipState(deps.config);

@@ -55,6 +55,16 @@ test("hostnames from a prefix and suffix; no peers when not populated", () => {
     ["val0.lan:27000", "val1.lan:27000"],
   );
   assert.equal(loadConfig(report.nodes[0]!.dir).config.p2p.persistent_peers, "");
+  assert.equal(loadConfig(report.nodes[0]!.dir).config.mempool.relay_hold, 0, "no mesh: relays at once");
+});
+
+test("a full mesh (peers populated) holds relayed txs: every node already has its sender's", () => {
+  const report = createTestnet(options({ validators: 3, nonValidators: 1 }));
+  for (const node of report.nodes) {
+    const { config } = loadConfig(node.dir);
+    assert.equal(config.p2p.persistent_peers.split(",").length, 3);
+    assert.equal(config.mempool.relay_hold, 3000);
+  }
 });
 
 test("bounds: no nodes, too many nodes, ports past 65535, a bad IP", () => {

@@ -42,4 +42,5 @@ export const TEST_MEMPOOL_GOSSIP_CONFIG: MempoolGossipDeps["config"] = {
   batchMessageBytes: 2048,
   messagesPerSend: 64,
   sendBytes: 65536,
+  relayHoldMs: 0,
 };

@@ -59,3 +59,30 @@ test("a tx a peer sends again is turned away before admission, its sender noted 
   reactor.stop();
   running.unsubscribe();
 });
+
+test("with a relay hold a peer's tx reaches our other peers only once the hold's timer has released it", async () => {
+  const { layer, sent, add, from } = layerOf();
+  const mempool = testMempoolNode();
+  const running = mempool.start();
+  const reactor = startMempoolGossipReactor(layer, {
+    mempool,
+    config: { ...TEST_MEMPOOL_GOSSIP_CONFIG, relayHoldMs: 20 },
+    logger: createLogger({ level: "none" }),
+    onFault: (f) => assert.fail(f.reason),
+  });
+  for (const peer of ["A", "D"]) add(peer);
+  from("A", "k=v");
+  await tick();
+  await tick();
+  assert.ok(mempool.state().txs.has(mempool.hashTx(text("k=v")).key), "A's tx was admitted");
+  assert.equal(sent.length, 0, "held: nothing relayed yet");
+  // The first fire moves the cut, the second releases: between one and two holds.
+  await new Promise((r) => setTimeout(r, 80));
+  assert.deepEqual(
+    sent.map((s) => s.peerId),
+    ["D"],
+    "released to the peer that did not send it",
+  );
+  reactor.stop();
+  running.unsubscribe();
+});

@@ -413,3 +413,17 @@ test("mconnection: prompt sends in a turn that already wrote 512 KiB wait for th
   await eventually(() => totalWritten(transport) >= 12 * 65536 + 1);
   connection.close("x");
 });
+
+test("mconnection: a one-packet message is a plain Uint8Array view of the chunk read, not a copy", () => {
+  const { transport, connection, messages } = make();
+  const message = Uint8Array.of(1, 2, 3, 4, 5);
+  const chunk = Buffer.from(encodePacketMsgDelimited(CH_B, true, message));
+  transport.feed(chunk);
+  assert.equal(messages.length, 1);
+  const [channel, got] = messages[0]!;
+  assert.equal(channel, CH_B);
+  assert.deepEqual(got, message);
+  assert.equal(got.buffer, chunk.buffer, "shares the chunk's memory");
+  assert.equal(got.constructor, Uint8Array, "not a Buffer, though the chunk is one");
+  connection.close("x");
+});

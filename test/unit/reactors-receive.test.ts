@@ -51,6 +51,7 @@ describe("mempool reactor", () => {
         batchMessageBytes: 20,
         messagesPerSend: 1,
         sendBytes: 20,
+        relayHoldMs: 0,
       },
       logger,
       onFault: (f) => assert.fail(f.reason),

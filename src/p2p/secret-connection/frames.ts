@@ -85,7 +85,7 @@ export class FrameOpener {
     this.key = createSecretKey(key);
   }
 
-  /** Opens one 1044-byte sealed frame and returns its chunk (a fresh buffer). */
+  /** Opens one 1044-byte sealed frame and returns its chunk: a plain Uint8Array view of a fresh buffer. */
   open(sealed: Uint8Array): Uint8Array {
     if (sealed.length !== SEALED_FRAME_SIZE) {
       throw new P2pError(
@@ -112,6 +112,7 @@ export class FrameOpener {
     if (length > DATA_MAX_SIZE) {
       throw new P2pError("P2P_BAD_FRAME", `frame chunk length ${length} is greater than ${DATA_MAX_SIZE}`);
     }
-    return plain.subarray(DATA_LEN_SIZE, DATA_LEN_SIZE + length);
+    // Not plain.subarray: that is a Buffer, and the messages cut from this chunk are views of it.
+    return new Uint8Array(plain.buffer, plain.byteOffset + DATA_LEN_SIZE, length);
   }
 }
