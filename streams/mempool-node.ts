@@ -76,10 +76,11 @@ export interface MempoolNode extends NodeMempool {
 export type PeerTxAnswered = (from: string, hash: string, outcome: AdmissionDecided["outcome"]) => void;
 
 /**
- * Bytes a view's buffer may hold beyond the view for the view to be kept as the tx's own: a peer's
- * tx is a view into its one-tx message (mempool-wire.ts), a buffer of its own made per message by
- * the connection, behind 4 to 8 bytes of the message's framing. Copying it again cost an array
- * and its backing store per admitted peer tx; keeping it pins those few bytes.
+ * Bytes a view's buffer may hold beyond the view for the view to be kept as the tx's own. A peer's
+ * tx is a view into its message (mempool-wire.ts), and a one-packet message is itself a view of the
+ * decrypted frame it came in (up to 1 KiB, src/p2p/mconnection/mconnection.ts): such a tx is
+ * copied here once, so a kept tx never pins its frame. A tx whose buffer is its own but for a few
+ * bytes of framing (a message of several packets, concatenated) is kept as it is.
  */
 export const OWN_BYTES_SLACK = 16;
 
