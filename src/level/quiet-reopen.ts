@@ -7,9 +7,9 @@
 // in the process's RSS (clean page cache, but counted) until the table leaves that cache; and its
 // block cache keeps the data blocks read. classic-level has no call that empties either: only
 // closing the database does. After a load, the tx index's two databases held 12–18 MB of mapped
-// tables and most of the block caches (docs/storage.md "Memory"), and an idle node neither reads
-// nor writes them (they are written only for a height with txs, read only by the tx and search
-// routes).
+// tables and most of the block caches (docs/storage.md "Memory"), and an idle node barely touches
+// them: an empty height writes a few bytes and seeks past its (absent) bodies, which maps little
+// again; the tx and search routes read them.
 //
 // How it is sequenced: every use of the databases goes through `use` (the tx index's reader and
 // writer wrappers, src/store/open-stores.ts). A reopen starts only at a moment when no use is in

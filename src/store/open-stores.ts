@@ -97,7 +97,7 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
         { budget: options.searchBudget },
         options.txIndexLevel,
       );
-      // Quiet at idle (written only for heights with txs, read only by the tx and search routes),
+      // Nearly quiet at idle (an empty height writes a few bytes; the tx and search routes read),
       // so the idle release closes and reopens both databases (src/level/quiet-reopen.ts); every
       // use goes through the group's gate.
       const quiet = new QuietReopen(kv.databases);
