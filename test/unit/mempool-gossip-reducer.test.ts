@@ -8,12 +8,12 @@ import {
   initialMempoolGossipState,
   type MempoolGossipEffect,
   type MempoolGossipInput,
-  type MempoolGossipState,
   mempoolGossipReducer,
   type PooledTx,
 } from "../../src/mempool-gossip/index.js";
 import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
 import { encodeMempoolTx, encodeMempoolTxs } from "../../src/p2p/mempool-wire.js";
+import { steps } from "./mempool-gossip-steps.js";
 
 const tx = (n: number) => Uint8Array.of(n);
 const admitted = (n: number, height = 0n, senders: string[] = []): MempoolGossipInput => ({
@@ -74,17 +74,6 @@ const sleep = (peerId: string): MempoolGossipEffect => ({
   peerId,
   afterMs: 100,
 });
-
-/** Folds the inputs one by one, checking each one's effects. */
-function steps(rows: [MempoolGossipInput, MempoolGossipEffect[]][], start = initialMempoolGossipState()) {
-  let state: MempoolGossipState = start;
-  for (const [i, [input, expected]] of rows.entries()) {
-    const t = mempoolGossipReducer(state, input);
-    assert.deepEqual(t.effects, expected, `row ${i} (${input.type})`);
-    state = t.state;
-  }
-  return state;
-}
 
 describe("mempool gossip reducer", () => {
   test("a new peer is offered the pool oldest first, one tx in flight, then waits at the end", () => {

@@ -13,6 +13,7 @@ import {
 } from "../../src/mempool-gossip/index.js";
 import { CHANNEL_MEMPOOL } from "../../src/p2p/channels.js";
 import { encodeMempoolTx } from "../../src/p2p/mempool-wire.js";
+import { steps } from "./mempool-gossip-steps.js";
 
 const HOLD_MS = 3000;
 const tx = (n: number) => Uint8Array.of(n);
@@ -53,17 +54,6 @@ function holding(): MempoolGossipState {
   const config = { ...DEFAULT_MEMPOOL_GOSSIP_CONFIG, relayHoldMs: HOLD_MS, messagesPerSend: 64 };
   let state = initialMempoolGossipState(config);
   for (const peer of ["A", "B", "C"]) state = mempoolGossipReducer(state, added(peer)).state;
-  return state;
-}
-
-/** Folds the inputs one by one, checking each one's effects. */
-function steps(rows: [MempoolGossipInput, MempoolGossipEffect[]][], start: MempoolGossipState) {
-  let state = start;
-  for (const [i, [input, expected]] of rows.entries()) {
-    const t = mempoolGossipReducer(state, input);
-    assert.deepEqual(t.effects, expected, `row ${i} (${input.type})`);
-    state = t.state;
-  }
   return state;
 }
 
