@@ -7,7 +7,7 @@
 //
 // Given the node's own log (LogSync.syncRecording), the file store makes the log's sync the
 // signature's one durable step: the state goes into the log as a record of its own, the log is
-// fdatasynced on a thread of the store's (not the pool the stores' batches share), and `save`
+// fdatasynced on a thread of the store's (log-sync-thread.ts; not the pool the stores' batches share), and `save`
 // resolves then. The file is written after, off the signature's path and at most once a second (trailing-state-file.ts), so it
 // is never ahead of the log; a crash may leave it behind, and start-up rewrites it from the log
 // before anything is signed (state-from-log.ts). That takes the spare's fdatasync, the rename and
@@ -23,6 +23,7 @@ import {
   writePrivValidatorStateAsync,
 } from "../types/key-file-priv-validator-state.js";
 import { type LogSync, syncedOnPool } from "./log-sync.js";
+import { LogSyncThread } from "./log-sync-thread.js";
 import { StateFileWriter } from "./state-file-writer.js";
 import { signStateRecordOfText } from "./state-from-log.js";
 import { TrailingStateFile } from "./trailing-state-file.js";
@@ -54,7 +55,7 @@ export interface FileSignStateStoreOptions {
   /** The thread that writes the file (a new one, started at the first save, unless given). */
   writer?: StateFileWriter;
   /** The thread that runs a recording log's fdatasync (a new one unless given). */
-  logSyncer?: StateFileWriter;
+  logSyncer?: LogSyncThread;
   /** How often at most the file is written behind a recording log (trailing-state-file.ts). */
   fileEveryMs?: number;
 }
@@ -76,7 +77,7 @@ export function fileSignStateStore(
         writePrivValidatorStateAsync(path, next, fs, after === undefined ? undefined : syncedOnPool(after)),
     };
   const writer = options.writer ?? new StateFileWriter();
-  const logSyncer = options.logSyncer ?? new StateFileWriter();
+  const logSyncer = options.logSyncer ?? new LogSyncThread();
   const trailing = new TrailingStateFile(path, writer, options.fileEveryMs);
   return {
     state,

@@ -35,8 +35,6 @@ export type StateFileRequest =
   | { kind: "abort"; id: number }
   /** The log's fdatasync on `fd`, then the commit of `id` if it succeeded, else its abort. */
   | { kind: "datasync-then-commit"; id: number; fd: number }
-  /** The log's fdatasync on `fd` alone, answered with `synced` (a log holding the signer's record). */
-  | { kind: "datasync"; id: number; fd: number }
   /** Answered at once: the thread is up (StateFileWriter.warmUp). */
   | { kind: "ping"; id: number };
 
@@ -214,15 +212,6 @@ function replace(id: number, entry: Staged, extra: { synced?: true }): void {
 port.on("message", (request: StateFileRequest) => {
   if (request.kind === "ping") {
     port.postMessage({ id: request.id, ok: true } satisfies StateFileAnswer);
-    return;
-  }
-  if (request.kind === "datasync") {
-    try {
-      fdatasyncSync(request.fd);
-      port.postMessage({ id: request.id, ok: true, synced: true } satisfies StateFileAnswer);
-    } catch (error) {
-      port.postMessage({ ...failed(request.id, error), synced: false } satisfies StateFileAnswer);
-    }
     return;
   }
   if (request.kind === "stage") {

@@ -128,23 +128,6 @@ export class StateFileWriter {
     return done;
   }
 
-  /**
-   * The log's fdatasync of `fd` run on this thread (a log that holds the signer's record: the
-   * signature's one durable step), so it waits neither for node's thread pool, which the stores'
-   * batches share, nor for a state file write under way on the other writer. Rejects with the
-   * fs error when it fails, or when the thread dies with it out (whether it ran is then unknown).
-   */
-  datasync(fd: number): Promise<void> {
-    const worker = this.workerNow();
-    const id = this.nextId++;
-    const synced = new Promise<void>((resolve, reject) => {
-      this.syncs.set(id, { worker, resolve, reject });
-    });
-    this.refWhileOut(worker);
-    this.post(worker, { kind: "datasync", id, fd });
-    return synced;
-  }
-
   private holds(content: string): boolean {
     const hold = this.options.testHoldStages;
     return typeof hold === "function" ? hold(content) : hold === true;

@@ -10,7 +10,7 @@
 //   RPC_BENCH_BIN=<bin/run.js> runs another build)
 // TX_COMMIT_KEEP=1 keeps the nodes' homes and prints them, for test/bench/height-phases.ts.
 // Writes bench-results/tx-commit.json; never fails on time.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BenchNode, buildIfMissing, load, root, round } from "./rpc-bench-node.js";
 
@@ -26,6 +26,19 @@ const spread = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return { p50: round(quantile(s, 0.5)), p90: round(quantile(s, 0.9)), p99: round(quantile(s, 0.99)) };
 };
+
+/**
+ * CPU time (user + system, ms) of the node's main thread alone (its task of the same id as the
+ * process), 0 where /proc is absent: the consensus loop's own share beside the process's total.
+ */
+function mainThreadCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
 
 /** `calls` calls of `method` on `node`, one at a time, each with a new tx; milliseconds each. */
 async function timed(
@@ -58,8 +71,10 @@ async function measure(createEmptyBlocks: boolean) {
     const from = node.commits.length;
     const load0 = load1();
     const cpu0 = node.cpuMs();
+    const main0 = mainThreadCpuMs(node.pid);
     const commit = await timed(node, "broadcast_tx_commit", "c", CALLS);
     const cpu = node.cpuMs() - cpu0;
+    const mainCpu = mainThreadCpuMs(node.pid) - main0;
     const heights = node.commits.slice(from);
     const gaps = heights.slice(1).map((c, i) => c.at - heights[i]!.at);
     const interval = spread(gaps);
@@ -75,6 +90,7 @@ async function measure(createEmptyBlocks: boolean) {
       heightsPerCall: round(heights.length / CALLS),
       // the node's CPU (all its threads) over the calls, per height made meanwhile
       cpuMsPerHeight: round(cpu / Math.max(1, heights.length)),
+      mainThreadCpuMsPerHeight: round(mainCpu / Math.max(1, heights.length)),
       commitP50OverHeightP50: round(commitMs.p50 / Math.max(0.01, interval.p50)),
       failures: sync.failures + commit.failures,
     };
@@ -87,7 +103,7 @@ const results = [await measure(true), await measure(false)];
 for (const r of results) {
   const c = r.broadcastTxCommitMs;
   console.log(
-    `create_empty_blocks=${r.createEmptyBlocks}: broadcast_tx_commit p50/p90/p99 ${c.p50}/${c.p90}/${c.p99} ms | broadcast_tx_sync p50 ${r.broadcastTxSyncMs.p50} ms | height interval p50 ${r.heightIntervalMs.p50} ms, CPU ${r.cpuMsPerHeight} ms/height, commit p50 ÷ that ${r.commitP50OverHeightP50} | ${r.heights} heights for ${CALLS} calls (${r.emptyHeights} empty) | failures ${r.failures} | load ${r.loadAverage.join("→")}`,
+    `create_empty_blocks=${r.createEmptyBlocks}: broadcast_tx_commit p50/p90/p99 ${c.p50}/${c.p90}/${c.p99} ms | broadcast_tx_sync p50 ${r.broadcastTxSyncMs.p50} ms | height interval p50 ${r.heightIntervalMs.p50} ms, CPU ${r.cpuMsPerHeight} ms/height (main thread ${r.mainThreadCpuMsPerHeight}), commit p50 ÷ that ${r.commitP50OverHeightP50} | ${r.heights} heights for ${CALLS} calls (${r.emptyHeights} empty) | failures ${r.failures} | load ${r.loadAverage.join("→")}`,
   );
 }
 mkdirSync(join(root, "bench-results"), { recursive: true });
