@@ -28,6 +28,8 @@ export interface Composite {
   candidates?: Candidate[];
   /** Where the search for a candidate to evict starts (the oldest first). */
   ring?: number;
+  /** Candidates evicted in this height: past EVICTIONS_KEPT, new values are not taken. */
+  evictions?: number;
 }
 
 interface Candidate {
@@ -53,6 +55,11 @@ export class HeightEventLists {
    * most EVENT_LIST_SPAN × 16 occurrences (256 KiB) whatever a tx's events repeat.
    */
   static readonly MAX_PER_TX = 16;
+  /**
+   * Evictions after which a composite key takes no new candidate in the height: a key whose values
+   * are mostly unique (the kvstore's `app.key`) would otherwise make a candidate, and garbage, per tx.
+   */
+  static readonly EVICTIONS_KEPT = 32;
   readonly #composites: Composite[] = [];
   readonly #dropped = new Set<number>();
 
@@ -85,6 +92,7 @@ export class HeightEventLists {
       candidates = [];
       composite.candidates = candidates;
       composite.ring = 0;
+      composite.evictions = 0;
       this.#composites.push(composite);
     }
     for (let c = 0; c < candidates.length; c++) {
@@ -100,19 +108,20 @@ export class HeightEventLists {
       candidate.occurrences.push(txIndex, seq);
       return true;
     }
-    const fresh: Candidate = { value, occurrences: [txIndex, seq], lastIndex: txIndex, run: 1 };
     if (candidates.length < HeightEventLists.CANDIDATES_PER_KEY) {
-      candidates.push(fresh);
+      candidates.push({ value, occurrences: [txIndex, seq], lastIndex: txIndex, run: 1 });
       return true;
     }
+    if (composite.evictions! >= HeightEventLists.EVICTIONS_KEPT) return false;
     // Full: the oldest candidate still under the threshold is written out and gives its place.
     for (let n = 0; n < candidates.length; n++) {
       const at = (composite.ring! + n) % candidates.length;
       const candidate = candidates[at]!;
       if (candidate.occurrences.length / 2 >= this.threshold) continue;
       this.#writeSingles(composite.bytes, candidate);
-      candidates[at] = fresh;
+      candidates[at] = { value, occurrences: [txIndex, seq], lastIndex: txIndex, run: 1 };
       composite.ring = (at + 1) % candidates.length;
+      composite.evictions!++;
       return true;
     }
     return false;
