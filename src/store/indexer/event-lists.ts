@@ -52,7 +52,7 @@ export class HeightEventLists {
   static readonly CANDIDATES_PER_KEY = 4;
   /**
    * Occurrences of one pair in one tx a list takes; more keep keys of their own, so a chunk holds at
-   * most EVENT_LIST_SPAN × 16 occurrences (256 KiB) whatever a tx's events repeat.
+   * most EVENT_LIST_SPAN × 16 occurrences (64 KiB) whatever a tx's events repeat.
    */
   static readonly MAX_PER_TX = 16;
   /**
