@@ -12,6 +12,7 @@ import { StoreError } from "../errors.js";
 import { concatBytes, encodeHeight, heightKey, readUint32, readUint64, writeUint32 } from "../key-bytes.js";
 import { type BinaryLevel, LevelBatch } from "../level-database.js";
 import { decodeStored, encodeMessage } from "../proto-codec.js";
+import { type Composite, EventListRemovals, HeightEventLists } from "./event-lists.js";
 import { BLOCK_DOCUMENT, type IndexedDocument, TX_DOCUMENT } from "./event-match.js";
 import type { HeightIndexInput } from "./height-index-input.js";
 import { HomeGroups } from "./home-groups.js";
@@ -29,6 +30,7 @@ import {
   PREFIX_MOVED_BODIES,
   PREFIX_TX_BODY,
   PREFIX_TX_EVENT,
+  PREFIX_TX_EVENT_LIST,
   PREFIX_TX_HOMES,
   splitPositions,
   TX_HOME_BYTES,
@@ -102,7 +104,16 @@ export interface EventIndexerOptions {
   budget?: SearchBudget;
   /** fsync index batches (default false: the index is rebuilt from blocks and state at start-up). */
   sync?: boolean;
+  /**
+   * Occurrences of a (key, value) pair within a height from which it is written as a list
+   * (index-keys.ts, PREFIX_TX_EVENT_LIST) rather than as a key per occurrence (default 2;
+   * Infinity writes the form before lists, as tests of both forms do).
+   */
+  eventListThreshold?: number;
 }
+
+/** A pair seen twice in a height is listed: a list of one occurrence would save nothing. */
+export const DEFAULT_EVENT_LIST_THRESHOLD = 2;
 
 type Batch = LevelBatch;
 
@@ -111,11 +122,12 @@ type Batch = LevelBatch;
  * KNOWN_KEYS_PER_TYPE attribute keys of a type (an app's events repeat a few keys in every tx; a
  * fresh array per attribute per tx was one of the index's larger allocations), found again by
  * comparing the attribute key's few bytes. The batch copies what it is given, so sharing is safe.
+ * A known key also carries the height's list candidates of its values (event-lists.ts).
  */
 class CompositeKeys {
   static readonly KNOWN_KEYS_PER_TYPE = 16;
-  #types = new Map<string, { head: Uint8Array; known: Uint8Array[] }>();
-  of(type: string, attributeKey: Uint8Array): Uint8Array {
+  #types = new Map<string, { head: Uint8Array; known: Composite[] }>();
+  of(type: string, attributeKey: Uint8Array): Composite {
     let entry = this.#types.get(type);
     if (entry === undefined) {
       entry = { head: utf8.encode(`${type}.`), known: [] };
@@ -123,13 +135,15 @@ class CompositeKeys {
     }
     const { head, known } = entry;
     for (let k = 0; k < known.length; k++) {
-      if (endsWith(known[k]!, head.length, attributeKey)) return known[k]!;
+      if (endsWith(known[k]!.bytes, head.length, attributeKey)) return known[k]!;
     }
-    const out = new Uint8Array(head.length + attributeKey.length);
-    out.set(head, 0);
-    out.set(attributeKey, head.length);
-    if (known.length < CompositeKeys.KNOWN_KEYS_PER_TYPE) known.push(out);
-    return out;
+    const bytes = new Uint8Array(head.length + attributeKey.length);
+    bytes.set(head, 0);
+    bytes.set(attributeKey, head.length);
+    const listable = known.length < CompositeKeys.KNOWN_KEYS_PER_TYPE;
+    const composite: Composite = { bytes, listable };
+    if (listable) known.push(composite);
+    return composite;
   }
 }
 
@@ -150,14 +164,16 @@ function putEventEntries(
   txIndex: number | undefined,
   firstSeq: number,
   del = false,
+  lists?: HeightEventLists,
 ): void {
   for (let i = 0; i < events.length; i++) {
     const event = events[i]!;
     for (const attribute of event.attributes) {
       if (!attribute.index) continue;
       const composite = keys.of(event.type, attribute.key);
-      if (composite.length > MAX_INDEXED_KEY_BYTES) continue;
-      const key = scratch.entryKey(prefix, composite, attribute.value, height, txIndex, firstSeq + i);
+      if (composite.bytes.length > MAX_INDEXED_KEY_BYTES) continue;
+      if (lists?.add(composite, attribute.value, txIndex!, firstSeq + i)) continue;
+      const key = scratch.entryKey(prefix, composite.bytes, attribute.value, height, txIndex, firstSeq + i);
       if (del) batch.del(key);
       else batch.put(key, EVENT_ENTRY_VALUE);
     }
@@ -176,6 +192,12 @@ export class EventIndexer implements HeightIndexer {
   #indexedHeight = 0n;
   readonly #budget: SearchBudget;
   readonly #sync: boolean;
+  readonly #listThreshold: number;
+  /**
+   * No key of tx_index_bodies.db is at a height above this (its last height at open, then every
+   * height written): a height above it has no stray bodies to look for.
+   */
+  #bodiesTop = 0n;
   // Every batch here copies its keys and values at once (LevelBatch's `copies`), so each is built
   // in one of these reused buffers: keys in one, values in the other.
   readonly #keyScratch = new KeyScratch();
@@ -189,11 +211,14 @@ export class EventIndexer implements HeightIndexer {
     this.#bodies = bodies;
     this.#budget = options.budget ?? DEFAULT_SEARCH_BUDGET;
     this.#sync = options.sync ?? false;
+    this.#listThreshold = options.eventListThreshold ?? DEFAULT_EVENT_LIST_THRESHOLD;
+    HeightEventLists.checkThreshold(this.#listThreshold);
     const txSpace = kvSearchSpace({
       db,
       positionDb: bodies,
       kind: TX_DOCUMENT,
       entryPrefix: PREFIX_TX_EVENT,
+      listPrefix: PREFIX_TX_EVENT_LIST,
       positionPrefix: PREFIX_TX_BODY,
       positionWidth: TX_HOME_BYTES,
       positionOfHash: async (hash) => this.#homeOf(hash)?.position,
@@ -258,6 +283,7 @@ export class EventIndexer implements HeightIndexer {
     const bodies = indexer.#bodies === db ? indexed : await lastBodiesHeight(indexer.#bodies);
     indexer.#indexedHeight = indexed;
     if (bodies < indexed) indexer.#indexedHeight = bodies;
+    indexer.#bodiesTop = indexer.#bodies === db ? indexed : bodies;
     await indexer.#finishPendingMoves();
     return indexer;
   }
@@ -284,6 +310,8 @@ export class EventIndexer implements HeightIndexer {
     try {
       const { newHeight, movedFrom } = await this.#buildHeight(batches, input);
       const moved = movedFrom.length > 0 && batches.bodies !== batches.index;
+      // Raised before the bodies' write: whether or not it lands, no key is above the new top.
+      if (input.height > this.#bodiesTop) this.#bodiesTop = input.height;
       if (batches.bodies !== batches.index) await batches.bodies.write({ sync: this.#sync });
       await batches.index.write({ sync: this.#sync || moved });
       if (moved) await this.#finishMoves(input.height, movedFrom);
@@ -351,16 +379,37 @@ export class EventIndexer implements HeightIndexer {
     }
     // Earlier homes of these txs are looked up while this height's entries are built, and so are
     // bodies at this height past its last tx (left by an interrupted `removeHeight` of a block
-    // this height replaces; normally none, a seek that finds nothing).
-    const previousRead = this.#db.getMany(hashes.map(txHomesKey));
+    // this height replaces). Neither is asked for when it cannot find anything: an empty height has
+    // no homes, and a height above every height the bodies' database holds has no stray bodies
+    // (a new height, every time but start-up repair); each ask was a trip to the thread pool.
+    const previousRead: Promise<(Uint8Array | undefined)[]> =
+      txs.length === 0 ? Promise.resolve([]) : this.#db.getMany(hashes.map(txHomesKey));
     const strayRead =
-      this.#bodies === this.#db
+      this.#bodies === this.#db || height > this.#bodiesTop
         ? Promise.resolve([])
         : this.#bodies
             .keys({ gte: txBodyKey(height, txs.length), lt: heightKey(PREFIX_TX_BODY, height + 1n) })
             .all();
     // This height's txs by the key of their homes (one each, but for a prefix collision).
     const homeGroups = new HomeGroups(hashes);
+    // A pair's occurrences are written as a key each, or gathered into list chunks written once
+    // every tx was seen (event-lists.ts).
+    const lists = new HeightEventLists(
+      this.#listThreshold,
+      {
+        single: (composite, value, txIndex, seq) =>
+          batch.put(
+            scratch.entryKey(PREFIX_TX_EVENT, composite, value, heightBytes, txIndex, seq),
+            EVENT_ENTRY_VALUE,
+          ),
+        list: (composite, value, chunk, items) =>
+          batch.put(
+            scratch.entryKey(PREFIX_TX_EVENT_LIST, composite, value, heightBytes, undefined, chunk),
+            items,
+          ),
+      },
+      valueOfSize,
+    );
     for (let start = 0; start < txs.length; start += INDEX_SLICE_TXS) {
       if (txs.length > INDEX_SLICE_TXS) await nextTurn();
       const end = Math.min(txs.length, start + INDEX_SLICE_TXS);
@@ -375,6 +424,7 @@ export class EventIndexer implements HeightIndexer {
           group.splice(at, 1);
           batches.bodies.del(txBodyKey(height, earlierHere));
           this.#deleteTxEntries(batch, keys, height, earlierHere, txs[earlierHere]!.result.events);
+          lists.drop(earlierHere);
         }
         group.push(index);
         const resultBytes = indexed.resultBytes ?? ResponseDeliverTx.encode(indexed.result).finish();
@@ -382,9 +432,21 @@ export class EventIndexer implements HeightIndexer {
           scratch.positionKey(PREFIX_TX_BODY, heightBytes, index),
           encodeTxResult(height, index, indexed.tx, resultBytes, valueOfSize),
         );
-        putEventEntries(batch, keys, scratch, PREFIX_TX_EVENT, indexed.result.events, heightBytes, index, 0);
+        putEventEntries(
+          batch,
+          keys,
+          scratch,
+          PREFIX_TX_EVENT,
+          indexed.result.events,
+          heightBytes,
+          index,
+          0,
+          false,
+          lists,
+        );
       }
     }
+    lists.finish();
     for (const stray of await strayRead) batches.bodies.del(stray);
     // Indexed before at another height: move it. (Within this height, the loop above decided;
     // deleting keys of another height never touches what this batch puts.) With two databases
@@ -532,10 +594,14 @@ export class EventIndexer implements HeightIndexer {
     return newHeight;
   }
 
-  /** Deletes each tx's event entries at its home (a moved or removed tx), read from its body. */
+  /**
+   * Deletes each tx's event entries at its home (a moved or removed tx), read from its body: its
+   * keys of their own, and its occurrences in its height's lists (whichever form holds them).
+   */
   async #deleteHomes(batch: Batch, keys: CompositeKeys, homes: readonly TxHome[]): Promise<void> {
     if (homes.length === 0) return;
     const bodies = await this.#bodies.getMany(homes.map((h) => txBodyKey(h.height, h.index)));
+    const removals = new EventListRemovals();
     homes.forEach((home, i) => {
       const raw = bodies[i];
       const events =
@@ -543,7 +609,16 @@ export class EventIndexer implements HeightIndexer {
           ? []
           : decodeStored(TxResult, raw, bodyWhere(home.height, home.index)).result.events;
       this.#deleteTxEntries(batch, keys, home.height, home.index, events);
+      events.forEach((event, seq) => {
+        for (const attribute of event.attributes) {
+          if (!attribute.index) continue;
+          const composite = keys.of(event.type, attribute.key).bytes;
+          if (composite.length > MAX_INDEXED_KEY_BYTES) continue;
+          removals.add(composite, attribute.value, home.height, home.index, seq);
+        }
+      });
     });
+    await removals.apply(this.#db, batch);
   }
 
   #deleteTxEntries(

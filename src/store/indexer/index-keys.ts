@@ -5,6 +5,9 @@
 // tx_index.db:
 //   0x00                                   → last indexed height (8 bytes)
 //   0x03 entry(key,value) height(8) index(4) seq(4) → 0x01                 (tx event attributes)
+//   0x08 entry(key,value) height(8) chunk(4) → (offset u16, seq u16)…      (a (key, value) pair
+//                                             repeated within a height: its occurrences at the
+//                                             height's tx indexes [chunk·1024, chunk·1024 + 1024))
 //   0x07 hash[0..8)                        → positions (12 bytes each)     (the homes of the txs
 //                                             whose hash starts so: one, but for a collision)
 //   0x06 height(8)                         → positions (12 bytes each)     (bodies a height's moved
@@ -37,6 +40,11 @@
 // hash asked: a collision (2^-64 a pair by chance, or made on purpose) costs a body read, never a
 // wrong answer. A point read (not a scan of `prefix ‖ position` keys) keeps indexing a height one
 // getMany of its hashes, answered mostly by bloom filters.
+// Why a pair repeated within a height is one list key per 1,024 txs (event-lists.ts), not a key
+// per occurrence: an app's events often carry the same (key, value) in every tx (the kvstore's
+// `app.creator`), and each such key cost a key built, a memtable insert and ~50 bytes rewritten by
+// every compaction; the list costs 4 bytes an occurrence. Readers read both forms, so an index
+// written before lists, or a height with a pair in both forms, reads the same.
 // Versions before short homes kept `0x05 hash(32) → position`, versions before the split kept
 // 0x04 in tx_index.db, and versions before positions kept `0x01 hash → TxResult` and
 // `0x02 position → hash`; a tx_index.db holding any is refused at open (LEGACY_TX_PREFIXES,
@@ -59,6 +67,14 @@ export const LEGACY_TX_PREFIXES = { first: 0x01, end: 0x03 } as const;
 /** A tx's position: height(8) ‖ index(4). */
 export const TX_HOME_BYTES = 12;
 export const PREFIX_BLOCK_EVENTS = 0x10;
+/** `0x08 entry(key, value) height(8) chunk(4)` → the occurrences of a pair repeated in the height. */
+export const PREFIX_TX_EVENT_LIST = 0x08;
+/** Tx indexes per list chunk: an occurrence's offset in its chunk fits 16 bits. */
+export const EVENT_LIST_SPAN = 1024;
+/** An occurrence in a list: offset u16 ‖ seq u16. */
+export const EVENT_LIST_ITEM_BYTES = 4;
+/** The largest seq a list holds; an occurrence past it keeps a key of its own. */
+export const EVENT_LIST_MAX_SEQ = 0xffff;
 export const PREFIX_BLOCK_EVENT = 0x11;
 /** The prefixes that live in tx_index_bodies.db (tx_index.db held them before the split). */
 export const BODY_PREFIXES: readonly number[] = [PREFIX_TX_BODY];
@@ -238,6 +254,46 @@ function putUint32(out: Uint8Array, at: number, value: number): number {
   out[at + 2] = (value >>> 8) & 0xff;
   out[at + 3] = value & 0xff;
   return at + 4;
+}
+
+/** The key of the list chunk holding a pair's occurrence at `txIndex` of `height`. */
+export function eventListKey(
+  key: Uint8Array,
+  value: Uint8Array,
+  height: bigint | Uint8Array,
+  txIndex: number,
+): Uint8Array {
+  return entryKey(PREFIX_TX_EVENT_LIST, key, value, height, undefined, Math.floor(txIndex / EVENT_LIST_SPAN));
+}
+
+/** A list chunk's occurrences, checked for shape; `where` names the key for the error. */
+export function checkEventList(value: Uint8Array, where: string): void {
+  if (value.length === 0 || value.length % EVENT_LIST_ITEM_BYTES !== 0) {
+    throw new StoreError("STORE_CORRUPT", `${where}: an event list of ${value.length} bytes`);
+  }
+}
+
+/** The offset (tx index within its chunk) of a list's `item`th occurrence. */
+export const eventListOffset = (list: Uint8Array, item: number): number =>
+  (list[item * EVENT_LIST_ITEM_BYTES]! << 8) | list[item * EVENT_LIST_ITEM_BYTES + 1]!;
+
+/** The seq of a list's `item`th occurrence. */
+export const eventListSeq = (list: Uint8Array, item: number): number =>
+  (list[item * EVENT_LIST_ITEM_BYTES + 2]! << 8) | list[item * EVENT_LIST_ITEM_BYTES + 3]!;
+
+/** Whether a list holds the occurrence (offset, seq): its items are sorted, so a binary search. */
+export function eventListHas(list: Uint8Array, offset: number, seq: number): boolean {
+  const wanted = offset * 0x10000 + seq;
+  let low = 0;
+  let high = list.length / EVENT_LIST_ITEM_BYTES - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = eventListOffset(list, middle) * 0x10000 + eventListSeq(list, middle);
+    if (at === wanted) return true;
+    if (at < wanted) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }
 
 export interface DecodedEntry {
