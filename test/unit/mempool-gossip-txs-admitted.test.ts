@@ -80,7 +80,10 @@ test("a batch leaves the lists as the same txs admitted one by one would", () =>
     [0, "H1", []],
     [1, "H4", []],
   ]);
-  assert.deepEqual(held(together.state).map(([, hash]) => hash), ["H2", "H3"]);
+  assert.deepEqual(
+    held(together.state).map(([, hash]) => hash),
+    ["H2", "H3"],
+  );
   for (const key of ["nextSeq", "heldNextSeq", "heldCut", "releaseArmed"] as const)
     assert.deepEqual(together.state[key], apart[key], key);
   // one timer for the hold, however many txs were held
