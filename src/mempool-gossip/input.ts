@@ -30,13 +30,23 @@ export interface GossipPeerRemoved {
   peerId: string;
 }
 
-/** The mempool admitted a tx (its GossipTx effect). */
-export interface TxAdmitted {
-  type: "TxAdmitted";
-  hash: string;
-  tx: Uint8Array;
-  height: bigint;
-  senders: readonly string[];
+/** A tx the mempool admitted (its GossipTx effect). */
+export interface AdmittedTx {
+  readonly hash: string;
+  readonly tx: Uint8Array;
+  readonly height: bigint;
+  readonly senders: readonly string[];
+}
+
+/**
+ * The mempool admitted txs, in admission order: the GossipTx effects of one mempool fold (a
+ * CheckTx round answers a whole turn's submissions at once), folded together as they would be one
+ * by one, but for one difference: the idle peers are woken once, so a peer gets all of them in one
+ * send (in the same order) instead of the first alone and the rest after its answer.
+ */
+export interface TxsAdmitted {
+  type: "TxsAdmitted";
+  txs: readonly AdmittedTx[];
 }
 
 /** Peers sent txs the mempool already holds (its NoteTxSenders effect), in order. */
@@ -77,7 +87,7 @@ export interface RelayReleaseDue {
 export type MempoolGossipInput =
   | GossipPeerAdded
   | GossipPeerRemoved
-  | TxAdmitted
+  | TxsAdmitted
   | TxSendersNoted
   | TxsLeftPool
   | GossipTxSendFinished

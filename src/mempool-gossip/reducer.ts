@@ -19,7 +19,7 @@ import {
 } from "../p2p/mempool-wire.js";
 import type { MempoolGossipEffect } from "./effect.js";
 import { type GossipedTx, GossipList, type GossipListDraft } from "./gossip-list.js";
-import type { MempoolGossipInput, PooledTx, TxAdmitted } from "./input.js";
+import type { AdmittedTx, MempoolGossipInput, PooledTx } from "./input.js";
 import type { MempoolGossipState, PeerCursor } from "./state.js";
 
 export interface MempoolGossipTransition {
@@ -114,7 +114,7 @@ function step(state: MempoolGossipState, peerId: string, cursor: PeerCursor): Me
 }
 
 /** Appends a tx with its one-tx message (encoded once, shared by every peer that gets it alone). */
-function addTx(draft: GossipListDraft, seq: number, tx: PooledTx | TxAdmitted): void {
+function addTx(draft: GossipListDraft, seq: number, tx: PooledTx | AdmittedTx): void {
   draft.add(seq, tx.hash, encodeMempoolTx(tx.tx), tx.tx.length, tx.height, tx.senders);
 }
 
@@ -129,19 +129,52 @@ function withPool(state: MempoolGossipState, pool: readonly PooledTx[]): Mempool
   return { ...state, nextSeq, txs: draft.done() };
 }
 
-/** Holds a tx peers sent us (relayHoldMs > 0), arming the release timer if it is not running. */
-function hold(state: MempoolGossipState, input: TxAdmitted): MempoolGossipTransition {
-  const seq = state.heldNextSeq;
-  // Held as the tx alone (message and tx one and the same): its message is encoded only if it is
-  // released, and most never are.
-  const held = state.held.with(seq, input.hash, input.tx, input.tx.length, input.height, input.senders);
-  const next = { ...state, held, heldNextSeq: seq + 1 };
-  if (state.releaseArmed) return { state: next, effects: [] };
-  // The first fire releases nothing (this tx has not waited a whole hold yet) and moves the cut.
-  return {
-    state: { ...next, heldCut: seq, releaseArmed: true },
-    effects: [{ type: "ScheduleRelayRelease", afterMs: state.config.relayHoldMs }],
+/**
+ * Admitted txs, in order: each one not listed yet joins the walks' list, or, when peers sent it and
+ * relayHoldMs > 0, the held list (arming the release timer if it is not running); then the idle
+ * peers walk on, once for all of them. One state and one edit of each list per fold, however many
+ * txs it brings.
+ */
+function admit(state: MempoolGossipState, admitted: readonly AdmittedTx[]): MempoolGossipTransition {
+  const holding = state.config.relayHoldMs > 0;
+  let listed: GossipListDraft | undefined;
+  let held: GossipListDraft | undefined;
+  let nextSeq = state.nextSeq;
+  let heldNextSeq = state.heldNextSeq;
+  for (const tx of admitted) {
+    if ((listed ?? state.txs).has(tx.hash) || (held ?? state.held).has(tx.hash)) continue;
+    if (holding && tx.senders.length > 0) {
+      // Held as the tx alone (message and tx one and the same): its message is encoded only if it
+      // is released, and most never are.
+      held ??= state.held.edit();
+      held.add(heldNextSeq++, tx.hash, tx.tx, tx.tx.length, tx.height, tx.senders);
+    } else {
+      listed ??= state.txs.edit();
+      addTx(listed, nextSeq++, tx);
+    }
+  }
+  if (listed === undefined && held === undefined) return { state, effects: [] };
+  const effects: MempoolGossipEffect[] = [];
+  let next: MempoolGossipState = {
+    ...state,
+    nextSeq,
+    txs: listed?.done() ?? state.txs,
+    held: held?.done() ?? state.held,
+    heldNextSeq,
   };
+  if (held !== undefined && !state.releaseArmed) {
+    // The first fire releases nothing (these txs have not waited a whole hold yet) and moves the cut.
+    next = { ...next, heldCut: state.heldNextSeq, releaseArmed: true };
+    effects.push({ type: "ScheduleRelayRelease", afterMs: state.config.relayHoldMs });
+  }
+  if (listed === undefined) return { state: next, effects };
+  // Wake the peers that were waiting at the end of the list (forEach: no entry per peer).
+  const added = next;
+  let peers = added.peers;
+  added.peers.forEach((cursor, peerId) => {
+    if (cursor.status === "idle") peers = advance(added, peers, peerId, cursor, effects);
+  });
+  return { state: peers === added.peers ? added : { ...added, peers }, effects };
 }
 
 /**
@@ -207,29 +240,9 @@ export function mempoolGossipReducer(
       if (!peers.isEmpty()) return { state: { ...state, peers }, effects: [] };
       return { state: { ...state, peers, txs: GossipList.EMPTY, held: GossipList.EMPTY }, effects: [] };
     }
-    case "TxAdmitted": {
-      if (state.peers.isEmpty() || state.txs.has(input.hash) || state.held.has(input.hash))
-        return { state, effects: [] };
-      if (state.config.relayHoldMs > 0 && input.senders.length > 0) return hold(state, input);
-      const seq = state.nextSeq;
-      const txs = state.txs.with(
-        seq,
-        input.hash,
-        encodeMempoolTx(input.tx),
-        input.tx.length,
-        input.height,
-        input.senders,
-      );
-      // One state object per admission, whatever the peers do: this fold runs once per tx.
-      const added: MempoolGossipState = { ...state, nextSeq: seq + 1, txs };
-      // Wake the peers that were waiting at the end of the list (forEach: no entry per peer).
-      const effects: MempoolGossipEffect[] = [];
-      let peers = added.peers;
-      added.peers.forEach((cursor, peerId) => {
-        if (cursor.status === "idle") peers = advance(added, peers, peerId, cursor, effects);
-      });
-      return { state: peers === added.peers ? added : { ...added, peers }, effects };
-    }
+    case "TxsAdmitted":
+      if (state.peers.isEmpty()) return { state, effects: [] };
+      return admit(state, input.txs);
     case "TxSendersNoted": {
       // One edit for a fold's notes: the same list as noting them one at a time.
       if (state.peers.isEmpty()) return { state, effects: [] };

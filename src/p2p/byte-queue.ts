@@ -58,6 +58,22 @@ export class ByteQueue {
     return out;
   }
 
+  /** Removes the first `n` bytes (n ≤ length) without returning them (a length prefix already read). */
+  skip(n: number): void {
+    if (n > this.size) throw new RangeError(`skip(${n}) beyond ${this.size} queued bytes`);
+    this.size -= n;
+    while (n > 0) {
+      const chunk = this.chunks[0]!;
+      const step = Math.min(n, chunk.length - this.head);
+      n -= step;
+      this.head += step;
+      if (this.head === chunk.length) {
+        this.chunks.shift();
+        this.head = 0;
+      }
+    }
+  }
+
   /** Removes and returns everything queued. */
   takeAll(): Uint8Array {
     return this.take(this.size);

@@ -16,6 +16,7 @@ import { CHANNEL_DATA, CHANNEL_VOTE, decodeConsensusMessage } from "../../src/p2
 import { mempoolTxCount, messageTypeLabel } from "../../src/p2p/message-type.js";
 import type { NodeInfo, PeerConnection } from "../../src/p2p/types.js";
 import type { Timestamp } from "../../src/wire/generated/google/protobuf/timestamp.js";
+import { Multicast } from "../multicast.js";
 import { type PeerConsensusInput, peerConsensusSource } from "./peer-consensus.js";
 
 /**
@@ -50,10 +51,12 @@ export class PeerHub {
   /** Deliveries waiting for startDelivery() (undefined once delivering). */
   private held: (() => void)[] | undefined;
   /**
-   * One subject per channel: a message goes only to its channel's subscribers, not through a
-   * filter of every reactor's channel (nine of them on a validator, per message per peer).
+   * One stream per channel: a message goes only to its channel's subscribers, not through a
+   * filter of every reactor's channel (nine of them on a validator, per message per peer). A
+   * Multicast, not an rxjs Subject: a Subject's next made an iterator, closures and a result object
+   * per message and subscriber (streams/multicast.ts), and every tx a peer sends is a message.
    */
-  private readonly byChannel = new Map<number, Subject<PeerMessage>>();
+  private readonly byChannel = new Map<number, Multicast<PeerMessage>>();
   private completed = false;
   private readonly lifecycle = new Subject<PeerLifecycleEvent>();
   /** peers added and removed, in order (a reactor that starts late reads ids() first) */
@@ -92,7 +95,7 @@ export class PeerHub {
   channel$(channelId: number): Observable<PeerMessage> {
     let subject = this.byChannel.get(channelId);
     if (subject === undefined) {
-      subject = new Subject<PeerMessage>();
+      subject = new Multicast<PeerMessage>();
       this.byChannel.set(channelId, subject);
       if (this.completed) subject.complete();
     }
@@ -120,7 +123,9 @@ export class PeerHub {
       this.countReceived(peerId, channelId, bytes);
       if (this.log.isEnabled("debug"))
         this.log.debug("received", { peer: peerId, channel: hexChannel(channelId), bytes: bytes.length });
-      this.deliver(() => this.publish({ peerId, channelId, bytes }));
+      // Once delivering, at once: no closure per message for a queue that is no longer used.
+      if (this.held === undefined) this.publish({ peerId, channelId, bytes });
+      else this.deliver(() => this.publish({ peerId, channelId, bytes }));
     });
   }
 

@@ -14,10 +14,23 @@ export function inspectorUrl(output: string): string | undefined {
 export interface WindowProfiler {
   /** Stops sampling and returns the profile (Chrome .cpuprofile JSON), then disconnects. */
   stop(): Promise<string>;
+  /**
+   * With `heapSamplingBytes`: stops the allocation sampling and returns its .heapprofile JSON (call
+   * before stop(), which disconnects).
+   */
+  stopHeap(): Promise<string>;
 }
 
-/** Connects and starts sampling every `intervalUs` microseconds. */
-export async function startProfile(url: string, intervalUs = 1000): Promise<WindowProfiler> {
+/**
+ * Connects and starts sampling every `intervalUs` microseconds; with `heapSamplingBytes`, also
+ * samples the window's allocations (one sample per that many bytes on average, the collected ones
+ * included, as alloc-profile.mjs does from start-up): what the garbage collector's share is made of.
+ */
+export async function startProfile(
+  url: string,
+  intervalUs = 1000,
+  heapSamplingBytes?: number,
+): Promise<WindowProfiler> {
   const socket = new WebSocket(url, { perMessageDeflate: false });
   await new Promise<void>((resolve, reject) => {
     socket.once("open", () => resolve());
@@ -46,7 +59,20 @@ export async function startProfile(url: string, intervalUs = 1000): Promise<Wind
   await call("Profiler.enable");
   await call("Profiler.setSamplingInterval", { interval: intervalUs });
   await call("Profiler.start");
+  if (heapSamplingBytes !== undefined) {
+    await call("HeapProfiler.enable");
+    await call("HeapProfiler.startSampling", {
+      samplingInterval: heapSamplingBytes,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
   return {
+    async stopHeap() {
+      if (heapSamplingBytes === undefined) throw new Error("inspector: no heap sampling was started");
+      const { profile } = (await call("HeapProfiler.stopSampling")) as { profile: unknown };
+      return JSON.stringify(profile);
+    },
     async stop() {
       try {
         const { profile } = (await call("Profiler.stop")) as { profile: unknown };

@@ -1,5 +1,5 @@
 // Txs per second through the mempool gossip reducer (each admission offered to 4 peers: the
-// TxAdmitted fold, SendGossipTx per peer, each answered by GossipTxSendFinished; txs admitted 50
+// TxsAdmitted fold of a batch, SendGossipTx per peer, each answered by GossipTxSendFinished; txs admitted 50
 // at a time as an RPC batch brings them, at the node's messages per send and at one, and as in a full
 // mesh: each tx admitted from one peer and noted from two more) beside the
 // mempool's own admission rate (the node's mempool loop with CheckTx on the in-process kvstore)
@@ -87,8 +87,16 @@ function gossipWith(messagesPerSend: number, mesh = false) {
         }
       };
       const chunk = txs.slice(at, at + CHUNK);
-      for (const [i, { tx, hash }] of chunk.entries())
-        fold({ type: "TxAdmitted", hash, tx, height: 0n, senders: mesh ? [`peer${(at + i) % PEERS}`] : [] });
+      // one mempool fold's admissions: one input (the reactor gathers them, gossipInputsOf)
+      fold({
+        type: "TxsAdmitted",
+        txs: chunk.map(({ tx, hash }, i) => ({
+          hash,
+          tx,
+          height: 0n,
+          senders: mesh ? [`peer${(at + i) % PEERS}`] : [],
+        })),
+      });
       if (mesh)
         fold({
           type: "TxSendersNoted",

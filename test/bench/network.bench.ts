@@ -56,6 +56,12 @@ const RATE = process.env.NETB_RATE === undefined ? undefined : Number(process.en
 const PROFILE_FILE = process.env.NETB_PROFILE;
 const PROFILE_NODE = Number(process.env.NETB_PROFILE_NODE ?? 1);
 /**
+ * NETB_ALLOC_PROFILE=<file> (with NETB_PROFILE): the same node's allocations over the same window,
+ * sampled through the inspector (one sample per 16 KiB, collected objects included); read it with
+ * alloc-profile-summary.mjs. It slows the node a little: take CPU figures from runs without it.
+ */
+const ALLOC_PROFILE_FILE = process.env.NETB_ALLOC_PROFILE;
+/**
  * NETB_PHASES=1: where the loaded heights of the four validators went, phase by phase
  * (height-phases.ts over their logs, run before the homes are removed), and where each block's
  * parts came from and when (part-arrivals.ts over the same logs).
@@ -302,7 +308,7 @@ async function measure(validators: number): Promise<Figures> {
     if (profiled >= 0) {
       const url = inspectorUrl(net.node(profiled).output);
       if (url === undefined) throw new Error(`node${profiled} printed no inspector address`);
-      profiler = await startProfile(url);
+      profiler = await startProfile(url, 1000, ALLOC_PROFILE_FILE === undefined ? undefined : 16384);
     }
     const nodesCpu = () => all.reduce((sum, i) => sum + cpuSecondsOf(net.node(i).child.pid), 0);
     const cpuAtStart = nodesCpu();
@@ -319,6 +325,10 @@ async function measure(validators: number): Promise<Figures> {
     const requestsSent = (await Promise.all(loads)).reduce((a, b) => a + b, 0);
     rmSync(dir, { recursive: true, force: true });
     if (profiler !== undefined) {
+      if (ALLOC_PROFILE_FILE !== undefined) {
+        writeFileSync(ALLOC_PROFILE_FILE, await profiler.stopHeap());
+        console.log(`load-window allocation profile of node${profiled}: ${ALLOC_PROFILE_FILE}`);
+      }
       writeFileSync(PROFILE_FILE!, await profiler.stop());
       console.log(`load-window CPU profile of node${profiled}: ${PROFILE_FILE}`);
     }

@@ -16,12 +16,10 @@ import { encodeMempoolTx, encodeMempoolTxs } from "../../src/p2p/mempool-wire.js
 import { steps } from "./mempool-gossip-steps.js";
 
 const tx = (n: number) => Uint8Array.of(n);
+/** One tx admitted alone (a mempool fold that admitted one). */
 const admitted = (n: number, height = 0n, senders: string[] = []): MempoolGossipInput => ({
-  type: "TxAdmitted",
-  hash: `H${n}`,
-  tx: tx(n),
-  height,
-  senders,
+  type: "TxsAdmitted",
+  txs: [{ hash: `H${n}`, tx: tx(n), height, senders }],
 });
 /** A tx as the mempool holds it (what a joining peer brings along). */
 const pooled = (n: number, height = 0n, senders: string[] = []): PooledTx => ({
@@ -377,11 +375,8 @@ describe("mempool gossip reducer", () => {
       [2, b],
     ] as const)
       state = mempoolGossipReducer(state, {
-        type: "TxAdmitted",
-        hash,
-        tx: tx(n),
-        height: 0n,
-        senders: [],
+        type: "TxsAdmitted",
+        txs: [{ hash, tx: tx(n), height: 0n, senders: [] }],
       }).state;
     assert.equal(state.txs.size, 2, "the second is not taken for the first");
     state = mempoolGossipReducer(state, { type: "TxsLeftPool", hashes: [a] }).state;

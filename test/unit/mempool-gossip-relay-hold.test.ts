@@ -17,12 +17,10 @@ import { steps } from "./mempool-gossip-steps.js";
 
 const HOLD_MS = 3000;
 const tx = (n: number) => Uint8Array.of(n);
+/** One tx admitted alone (a mempool fold that admitted one). */
 const admitted = (n: number, senders: string[] = []): MempoolGossipInput => ({
-  type: "TxAdmitted",
-  hash: `H${n}`,
-  tx: tx(n),
-  height: 0n,
-  senders,
+  type: "TxsAdmitted",
+  txs: [{ hash: `H${n}`, tx: tx(n), height: 0n, senders }],
 });
 const added = (peerId: string): MempoolGossipInput => ({
   type: "GossipPeerAdded",

@@ -427,3 +427,21 @@ test("mconnection: a one-packet message is a plain Uint8Array view of the chunk 
   assert.equal(got.constructor, Uint8Array, "not a Buffer, though the chunk is one");
   connection.close("x");
 });
+
+test("mconnection: one-packet and many-packet messages in turn on one channel each come whole", () => {
+  const { transport, connection, messages } = make();
+  const big = (fill: number) => new Uint8Array(2100).fill(fill);
+  const feedWhole = (message: Uint8Array) => {
+    for (let at = 0; at < message.length; at += 1024)
+      transport.feed(
+        encodePacketMsgDelimited(CH_A, at + 1024 >= message.length, message.subarray(at, at + 1024)),
+      );
+  };
+  const sent = [big(1), Uint8Array.of(2), big(3), Uint8Array.of(4), Uint8Array.of(5), big(6)];
+  for (const message of sent) feedWhole(message);
+  assert.deepEqual(
+    messages.map(([, m]) => m),
+    sent,
+  );
+  connection.close("x");
+});

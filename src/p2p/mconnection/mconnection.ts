@@ -298,7 +298,7 @@ export class MConnection {
         return;
       }
       if (this.recvQueue.length < prefix.length + prefix.value) return;
-      this.recvQueue.take(prefix.length);
+      this.recvQueue.skip(prefix.length);
       const body = this.recvQueue.take(prefix.value);
       try {
         this.handlePacket(body);
@@ -333,24 +333,31 @@ export class MConnection {
         `message on channel 0x${channel.descriptor.id.toString(16)} exceeds its capacity of ${capacity} bytes`,
       );
     }
-    if (packet.data.length > 0) {
-      // A view, not a copy: no chunk is written again once received (PacketTransport.onData). A
-      // message of one packet (a tx, a vote) is delivered as that view: a copy here was an
-      // ArrayBuffer of its own per message, ~1.6 % of a network node's time under load (most of
-      // them a peer's copy of a tx we already have, turned away at once); one of several packets
-      // is copied once, by concat.
-      const data = packet.data;
-      // A plain Uint8Array, whatever the transport's chunks are: a Buffer's slice() is a view where
-      // a Uint8Array's is a copy, and a reactor may count on either.
-      channel.recvParts.push(
-        data.constructor === Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, data.length),
-      );
-      channel.recvSize += data.length;
+    // A view, not a copy: no chunk is written again once received (PacketTransport.onData). A
+    // message of one packet (a tx, a vote) is delivered as that view: a copy here was an
+    // ArrayBuffer of its own per message, ~1.6 % of a network node's time under load (most of
+    // them a peer's copy of a tx we already have, turned away at once); one of several packets
+    // is copied once, by concat.
+    const data = packet.data;
+    // A plain Uint8Array, whatever the transport's chunks are: a Buffer's slice() is a view where
+    // a Uint8Array's is a copy, and a reactor may count on either.
+    const view =
+      data.constructor === Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, data.length);
+    let message: Uint8Array;
+    if (channel.recvSize === 0 && packet.eof) {
+      // The usual message of one packet: no parts list to fill and empty again.
+      message = view;
+    } else {
+      if (data.length > 0) {
+        channel.recvParts.push(view);
+        channel.recvSize += data.length;
+      }
+      if (!packet.eof) return;
+      message = concat(channel.recvParts, channel.recvSize);
+      // Emptied in place: concat kept no reference to the list, only to its parts.
+      channel.recvParts.length = 0;
+      channel.recvSize = 0;
     }
-    if (!packet.eof) return;
-    const message = concat(channel.recvParts, channel.recvSize);
-    channel.recvParts = [];
-    channel.recvSize = 0;
     const problem = this.options.checkMessage?.(channel.descriptor.id, message);
     if (problem !== undefined) {
       throw new P2pError("P2P_BAD_MESSAGE", `channel 0x${channel.descriptor.id.toString(16)}: ${problem}`);
