@@ -61,6 +61,9 @@ export function proposalAheadHandler(deps: ProposalAheadDeps) {
         pending = undefined;
         if (!oursAtRound0(s, deps.rules)) return;
         const untilStart = Math.min(e.durationMs, millisUntil(deps.clock(), s.startTime));
+        // No wait left (timeout_commit = 0, or a node behind its clock): the reap comes at once,
+        // before a prefix could be made, and one made after it would only be dropped.
+        if (untilStart <= 0) return;
         const height = e.height;
         pending = deps.scheduler.schedule(
           () => {

@@ -41,7 +41,10 @@ function waiting(proposer: Uint8Array, step = RoundStep.NewHeight): ConsensusSta
 }
 
 /** The instants `prepare` ran, for timeouts scheduled at the given instants. */
-function run(state: ConsensusState, schedules: { atMs: number; step?: RoundStep; height?: bigint }[]) {
+function run(
+  state: ConsensusState,
+  schedules: { atMs: number; step?: RoundStep; height?: bigint; durationMs?: number }[],
+) {
   const scheduler = new VirtualTimeScheduler();
   const effect$ = new Subject<ConsensusEffect>();
   const state$ = new BehaviorSubject<ConsensusState>(state);
@@ -59,7 +62,7 @@ function run(state: ConsensusState, schedules: { atMs: number; step?: RoundStep;
         height: s.height ?? 6n,
         round: 0,
         step: s.step ?? RoundStep.NewHeight,
-        durationMs: 1000 - 200,
+        durationMs: s.durationMs ?? 1000 - 200,
       });
     }, s.atMs);
   scheduler.flush();
@@ -80,6 +83,11 @@ describe("streams: our proposal's hashing ahead", () => {
     assert.deepEqual(run(waiting(OURS), [{ atMs: 260, step: RoundStep.Propose }]), []);
     assert.deepEqual(run(waiting(OURS), [{ atMs: 260, height: 7n }]), []);
     assert.deepEqual(run(waiting(OURS, RoundStep.Propose), [{ atMs: 260 }]), []);
+  });
+
+  it("never when no wait is left (timeout_commit = 0, or startTime passed)", () => {
+    assert.deepEqual(run(waiting(OURS), [{ atMs: 260, durationMs: 0 }]), []);
+    assert.deepEqual(run(waiting(OURS), [{ atMs: 1200 }]), []);
   });
 
   it("a newer NewHeight timeout replaces the pending one", () => {
