@@ -32,6 +32,15 @@ export async function blockDataBytesAhead(
 }
 
 /**
+ * Remembers Data {txs} bytes made elsewhere for this array (a prefix encoded ahead and the rest
+ * appended: a repeated field's items are encoded one after another, so the two joined are the
+ * whole encoding). The caller vouches for the bytes and must not change `txs` after.
+ */
+export function rememberBlockDataBytes(txs: readonly Uint8Array[], bytes: Uint8Array): void {
+  made.set(txs, { txs: txs.slice(), bytes });
+}
+
+/**
  * The Data bytes made ahead for this very array, if they were and it still holds the txs encoded;
  * taken once (the block's bytes are made once; a second encoding encodes afresh).
  */

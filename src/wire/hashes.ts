@@ -365,6 +365,37 @@ function putDigests(
   return true;
 }
 
+/**
+ * Puts tx `i`'s sha256 and leaf into `hashes` and `leaves` from `known` when it was made for this
+ * very tx object (TxDigests.of), else hashed now; answers its key as dataHashAhead keeps it (the
+ * pool's own string, or undefined). For types/data-hash-prefix.ts, which extends a tree made earlier.
+ */
+export function putTxDigests(
+  hashes: Uint8Array[],
+  leaves: Uint8Array[],
+  i: number,
+  tx: Uint8Array,
+  known: TxDigests | undefined,
+): string | undefined {
+  const usable = known !== undefined && known.tx === tx && TxDigests.made(known);
+  putDigests(hashes, leaves, i, tx, usable ? known : undefined);
+  return usable ? known.key : undefined;
+}
+
+/**
+ * Remembers for this txs array a data hash made ahead from these very txs (types/data-hash-prefix.ts), as
+ * dataHashAhead does: the caller vouches that hashes[i] is sha256(txs[i]) and `root` their data
+ * hash; the entry answers only while the array still holds these txs.
+ */
+export function rememberDataHashAhead(
+  txs: readonly Uint8Array[],
+  hashes: readonly Uint8Array[],
+  root: Uint8Array,
+  keys: readonly (string | undefined)[],
+): void {
+  blockTxHashes.set(txs, { hashes, root, txs: txs.slice(), keys });
+}
+
 /** How many leaves dataHashAhead hashes between two pauses. */
 const AHEAD_PIECE = 2048;
 

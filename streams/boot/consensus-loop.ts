@@ -35,6 +35,7 @@ import { nodeEvidenceHistory } from "../effects/block-validation.js";
 import { NO_PEERS } from "../effects/broadcasts.js";
 import { consensusHandlers } from "../effects/consensus-handlers.js";
 import { HeightIndexQueue } from "../effects/height-index-queue.js";
+import { proposalAheadHandler } from "../effects/proposal-ahead.js";
 import { mempoolReaping } from "../effects/reaping.js";
 import { StateSaveTail } from "../effects/state-save-tail.js";
 import { createLoop, type Loop, type Step } from "../loop.js";
@@ -198,6 +199,9 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
       run.stopped
         ? Promise.reject(new Error("consensus stopped for block sync: nothing more is signed"))
         : hold(Promise.resolve(sign()));
+    const reaping = mempoolReaping((maxBytes, maxGas) =>
+      reapMaxBytesMaxGas(parts.mempool.state(), maxBytes, maxGas),
+    );
     const handlers = consensusHandlers({
       scheduler: parts.scheduler,
       // On real time, a timeout already due (timeout_commit = 0) fires without a timer tick;
@@ -220,10 +224,7 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
             },
           }
         : {}),
-      reaping: {
-        ...mempoolReaping((maxBytes, maxGas) => reapMaxBytesMaxGas(parts.mempool.state(), maxBytes, maxGas)),
-        evidencePool: () => evidence.state(),
-      },
+      reaping: { ...reaping, evidencePool: () => evidence.state() },
       validation: { chainState: () => chain.current, ports: validationPorts },
       execution: {
         execute: (e) =>
@@ -242,6 +243,19 @@ export async function createConsensusLoop(parts: ConsensusLoopParts): Promise<Co
         peerMisbehaved: (peer, reason) => log.consensus.info("peer misbehaved", { peer, reason }),
       },
     });
+    // On real time, our proposal's hashing starts before our turn, once the pool has left the
+    // committed block (effects/proposal-ahead.ts).
+    if (parts.scheduler === asyncScheduler)
+      handlers.push(
+        proposalAheadHandler({
+          scheduler: parts.scheduler,
+          clock: parts.clock,
+          rules,
+          prepare: (height) => {
+            if (parts.mempool.state().height === height - 1n) reaping.prepareAhead();
+          },
+        }),
+      );
     (run as { loop: ConsensusRun["loop"] }).loop = createLoop<
       ConsensusState,
       ConsensusInput,

@@ -13,6 +13,7 @@ import { type EvidencePoolState, pendingEvidence } from "../../src/evidence/inde
 import { turnsAfterWork } from "../../src/next-turn.js";
 import { BLOCK_DATA_PIECE, blockDataBytesAhead } from "../../src/types/block-data-ahead.js";
 import { maxDataBytes } from "../../src/types/block-limits.js";
+import { DataHashPrefix } from "../../src/types/data-hash-prefix.js";
 import type { Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
 import { dataHashAhead, type TxDigests } from "../../src/wire/hashes.js";
 import { UNSTAMPED } from "../sources/stamp-time.js";
@@ -45,12 +46,28 @@ export const REAP_WORK_BUDGET_MS = 4;
 export function mempoolReaping(
   reap: (maxBytes: number, maxGas: bigint) => readonly { tx: Uint8Array; digests: TxDigests }[],
   pauses: () => () => Promise<void> = () => turnsAfterWork(REAP_WORK_BUDGET_MS),
-): Pick<ReapingDeps, "reapTxs" | "reapTxsHashed"> {
+): Pick<ReapingDeps, "reapTxs" | "reapTxsHashed"> & {
+  /**
+   * Starts making the data hash and Data bytes of the whole pool as it stands (our turn to propose
+   * is near: proposal-ahead.ts); the next reapTxsHashed finishes them over the txs admitted since,
+   * when its txs start with those (types/data-hash-prefix.ts). A later call replaces an earlier.
+   */
+  prepareAhead(): void;
+} {
+  let ahead: Promise<DataHashPrefix | undefined> | undefined;
   return {
     reapTxs: (maxBytes, maxGas) => reap(maxBytes, maxGas).map((t) => t.tx),
+    prepareAhead: () => {
+      ahead = DataHashPrefix.of(reap(-1, -1n), pauses()).catch(() => undefined);
+    },
     reapTxsHashed: async (maxBytes, maxGas) => {
       const reaped = reap(maxBytes, maxGas);
       const txs = reaped.map((t) => t.tx);
+      // A prefix made ahead is used once, by the reap that follows it (a later round reaps afresh).
+      const made = ahead;
+      ahead = undefined;
+      const prefix = made === undefined ? undefined : await made;
+      if (prefix !== undefined && (await prefix.finish(reaped, txs))) return txs;
       const pause = pauses();
       await dataHashAhead(
         txs,

@@ -109,6 +109,60 @@ describe("reaping a proposal's txs", () => {
     assert.ok(turns >= 2, `turns ${turns}`);
   });
 
+  it("a prefix made ahead (prepareAhead) is finished at the reap over the txs admitted since", async () => {
+    const all = poolOf(3000);
+    const entries = [...all.txs.values()];
+    // The pool hashed ahead held the first 2,000 of them; the reap finds all 3,000.
+    let pool: MempoolState = {
+      ...all,
+      txs: all.txs.withMutations((m) => {
+        for (const e of entries.slice(2000)) m.delete(e.hash);
+      }),
+    };
+    let made = 0;
+    const port = mempoolReaping(
+      (maxBytes, maxGas) => reapMaxBytesMaxGas(pool, maxBytes, maxGas),
+      () => {
+        made++;
+        return () => Promise.resolve();
+      },
+    );
+    port.prepareAhead();
+    pool = all;
+    const txs = await port.reapTxsHashed!(22_020_096, -1n);
+    assert.equal(txs.length, 3000);
+    assert.equal(made, 1, "the reap hashed no piece of its own");
+    const remembered = rememberedTxHashes(txs);
+    assert.ok(remembered !== undefined);
+    for (const [i, entry] of entries.entries())
+      assert.ok(sameMemory(remembered[i]!, entry.digests.hash), `tx ${i}`);
+    assert.deepEqual(dataHash(txs), merkleRoot(entries.map((e) => sha256(e.tx))));
+    // used once: the next reap hashes afresh
+    await port.reapTxsHashed!(22_020_096, -1n);
+    assert.equal(made, 2);
+  });
+
+  it("a prefix the reap does not start with is left, and the reap hashes as before", async () => {
+    const all = poolOf(300);
+    const entries = [...all.txs.values()];
+    let pool: MempoolState = all;
+    let made = 0;
+    const port = mempoolReaping(
+      (maxBytes, maxGas) => reapMaxBytesMaxGas(pool, maxBytes, maxGas),
+      () => {
+        made++;
+        return () => Promise.resolve();
+      },
+    );
+    port.prepareAhead();
+    // The pool's first tx left (committed) before the reap.
+    pool = { ...all, txs: all.txs.delete(entries[0]!.hash) };
+    const txs = await port.reapTxsHashed!(22_020_096, -1n);
+    assert.equal(txs.length, 299);
+    assert.equal(made, 2);
+    assert.deepEqual(dataHash(txs), merkleRoot(entries.slice(1).map((e) => sha256(e.tx))));
+  });
+
   it("without the hashed port the answer is synchronous, its data hash left to the fold", () => {
     const pool = poolOf(10);
     const seen: ProposalBlockReaped[] = [];

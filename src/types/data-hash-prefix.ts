@@ -1,0 +1,97 @@
+// A proposal's data hash and Data bytes made ahead over the pool's txs as they stand, and finished
+// at the reap over the few txs admitted since. The proposer's reap (streams/effects/reaping.ts) is
+// on the height's critical path: under load, the tree over ~7,000 txs and their Data encoding were
+// ~35 ms of the proposer's work between the NewHeight timeout and its proposal, paid in pieces that
+// each waited a loaded turn of the event loop (~100 ms p50 in all, docs/network.md). The pool keeps
+// arrival order and a block reaps its oldest txs, so the txs reaped at NewHeight are, in the usual
+// case, the txs of the pool a moment earlier followed by the ones admitted since: every aligned run
+// of leaves of the earlier prefix is a node of the final tree (wire/merkle-incremental.ts), and a
+// repeated field's encoding is its items' encodings one after another.
+//
+// Nothing is assumed: the prefix is used only when the reaped array starts with the very tx objects
+// hashed ahead (compared one by one); otherwise the caller hashes as before. The root and the bytes
+// are the ones dataHash and Data.encode give for the reaped txs, so blocks, replay and the
+// simulation (which makes nothing ahead) are unchanged.
+
+import { putTxDigests, rememberDataHashAhead, type TxDigests } from "../wire/hashes.js";
+import { IncrementalMerkleRoot } from "../wire/merkle-incremental.js";
+import { field1ItemsInPieces } from "../wire/repeated-bytes-in-pieces.js";
+import { BLOCK_DATA_PIECE, rememberBlockDataBytes } from "./block-data-ahead.js";
+
+/** One pool tx as the reap gives it: its bytes and the digests its admission made. */
+export interface PooledTx {
+  readonly tx: Uint8Array;
+  readonly digests: TxDigests | undefined;
+}
+
+/** How many leaves are pushed between two pauses while the prefix is made. */
+const PREFIX_PIECE = 2048;
+
+const noPause = async (): Promise<void> => {};
+
+export class DataHashPrefix {
+  private constructor(
+    /** The txs hashed, in order: the reaped array must start with these very objects. */
+    private readonly txs: readonly Uint8Array[],
+    private readonly hashes: Uint8Array[],
+    private readonly keys: (string | undefined)[],
+    private readonly tree: IncrementalMerkleRoot,
+    /** Data {txs} of the prefix: field 1 per tx. */
+    private readonly dataBytes: Uint8Array,
+  ) {}
+
+  /** The prefix over `pooled`, made in pieces with `pause()` awaited between them. */
+  static async of(pooled: readonly PooledTx[], pause: () => Promise<void>): Promise<DataHashPrefix> {
+    const n = pooled.length;
+    const txs: Uint8Array[] = new Array(n);
+    const hashes: Uint8Array[] = new Array(n);
+    const leaves: Uint8Array[] = new Array(n);
+    const keys: (string | undefined)[] = new Array(n);
+    const tree = new IncrementalMerkleRoot();
+    for (let i = 0; i < n; i++) {
+      const { tx, digests } = pooled[i]!;
+      txs[i] = tx;
+      keys[i] = putTxDigests(hashes, leaves, i, tx, digests);
+      tree.push(leaves[i]!);
+      if ((i + 1) % PREFIX_PIECE === 0) await pause();
+    }
+    const dataBytes = await field1ItemsInPieces(txs, pause, BLOCK_DATA_PIECE);
+    return new DataHashPrefix(txs, hashes, keys, tree, dataBytes);
+  }
+
+  /** Txs hashed ahead. */
+  get length(): number {
+    return this.txs.length;
+  }
+
+  /**
+   * When `reaped` starts with this prefix's very txs: the rest's digests are added, and the data
+   * hash and Data bytes of `txs` (reaped's txs, the array the proposal will hold) are remembered
+   * for it, as dataHashAhead and blockDataBytesAhead would; answers true. Otherwise nothing is
+   * remembered and it answers false. A prefix is finished once (its tree moves on): a second call
+   * answers false.
+   */
+  async finish(reaped: readonly PooledTx[], txs: readonly Uint8Array[]): Promise<boolean> {
+    const m = this.txs.length;
+    const n = txs.length;
+    if (this.finished || m === 0 || n < m || reaped.length !== n) return false;
+    for (let i = 0; i < m; i++) if (txs[i] !== this.txs[i] || reaped[i]!.tx !== txs[i]) return false;
+    this.finished = true;
+    const hashes = this.hashes.slice();
+    const keys = this.keys.slice();
+    const leaves: Uint8Array[] = new Array(n);
+    for (let i = m; i < n; i++) {
+      keys[i] = putTxDigests(hashes, leaves, i, txs[i]!, reaped[i]!.digests);
+      this.tree.push(leaves[i]!);
+    }
+    rememberDataHashAhead(txs, hashes, this.tree.root(), keys);
+    const rest = await field1ItemsInPieces(txs.slice(m), noPause, n);
+    const bytes = new Uint8Array(this.dataBytes.length + rest.length);
+    bytes.set(this.dataBytes, 0);
+    bytes.set(rest, this.dataBytes.length);
+    rememberBlockDataBytes(txs, bytes);
+    return true;
+  }
+
+  private finished = false;
+}
