@@ -67,7 +67,7 @@ export function mempoolReaping(
       const made = ahead;
       ahead = undefined;
       const prefix = made === undefined ? undefined : await made;
-      if (prefix !== undefined && (await prefix.finish(reaped, txs))) return txs;
+      if (prefix !== undefined && (await prefix.finish(reaped, txs, pauses))) return txs;
       const pause = pauses();
       await dataHashAhead(
         txs,

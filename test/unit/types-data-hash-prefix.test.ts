@@ -41,6 +41,28 @@ describe("a proposal's data hash made ahead over a prefix", () => {
     });
   }
 
+  it("a long rest is finished in pieces, with a pause between them; a short one in one run", async () => {
+    const all = pooled(0, 5200);
+    let jobs = 0;
+    let pauses = 0;
+    const counting = () => {
+      jobs++;
+      return async () => {
+        pauses++;
+      };
+    };
+    const long = await DataHashPrefix.of(all.slice(0, 100), noPause);
+    const txs = all.map((p) => p.tx);
+    assert.equal(await long.finish(all, txs, counting), true);
+    assert.equal(jobs, 1);
+    assert.ok(pauses >= 2, `pauses ${pauses}`);
+    assert.deepEqual(dataHash(txs), merkleRoot(txs.map(sha256)));
+    assert.deepEqual(blockDataBytesTaken(txs), new Uint8Array(Data.encode({ txs: [...txs] }).finish()));
+    const short = await DataHashPrefix.of(all.slice(0, 5000), noPause);
+    assert.equal(await short.finish(all, all.map((p) => p.tx), counting), true);
+    assert.equal(jobs, 1, "a rest of 200 txs takes no pause job");
+  });
+
   it("a tx without digests of its own (or someone else's) is hashed from its bytes", async () => {
     const all = pooled(0, 40).map((p, i) => (i % 3 === 0 ? { tx: p.tx, digests: undefined } : p));
     // a digest made for other bytes of the same content must not be taken for this tx object
