@@ -39,6 +39,19 @@ export function oursAtRound0(s: ConsensusState, rules: Pick<ConsensusRules, "pro
   return sameBytes(rules.proposerOf(s.roundValidators).address, s.ownAddress);
 }
 
+/**
+ * oursAtRound0, or false when the rules throw: hashing ahead is only a head start, never a decision,
+ * so a broken invariant in the proposer selection is left to the reducer, which meets the same rule
+ * at the round's start and halts the node naming the input it was folding (DESIGN §9).
+ */
+function proposesRound0(s: ConsensusState, rules: Pick<ConsensusRules, "proposerOf">): boolean {
+  try {
+    return oursAtRound0(s, rules);
+  } catch {
+    return false;
+  }
+}
+
 export function proposalAheadHandler(deps: ProposalAheadDeps) {
   const lead = deps.leadMs ?? PROPOSAL_AHEAD_LEAD_MS;
   const handler = (
@@ -59,7 +72,7 @@ export function proposalAheadHandler(deps: ProposalAheadDeps) {
           return;
         pending?.unsubscribe();
         pending = undefined;
-        if (!oursAtRound0(s, deps.rules)) return;
+        if (!proposesRound0(s, deps.rules)) return;
         const untilStart = Math.min(e.durationMs, millisUntil(deps.clock(), s.startTime));
         // No wait left (timeout_commit = 0, or a node behind its clock): the reap comes at once,
         // before a prefix could be made, and one made after it would only be dropped.

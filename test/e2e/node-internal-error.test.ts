@@ -19,7 +19,7 @@ after(killAllNodes);
 const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
 const module = (path: string) => JSON.stringify(pathToFileURL(join(dist, path)).href);
 
-/** Runs the built node (dist/) like `rxbft node`, with rules that throw at the `throwAt`-th round start. */
+/** Runs the built node (dist/) like `rxbft node`, with rules that throw from the `throwAt`-th height's set on. */
 function runWithBrokenRules(home: string, throwAt: number): Promise<{ code: number | null; output: string }> {
   const script = join(dirname(home), "run-broken.mjs");
   writeFileSync(
@@ -28,12 +28,20 @@ function runWithBrokenRules(home: string, throwAt: number): Promise<{ code: numb
 import { runNode } from ${module("streams/run-node.js")};
 import { createDefaultConsensusRules } from ${module("src/consensus/default-rules.js")};
 const rules = createDefaultConsensusRules();
-let rounds = 0;
+// Counted by height, not by call: each height's set is an object of its own, and a height's
+// proposer is asked more than once (the hashing-ahead handler, which leaves a throw to the
+// reducer, then the reducer at the round's start).
+const seen = new WeakSet();
+let heights = 0;
 const broken = {
   incrementProposerPriority: (set, times) => rules.incrementProposerPriority(set, times),
   proposer: (set, round) => rules.proposer(set, round),
   proposerOf(set) {
-    if (++rounds >= ${throwAt}) throw new Error("test-injected broken invariant in proposer selection");
+    if (!seen.has(set)) {
+      seen.add(set);
+      heights++;
+    }
+    if (heights >= ${throwAt}) throw new Error("test-injected broken invariant in proposer selection");
     return rules.proposerOf(set);
   },
 };

@@ -44,6 +44,7 @@ function waiting(proposer: Uint8Array, step = RoundStep.NewHeight): ConsensusSta
 function run(
   state: ConsensusState,
   schedules: { atMs: number; step?: RoundStep; height?: bigint; durationMs?: number }[],
+  proposerRules: { proposerOf(set: ValidatorSet): Validator } = rules,
 ) {
   const scheduler = new VirtualTimeScheduler();
   const effect$ = new Subject<ConsensusEffect>();
@@ -52,7 +53,7 @@ function run(
   proposalAheadHandler({
     scheduler,
     clock: () => at(scheduler.now()),
-    rules,
+    rules: proposerRules,
     prepare: (height) => prepared.push([scheduler.now(), height]),
   })(effect$, state$).subscribe();
   for (const s of schedules)
@@ -88,6 +89,15 @@ describe("streams: our proposal's hashing ahead", () => {
   it("never when no wait is left (timeout_commit = 0, or startTime passed)", () => {
     assert.deepEqual(run(waiting(OURS), [{ atMs: 260, durationMs: 0 }]), []);
     assert.deepEqual(run(waiting(OURS), [{ atMs: 1200 }]), []);
+  });
+
+  it("rules that throw make no head start and no error: the reducer meets them and halts", () => {
+    const broken = {
+      proposerOf: (): Validator => {
+        throw new Error("broken invariant");
+      },
+    };
+    assert.deepEqual(run(waiting(OURS), [{ atMs: 260 }], broken), []);
   });
 
   it("a newer NewHeight timeout replaces the pending one", () => {
