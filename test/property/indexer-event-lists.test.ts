@@ -19,8 +19,9 @@ import { PREFIX_TX_EVENT, PREFIX_TX_EVENT_LIST } from "../../src/store/indexer/i
 import type { SearchBudget } from "../../src/store/indexer/search-executor.js";
 import { type BinaryLevel, openBinaryLevel } from "../../src/store/level-database.js";
 import type { Event } from "../../src/wire/generated/tendermint/abci/types.js";
+import { eventArbitrary } from "../fixtures/event-arbitrary.js";
 import { queryArbitrary } from "../fixtures/query-arbitrary.js";
-import { attribute, indexedTx } from "../fixtures/store/chain-fixture.js";
+import { indexedTx } from "../fixtures/store/chain-fixture.js";
 
 const root = mkdtempSync(join(tmpdir(), "indexer-event-lists-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -32,15 +33,7 @@ const VALUES = ["1", "2", "10", "a1", "2024-01-02", "z", "5", "b"];
 const LABELS = ["t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11"];
 const FORMS = [Number.POSITIVE_INFINITY, 1, 2];
 
-const eventArb: fc.Arbitrary<Event> = fc.record({
-  type: fc.constantFrom(...TYPES),
-  attributes: fc.array(
-    fc
-      .tuple(fc.constantFrom(...KEYS), fc.constantFrom(...VALUES), fc.boolean())
-      .map(([k, v, noIndex]) => attribute(k, v, !noIndex || k === "x")),
-    { minLength: 1, maxLength: 3 },
-  ),
-});
+const eventArb = eventArbitrary({ types: TYPES, keys: KEYS, values: VALUES });
 const heightArb = fc.record({
   // Labels from a small pool: a tx is sometimes included again (a move), even in one block.
   txs: fc.array(fc.tuple(fc.constantFrom(...LABELS), fc.array(eventArb, { maxLength: 3 })), {

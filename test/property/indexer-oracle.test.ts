@@ -12,8 +12,9 @@ import { BLOCK_DOCUMENT, compileDocumentMatcher, TX_DOCUMENT } from "../../src/s
 import type { IndexedTx } from "../../src/store/indexer/height-index-input.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
 import type { Event } from "../../src/wire/generated/tendermint/abci/types.js";
+import { eventArbitrary } from "../fixtures/event-arbitrary.js";
 import { queryArbitrary } from "../fixtures/query-arbitrary.js";
-import { attribute, indexedTx } from "../fixtures/store/chain-fixture.js";
+import { indexedTx } from "../fixtures/store/chain-fixture.js";
 
 const root = mkdtempSync(join(tmpdir(), "indexer-oracle-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -22,15 +23,7 @@ const TYPES = ["a", "b"];
 const KEYS = ["x", "y"];
 const VALUES = ["1", "2", "10", "a1", "2024-01-02"];
 
-const eventArb: fc.Arbitrary<Event> = fc.record({
-  type: fc.constantFrom(...TYPES),
-  attributes: fc.array(
-    fc
-      .tuple(fc.constantFrom(...KEYS), fc.constantFrom(...VALUES), fc.boolean())
-      .map(([k, v, noIndex]) => attribute(k, v, !noIndex || k === "x")),
-    { minLength: 1, maxLength: 3 },
-  ),
-});
+const eventArb = eventArbitrary({ types: TYPES, keys: KEYS, values: VALUES });
 const heightArb = fc.record({
   txs: fc.array(fc.array(eventArb, { maxLength: 3 }), { maxLength: 6 }),
   begin: fc.array(eventArb, { maxLength: 2 }),
