@@ -11,7 +11,7 @@
 import type { ConsensusState } from "../state.js";
 import { announcements, newRoundStepOf } from "./announce.js";
 import type { GossipEffect } from "./effect.js";
-import { dataReadsStore, gossipData, weProposeOurRound } from "./gossip-data.js";
+import { dataReadsStore, gossipData } from "./gossip-data.js";
 import { gossipVotes, votesReadStore } from "./gossip-votes.js";
 import { dataIdleAgain, votesIdleAgain } from "./idle-memo.js";
 import type { GossipInput } from "./input.js";
@@ -85,12 +85,6 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
         state.loading,
         state.tickAtMs,
         state.paused,
-        // The relay hold counts from here (gossip-data.ts relayHeld).
-        input.state.proposal === before?.proposal
-          ? state.proposalAtMs
-          : input.state.proposal === undefined
-            ? undefined
-            : input.nowMs,
       );
       // A new height: the blocks kept for catch-up stay valid (committed blocks never change).
       break;
@@ -124,7 +118,6 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
         state.loading.filter((h) => h !== input.height),
         state.tickAtMs,
         state.paused,
-        state.proposalAtMs,
       );
       break;
     }
@@ -139,7 +132,6 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
         state.loading,
         state.tickAtMs,
         input.paused,
-        state.proposalAtMs,
       );
       break;
     }
@@ -183,7 +175,6 @@ function withPeers(state: GossipState, peers: ReadonlyMap<string, PeerGossip>): 
     state.loading,
     state.tickAtMs,
     state.paused,
-    state.proposalAtMs,
   );
 }
 
@@ -196,7 +187,6 @@ function withTick(state: GossipState, tickAtMs: number | undefined): GossipState
     state.loading,
     tickAtMs,
     state.paused,
-    state.proposalAtMs,
   );
 }
 
@@ -254,7 +244,6 @@ class DuePass implements Pass {
   peerId = "";
   loading: readonly bigint[];
   readonly config: GossipState["config"];
-  readonly relayHeldUntilMs: number;
 
   constructor(
     private readonly state: GossipState,
@@ -264,10 +253,6 @@ class DuePass implements Pass {
   ) {
     this.loading = state.loading;
     this.config = state.config;
-    this.relayHeldUntilMs =
-      state.proposalAtMs === undefined || weProposeOurRound(our)
-        ? Number.NEGATIVE_INFINITY
-        : state.proposalAtMs + state.config.relayHoldMs;
   }
 
   stored(height: bigint): StoredView | undefined {
@@ -313,7 +298,6 @@ function runDue(state: GossipState, nowMs: number, effects: GossipEffect[]): Gos
     pass.loading,
     state.tickAtMs,
     state.paused,
-    state.proposalAtMs,
   );
 }
 
@@ -325,10 +309,8 @@ function runPeer(peer: PeerGossip, pass: DuePass): PeerGossip {
     if (dataIdleAgain(dataIdle, our, prs)) dataDueMs = nowMs + pass.config.gossipSleepMs;
     else {
       const before = pass.sent;
-      const data = gossipData(prs, pass);
-      ({ prs, dueMs: dataDueMs } = data);
-      // A held pass depends on the clock too: not remembered as idle.
-      dataIdle = pass.sent === before && !data.held && !dataReadsStore(our, prs) ? { our, prs } : undefined;
+      ({ prs, dueMs: dataDueMs } = gossipData(prs, pass));
+      dataIdle = pass.sent === before && !dataReadsStore(our, prs) ? { our, prs } : undefined;
     }
   }
   if (votesDueMs <= nowMs) {

@@ -15,12 +15,6 @@ export interface GossipConfig {
   readonly maxSendsPerPass: number;
   /** The pause after a pass that hit maxSendsPerPass, or a send that found the queue full. */
   readonly busyRetryMs: number;
-  /**
-   * How long after our proposal arrived the parts a peer sent us wait before they go on to a peer
-   * still in Propose (gossip-data.ts relayHeld): it is then most likely getting them from the
-   * proposer too. A local send policy; v0.34 has no such setting.
-   */
-  readonly relayHoldMs: number;
 }
 
 export const DEFAULT_GOSSIP_CONFIG: GossipConfig = {
@@ -28,7 +22,6 @@ export const DEFAULT_GOSSIP_CONFIG: GossipConfig = {
   queryMaj23SleepMs: 2000,
   maxSendsPerPass: 32,
   busyRetryMs: 10,
-  relayHoldMs: 300,
 };
 
 /** Committed blocks kept for catch-up (each up to a block's parts): a few lagging heights at once. */
@@ -72,12 +65,10 @@ export interface GossipState {
   readonly tickAtMs: number | undefined;
   /** Block sync runs: no routine runs and no tick is asked for (GossipPauseChanged). */
   readonly paused: boolean;
-  /** When our current round's proposal arrived (OurStateChanged's time); undefined without one. */
-  readonly proposalAtMs: number | undefined;
 }
 
 export function initialGossipState(config: GossipConfig = DEFAULT_GOSSIP_CONFIG): GossipState {
-  return gossipState(config, undefined, new Map(), [], [], undefined, false, undefined);
+  return gossipState(config, undefined, new Map(), [], [], undefined, false);
 }
 
 // The two builders below make every GossipState and PeerGossip from one literal, fields in one
@@ -93,9 +84,8 @@ export function gossipState(
   loading: readonly bigint[],
   tickAtMs: number | undefined,
   paused: boolean,
-  proposalAtMs: number | undefined,
 ): GossipState {
-  return { config, our, peers, stored, loading, tickAtMs, paused, proposalAtMs };
+  return { config, our, peers, stored, loading, tickAtMs, paused };
 }
 
 export function peerGossip(
