@@ -128,9 +128,12 @@ export class LogSyncThread {
     }
     const errno = Atomics.load(thread.control, ANSWER_ERRNO);
     thread.out = undefined;
-    this.post(thread);
+    // Settled before the next request is posted: the thread may answer that one before the wait
+    // for it begins (a descriptor it refuses at once), and post() then settles it in this call,
+    // which put its answer ahead of this one's.
     if (errno === 0) request.resolve();
     else request.reject(syncFailed(errno));
+    this.post(thread);
   }
 
   private threadNow(): Thread {
