@@ -19,6 +19,8 @@
 // many entries (or notes) as live txs, plus a margin, so it holds O(pool) entries, and an old
 // version pins only the log it was made on. Rebuilding costs O(pool) after at least as many edits.
 
+import { KeyPositions } from "../mempool/key-positions.js";
+
 /** The log one lineage of versions shares (see the header). */
 class ListLog {
   /** Admission number of each entry, ascending. */
@@ -37,8 +39,8 @@ class ListLog {
   readonly lastNote: number[] = [];
   /** Position of the previous entry of the same hash, -1 when none. */
   readonly previous: number[] = [];
-  /** Position of each hash's newest entry. */
-  readonly latest = new Map<string, number>();
+  /** Position of each hash's newest entry (-1 when none): the mempool's table of integers. */
+  readonly latest = new KeyPositions(this.hashes);
   readonly notePeers: string[] = [];
   readonly noteStamps: number[] = [];
   /** The entry's previous note, or -1. */
@@ -56,7 +58,7 @@ interface Window {
 
 /** The position of `hash`'s entry in a window, or -1 (its tx may have left: see `live`). */
 function entryOf(w: Window, hash: string): number {
-  let at = w.log.latest.get(hash) ?? -1;
+  let at = w.log.latest.get(hash);
   while (at >= w.length) at = w.log.previous[at]!;
   return at;
 }
@@ -114,7 +116,7 @@ function append(
   log.senders.push(senders);
   log.goneAt.push(-1);
   log.lastNote.push(-1);
-  log.previous.push(log.latest.get(hash) ?? -1);
+  log.previous.push(log.latest.get(hash));
   log.latest.set(hash, at);
   log.edits++;
 }

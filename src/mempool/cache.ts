@@ -68,7 +68,7 @@ function liveHashes(w: Window): string[] {
 
 /** A new log holding just these hashes, oldest first, and the window over it. */
 function rebuilt(hashes: readonly string[]): Window {
-  const log = new CacheLog();
+  const log = new CacheLog(hashes.length);
   // Distinct hashes into a new log: none has an earlier entry to look up.
   for (const hash of hashes) log.append(hash, true, -1);
   return { log, length: hashes.length, head: 0, size: hashes.length };
@@ -199,7 +199,7 @@ export class TxCacheDraft implements Window {
     if (capacity <= 0) return this.has(hash);
     this.own();
     // Owned, the draft's window is the whole log: the hash's last entry is `latest`'s.
-    const last = this.log.latest.get(hash) ?? -1;
+    const last = this.log.latest.get(hash);
     const live = last >= this.head && this.log.pushes[last] === true;
     if (live && last === this.length - 1) return true; // already the newest
     this.log.append(hash, true, last);
@@ -218,7 +218,7 @@ export class TxCacheDraft implements Window {
     // Not the log's newest user (another draft appended): an absent hash must not cost a rebuild.
     if (this.log.keys.length !== this.length && liveAt(this, hash) < 0) return;
     this.own();
-    const last = this.log.latest.get(hash) ?? -1;
+    const last = this.log.latest.get(hash);
     if (last < this.head || this.log.pushes[last] !== true) return;
     this.log.append(hash, false, last);
     this.length++;

@@ -3,6 +3,8 @@
 // chained, so a version that reads only the entries before its length finds a key's last entry
 // there in O(entries of that key appended after it). What an entry carries besides its key is
 // the structure's own (parallel arrays in the subclass).
+import { KeyPositions } from "./key-positions.js";
+
 export class EntryLog {
   readonly keys: string[] = [];
   /** Position of the previous entry of the same key, -1 when none. */
@@ -14,8 +16,16 @@ export class EntryLog {
    * per entry, about a third of the mempool's lookups per tx.
    */
   readonly following: number[] = [];
-  /** Position of each key's last entry in the whole log. */
-  readonly latest = new Map<string, number>();
+  /**
+   * Position of each key's last entry in the whole log (-1 when none): a table of integers, not a
+   * Map of hash strings (key-positions.ts says why).
+   */
+  readonly latest: KeyPositions;
+
+  /** `expected`: distinct keys the log will hold soon (a rebuild knows), to size the table once. */
+  constructor(expected = 0) {
+    this.latest = new KeyPositions(this.keys, expected);
+  }
 
   /**
    * Appends an entry for `key`; returns its position (the subclass fills its arrays there).
@@ -24,7 +34,7 @@ export class EntryLog {
    */
   protected appendKey(key: string, last?: number): number {
     const at = this.keys.length;
-    const previous = last ?? this.latest.get(key) ?? -1;
+    const previous = last ?? this.latest.get(key);
     this.keys.push(key);
     this.previous.push(previous);
     this.following.push(-1);
@@ -51,7 +61,7 @@ export class EntryLog {
 
   /** The position of `key`'s last entry before `length`, or -1. */
   lastEntry(key: string, length: number): number {
-    let at = this.latest.get(key) ?? -1;
+    let at = this.latest.get(key);
     while (at >= length) at = this.previous[at]!;
     return at;
   }

@@ -92,7 +92,7 @@ function valueArray<V>(w: Window<V>): V[] {
 }
 
 function rebuilt<V>(w: Window<V>): Window<V> {
-  const log = new MapLog<V>();
+  const log = new MapLog<V>(w.size);
   // Distinct keys into a new log: none has an earlier entry to look up.
   for (const [key, value] of entriesOf(w)) log.append(key, value, -1, -1);
   return { log, length: log.keys.length, size: log.keys.length };
@@ -225,7 +225,7 @@ export class MapDraft<V> implements Window<V> {
   set(key: string, value: V): this {
     this.own();
     // Owned, the draft's window is the whole log: the key's last entry is `latest`'s.
-    const last = this.log.latest.get(key) ?? -1;
+    const last = this.log.latest.get(key);
     const live = last >= 0 && this.log.values[last] !== GONE;
     this.log.append(key, value, live ? this.log.starts[last]! : -1, last);
     this.length++;
@@ -245,7 +245,7 @@ export class MapDraft<V> implements Window<V> {
       return true;
     }
     // Owned: the key's last entry is `latest`'s.
-    const last = this.log.latest.get(key) ?? -1;
+    const last = this.log.latest.get(key);
     if (last >= 0 && this.log.values[last] !== GONE) return false;
     this.log.append(key, value, -1, last);
     this.length++;
@@ -265,7 +265,7 @@ export class MapDraft<V> implements Window<V> {
       return value;
     }
     // Owned: the key's last entry is `latest`'s.
-    const last = this.log.latest.get(key) ?? -1;
+    const last = this.log.latest.get(key);
     if (last < 0) return undefined;
     const value = this.log.values[last]!;
     if (value === GONE) return undefined;
@@ -280,7 +280,7 @@ export class MapDraft<V> implements Window<V> {
     // Not the log's newest user (another draft appended): an absent key must not cost a rebuild.
     if (this.log.keys.length !== this.length && liveAt(this, key) < 0) return this;
     this.own();
-    const last = this.log.latest.get(key) ?? -1;
+    const last = this.log.latest.get(key);
     if (last < 0 || this.log.values[last] === GONE) return this;
     this.log.append(key, GONE, -1, last);
     this.length++;

@@ -1,26 +1,27 @@
 // Walking the mempool's logs (evicting the cache's oldest hashes, rebuilding a log, iterating the
 // pool in order) tells a key's last entry by the entries' links, not by a lookup of the key in the
-// log's Map: each such lookup of a 64-digit hash in a Map of tens of thousands was a cache miss,
-// paid once per entry walked, on top of the one lookup each edit needs.
+// log's table of positions: each such lookup of a 64-digit hash among tens of thousands is a cache
+// miss, paid once per entry walked, on top of the one lookup each edit needs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { TxCache } from "../../src/mempool/cache.js";
+import { KeyPositions } from "../../src/mempool/key-positions.js";
 import { VersionedMap } from "../../src/mempool/versioned-map.js";
 
 const hash = (i: number) => i.toString(16).toUpperCase().padStart(64, "0");
 
-/** Calls of Map.prototype.get while `run` runs. */
+/** Lookups of a key's position in a log while `run` runs. */
 function mapGets(run: () => void): number {
-  const get = Map.prototype.get;
+  const get = KeyPositions.prototype.get;
   let count = 0;
-  Map.prototype.get = function (this: Map<unknown, unknown>, key: unknown) {
+  KeyPositions.prototype.get = function (this: KeyPositions, key: string) {
     count++;
     return get.call(this, key);
   };
   try {
     run();
   } finally {
-    Map.prototype.get = get;
+    KeyPositions.prototype.get = get;
   }
   return count;
 }
