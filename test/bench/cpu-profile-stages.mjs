@@ -1,0 +1,80 @@
+// Sums a node's main-thread CPU profile (load.bench.ts with LOAD_PROF) by stage of a tx's path:
+// RPC admission, the mempool, the log, consensus, execution, the result encoding, the index, the
+// block store, the event bus, GC. A sample counts for the stage of the innermost frame of ours
+// that a rule names (a frame of node's or of a library, e.g. sha256 or LevelDB's put, is counted
+// for the code that called it), so each stage's figure includes what it asked of libraries.
+// With --txs N (the run's committed txs) prints µs per committed tx beside the shares.
+//   node test/bench/cpu-profile-stages.mjs PROFILE [--txs N] [--top 12]
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { txs: { type: "string" }, top: { type: "string", default: "12" } },
+});
+if (positionals.length !== 1) {
+  console.error("usage: cpu-profile-stages.mjs PROFILE [--txs N] [--top N]");
+  process.exit(2);
+}
+const txs = values.txs === undefined ? undefined : Number(values.txs);
+const top = Number(values.top);
+const profile = JSON.parse(readFileSync(positionals[0], "utf8"));
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parentOf = new Map();
+for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n.id);
+
+// First match wins, innermost frame first; a frame no rule names passes to its caller.
+const RULES = [
+  ["tx result encoding", /src\/store\/deliver-tx-bytes|src\/wire\/repeated-bytes-in-pieces/],
+  ["index", /src\/store\/indexer\/|height-index-queue/],
+  ["event bus", /streams\/projections\/(event-bus|node-events)|src\/rpc\/events\//],
+  ["execution (app, DeliverTx)", /src\/abci\/|src\/state\/|streams\/effects\/block-(commit|execution)/],
+  ["block store", /src\/store\/(block-store|state-store|persist-height)|src\/types\/block\.js/],
+  ["log (WAL)", /src\/wal\/|streams\/effects\/wal/],
+  [
+    "reap, proposal",
+    /src\/mempool\/reap|src\/types\/data-hash|src\/consensus\/proposal|streams\/effects\/(reaping|proposal)/,
+  ],
+  ["mempool (CheckTx, fold, update)", /src\/mempool\/|streams\/mempool-node|streams\/effects\/mempool/],
+  ["RPC (HTTP, JSON-RPC, admission)", /src\/rpc\/|streams\/projections\/rpc-/],
+  ["consensus", /src\/consensus\/|streams\/effects\//],
+  ["loop, RxJS", /streams\/loop|rxjs\//],
+];
+const stageOf = (stack) => {
+  const leaf = stack[0].functionName;
+  if (leaf === "(garbage collector)" || leaf === "(idle)" || leaf === "(program)") return leaf;
+  for (const frame of stack) for (const [stage, rule] of RULES) if (rule.test(frame.url)) return stage;
+  return "other";
+};
+const where = (url) =>
+  url
+    .replace(/^file:\/\//, "")
+    .replace(/.*\/node_modules\//, "")
+    .replace(/.*?\/(src|streams|test)\//, "$1/");
+
+const stages = new Map();
+const selfInStage = new Map();
+let busy = 0;
+for (let i = 0; i < profile.samples.length; i++) {
+  const us = profile.timeDeltas[i] ?? 0;
+  const stack = [];
+  for (let at = profile.samples[i]; at !== undefined; at = parentOf.get(at))
+    stack.push(byId.get(at).callFrame);
+  const stage = stageOf(stack);
+  stages.set(stage, (stages.get(stage) ?? 0) + us);
+  if (stage !== "(idle)") busy += us;
+  const key = `${stage}\t${stack[0].functionName || "(anonymous)"} ${where(stack[0].url)}`;
+  selfInStage.set(key, (selfInStage.get(key) ?? 0) + us);
+}
+const perTx = (us) => (txs ? `${(us / txs).toFixed(2).padStart(7)} µs/tx` : "");
+console.log(
+  `busy ${(busy / 1000).toFixed(0)} ms (idle ${((stages.get("(idle)") ?? 0) / 1000).toFixed(0)} ms)${txs ? `, ${txs} txs` : ""}`,
+);
+for (const [stage, us] of [...stages].filter(([s]) => s !== "(idle)").sort((a, b) => b[1] - a[1])) {
+  console.log(
+    `${((100 * us) / busy).toFixed(1).padStart(5)}% ${(us / 1000).toFixed(0).padStart(6)} ms ${perTx(us)}  ${stage}`,
+  );
+  const inside = [...selfInStage].filter(([k]) => k.startsWith(`${stage}\t`)).sort((a, b) => b[1] - a[1]);
+  for (const [k, fus] of inside.slice(0, top))
+    console.log(`        ${((100 * fus) / busy).toFixed(1).padStart(5)}% ${perTx(fus)}  ${k.split("\t")[1]}`);
+}
