@@ -27,10 +27,12 @@
 // LOAD_NODE_ENV="NAME=value NAME=value" sets environment variables of the node process only (e.g.
 // LD_PRELOAD of another malloc, or MALLOC_ARENA_MAX=1), not of the bench or wrk. LOAD_IDLE_BEFORE_SECONDS (default
 // 10) is how long the started node idles before the load: "idle" RSS is read then, "started" right after the start.
-// Writes bench-results/load.json; never fails on time.
+// LOAD_KEEP_LOGS=<dir> keeps each LevelDB database's LOG (its compactions and write stalls, timestamped) there
+// when the node's home is removed. Writes bench-results/load.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -40,7 +42,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LoadTimeline } from "./load-timeline.js";
 import { scheduledDelayLua } from "./wrk-pacing.js";
@@ -70,6 +72,7 @@ const IDLE_SECONDS = Number(process.env.LOAD_IDLE_SECONDS ?? 3);
 /** How long the started node idles before the load; "idle before" is its RSS then. */
 const IDLE_BEFORE_SECONDS = Number(process.env.LOAD_IDLE_BEFORE_SECONDS ?? 10);
 const LUA = join(root, "test", "bench", "wrk", "broadcast-tx.lua");
+const KEEP_LOGS = process.env.LOAD_KEEP_LOGS;
 
 const wrkFound = spawnSync("wrk", ["--version"], { encoding: "utf8" });
 if (wrkFound.error) {
@@ -368,7 +371,27 @@ class BenchNode {
       if (!done) child.kill("SIGKILL");
       await this.#exited;
     }
+    if (KEEP_LOGS) keepLevelDbLogs(this.home, KEEP_LOGS);
     rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * LOAD_KEEP_LOGS=<dir>: each LevelDB database's own LOG (and LOG.old) copied to <dir>/<home>/<db>.LOG
+ * before the home is removed: their timestamped lines (memtable flushes, compactions and their
+ * level sizes, the "waiting..." of a write stall) line up with the node's log and the timeline, and
+ * the home itself (gigabytes of tx index after 10 minutes) is not kept.
+ */
+function keepLevelDbLogs(home: string, dir: string) {
+  const data = join(home, "data");
+  if (!existsSync(data)) return;
+  const into = join(dir, basename(home));
+  mkdirSync(into, { recursive: true });
+  for (const name of readdirSync(data).filter((n) => n.endsWith(".db"))) {
+    for (const log of ["LOG", "LOG.old"]) {
+      const from = join(data, name, log);
+      if (existsSync(from)) copyFileSync(from, join(into, `${name}.${log}`));
+    }
   }
 }
 
