@@ -4,6 +4,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import {
   DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT,
+  DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT,
   DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT,
 } from "../config/config-schema.js";
 import { QuietReopen } from "../level/quiet-reopen.js";
@@ -173,9 +174,9 @@ export function bodiesLevelMemory(level: LevelMemoryOptions = DEFAULT_LEVEL_MEMO
 
 /**
  * The kv indexer over its two databases, and the close of both. `indexLevel` bounds tx_index.db
- * (default: `level` with db_tx_index_max_file_size_mb's and db_tx_index_write_buffer_size_mb's
- * defaults, so a tool that opens the index without a config writes the node's table and memtable
- * sizes); the bodies' database takes bodiesLevelMemory(level).
+ * (default: `level` with db_tx_index_max_file_size_mb's, db_tx_index_write_buffer_size_mb's and
+ * db_tx_index_max_open_files' defaults, so a tool that opens the index without a config writes the
+ * node's table and memtable sizes and keeps as many tables open); the bodies' database takes bodiesLevelMemory(level).
  */
 export async function openKvIndex(
   dataDir: string,
@@ -185,6 +186,7 @@ export async function openKvIndex(
     ...(level ?? DEFAULT_LEVEL_MEMORY),
     writeBufferSize: DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT * 1024 * 1024,
     maxFileSize: DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT * 1024 * 1024,
+    maxOpenFiles: DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT,
   },
 ): Promise<{ indexer: EventIndexer; databases: BinaryLevel[]; close(): Promise<void> }> {
   const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB), indexLevel);
