@@ -490,10 +490,14 @@ async function storedTxs(node: BenchNode, from: number, to: number): Promise<num
 /**
  * MB each LevelDB database of the node's home compacted (the "Compacted … => N bytes" lines of
  * its LOG) and flushed from memtables ("Level-0 table #n: N bytes OK"), so far: LevelDB's one
- * background thread does both for every database, beside the main thread.
+ * background thread does both for every database, beside the main thread. `stalls`: the writes
+ * that waited for that thread ("Current memtable full; waiting..." or "Too many L0 files;
+ * waiting..."), which a height's commit or index waits behind.
  */
-function compactionOf(home: string): Record<string, { flushedMb: number; compactedMb: number }> {
-  const out: Record<string, { flushedMb: number; compactedMb: number }> = {};
+function compactionOf(
+  home: string,
+): Record<string, { flushedMb: number; compactedMb: number; stalls: number }> {
+  const out: Record<string, { flushedMb: number; compactedMb: number; stalls: number }> = {};
   const data = join(home, "data");
   let names: string[] = [];
   try {
@@ -512,6 +516,7 @@ function compactionOf(home: string): Record<string, { flushedMb: number; compact
     out[name] = {
       flushedMb: round(sum(/Level-0 table #\d+: (\d+) bytes OK/g)),
       compactedMb: round(sum(/Compacted .* => (\d+) bytes/g)),
+      stalls: [...log.matchAll(/; waiting\.\.\./g)].length,
     };
   }
   return out;
@@ -748,8 +753,8 @@ try {
       .join(" | ")}`,
   );
   console.log(
-    `LevelDB over the async phase, MB flushed/compacted: ${Object.entries(compaction)
-      .map(([db, c]) => `${db} ${c.flushedMb}/${c.compactedMb}`)
+    `LevelDB over the async phase, MB flushed/compacted (writes that waited): ${Object.entries(compaction)
+      .map(([db, c]) => `${db} ${c.flushedMb}/${c.compactedMb} (${c.stalls})`)
       .join(" | ")}`,
   );
   console.log(
