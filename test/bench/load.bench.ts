@@ -17,7 +17,7 @@
 // seconds; the long runs: LOAD_SECONDS=60 (throughput), LOAD_SECONDS=600 LOAD_RATE=10000 (memory).
 // LOAD_PROF=<dir> runs the node under --cpu-prof; LOAD_ALLOC_PROF=<file> samples its allocations (alloc-profile.mjs); LOAD_LOG=<file> keeps the node's log and
 // LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases); LOAD_SMAPS_DIR=<dir> keeps the node's
-// smaps 30, 60 and 120 s after the load, and one 60 s into it; LOAD_HEAP_SNAPSHOT_DIR=<dir> has the node
+// smaps 30, 60 and 120 s after the load, and 60 s into it, every 5 minutes and 10 s before its end; LOAD_HEAP_SNAPSHOT_DIR=<dir> has the node
 // write a V8 heap snapshot there 60 s into the load (--heapsnapshot-signal); LOAD_MALLOC=1 runs the node with the malloc settings
 // docs/configuration.md measures (glibc's defaults otherwise). LOAD_NODE_FLAGS="<flags>" passes V8/node flags to the
 // node (space-separated, e.g. "--trace-gc-verbose --max-semi-space-size=32"); LOAD_TIMELINE=<file> writes a per-second
@@ -179,6 +179,14 @@ const AFTER_MARKS = [30, 60, 120];
 /** Seconds into the load at which smaps and the heap snapshot (when asked for) are taken. */
 const DURING_MARK = 60;
 const HEAP_SNAPSHOT_DIR = process.env.LOAD_HEAP_SNAPSHOT_DIR;
+/**
+ * Further smaps copies into the load (LOAD_SMAPS_DIR): at each whole minute from minute 5 and 10 s
+ * before the end, so the mapped tables and arenas of a long run are seen where it grows.
+ */
+const LATE_SMAPS_MARKS = new Set([
+  ...Array.from({ length: Math.floor(SECONDS / 300) }, (_, i) => (i + 1) * 300),
+  SECONDS - 10,
+]);
 /** LOAD_SMAPS_DIR=<dir>: a copy of the node's /proc/PID/smaps at each of AFTER_MARKS. */
 const SMAPS_DIR = process.env.LOAD_SMAPS_DIR;
 
@@ -601,6 +609,8 @@ try {
     node.timeline?.cpu(node.pid);
     const s = Math.round((performance.now() - t0) / 1000);
     rss.push({ s, ...memoryOf(node.pid), heapMb: node.heapTotalMb });
+    if (SMAPS_DIR && s > DURING_MARK && LATE_SMAPS_MARKS.delete(s))
+      copySmaps(node.pid, join(SMAPS_DIR, `smaps-during-${s}s.txt`));
     if (s < DURING_MARK || duringTaken) return;
     duringTaken = true;
     if (SMAPS_DIR) copySmaps(node.pid, join(SMAPS_DIR, `smaps-during-${s}s.txt`));
