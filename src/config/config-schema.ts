@@ -64,10 +64,11 @@ export const DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT = 16;
  * tables than LevelDB keeps open (this − 10), most gets open and map a table and close another.
  * With 100 (the shared default) that began near 2.2M txs (90 tables of 1 MB), and a 46k-tx height's
  * index then took ~7.5 s, which the next heights' commits waited for (docs/storage.md, "Nineteenth
- * pass"). An open table keeps its index and filter blocks mapped (~3 % of its size), so 1,000
- * bounds that part to ~30 MB for ~1 GB of index (about 25M txs of the kvstore's shape).
+ * pass"). An open table keeps 0.3-0.5 MB of itself mapped (measured: its index and filter blocks
+ * and the pages read around them), so 400 covers ~390 MB of index (~9M txs of the kvstore's shape,
+ * 15 minutes at 10,000 tx/s) for at most ~120-190 MB of mapped pages; past that, lookups miss again.
  */
-export const DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT = 1000;
+export const DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT = 400;
 
 /** How a value is written into TOML. */
 export type KeyKind = "string" | "bool" | "int" | "duration" | "string-list" | "int-as-string";

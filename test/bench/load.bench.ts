@@ -184,7 +184,7 @@ const HEAP_SNAPSHOT_DIR = process.env.LOAD_HEAP_SNAPSHOT_DIR;
  * before the end, so the mapped tables and arenas of a long run are seen where it grows.
  */
 const LATE_SMAPS_MARKS = new Set([
-  ...Array.from({ length: Math.floor(SECONDS / 300) }, (_, i) => (i + 1) * 300),
+  ...Array.from({ length: Math.floor((SECONDS - 11) / 300) }, (_, i) => (i + 1) * 300),
   SECONDS - 10,
 ]);
 /** LOAD_SMAPS_DIR=<dir>: a copy of the node's /proc/PID/smaps at each of AFTER_MARKS. */
