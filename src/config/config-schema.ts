@@ -58,6 +58,18 @@ export const DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT = 1;
  */
 export const DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT = 16;
 
+/**
+ * db_tx_index_max_open_files' default. Each height looks up every tx's home in tx_index.db (one
+ * get per tx, random keys), and a get reads one table of each level: once the database has more
+ * tables than LevelDB keeps open (this − 10), most gets open and map a table and close another.
+ * With 100 (the shared default) that began near 2.2M txs (90 tables of 1 MB), and a 46k-tx height's
+ * index then took ~7.5 s, which the next heights' commits waited for (docs/storage.md, "Nineteenth
+ * pass"). An open table keeps 0.3-0.5 MB of itself mapped (measured: its index and filter blocks
+ * and the pages read around them), so 400 covers ~390 MB of index (~9M txs of the kvstore's shape,
+ * 15 minutes at 10,000 tx/s) for at most ~120-190 MB of mapped pages; past that, lookups miss again.
+ */
+export const DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT = 400;
+
 /** How a value is written into TOML. */
 export type KeyKind = "string" | "bool" | "int" | "duration" | "string-list" | "int-as-string";
 
@@ -156,6 +168,13 @@ export const BASE_KEYS = {
     integer(1, 1024),
     DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT,
     "LevelDB memtable size of tx_index.db alone, in MB (up to two are held while one is flushed): its keys are random, so a larger memtable means fewer bytes compacted per indexed tx",
+    { rxbft: true },
+  ),
+  db_tx_index_max_open_files: key(
+    "int",
+    integer(74, 50000),
+    DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT,
+    "LevelDB tables tx_index.db alone keeps open (each with its index and filter blocks mapped): a height looks up every tx's home in it, and once the database has more tables than this each lookup opens one",
     { rxbft: true },
   ),
   heap_growing_percent: key(

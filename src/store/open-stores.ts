@@ -4,6 +4,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import {
   DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT,
+  DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT,
   DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT,
 } from "../config/config-schema.js";
 import { QuietReopen } from "../level/quiet-reopen.js";
@@ -155,27 +156,36 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
 const MIN_WRITE_BUFFER = 64 * 1024;
 
 /**
- * tx_index_bodies.db's memory bounds: an eighth of db_cache_size_mb and a quarter of
- * db_write_buffer_size_mb (1 MB and 1 MB with the defaults). Its keys are positions, written in
- * increasing order, so a smaller memtable only flushes sooner into tables that overlap no older
- * one; and it is read only by /tx and tx_search (a page of bodies: a few hundred 4-KB blocks)
- * and once at open, so a full-size block cache would hold blocks nobody reads again. Under load
- * each of its two memtables holds a height's bodies (megabytes at 10,000 tx/s) on top of the
- * write buffer, so the buffer is the part this saves (docs/storage.md "Memory").
+ * tx_index_bodies.db's memory bounds: an eighth of db_cache_size_mb (1 MB with the defaults) and
+ * half of tx_index.db's memtable, db_tx_index_write_buffer_size_mb (8 MB). It is read only by /tx
+ * and tx_search (a page of bodies: a few hundred 4-KB blocks) and once at open, so a full-size
+ * block cache would hold blocks nobody reads again. Its memtable is written a height's bodies at a
+ * time (~250 bytes a tx: 2.5 MB/s at 10,000 tx/s), and a write that finds it full while the one
+ * before is still waiting to be flushed waits too: LevelDB flushes and compacts every database of
+ * the process on one background thread, one job at a time, and a job of another database (a
+ * compaction of tx_index.db or kvstore.db) takes 1-3.6 s under load. With a quarter of
+ * db_write_buffer_size_mb (1 MB) every height filled one, and in a ten-minute run at 10,000 tx/s
+ * 37-57 bodies' writes waited, up to 2.2 s each, which the next heights' commits then waited for
+ * (docs/storage.md, "Nineteenth pass"); at 8 MB a memtable lasts ~3 s of that load. Its keys are
+ * positions, written in increasing order, so the memtable's size changes no compaction.
  */
-export function bodiesLevelMemory(level: LevelMemoryOptions = DEFAULT_LEVEL_MEMORY): LevelMemoryOptions {
+export function bodiesLevelMemory(
+  level: LevelMemoryOptions = DEFAULT_LEVEL_MEMORY,
+  indexWriteBufferSize = DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT * 1024 * 1024,
+): LevelMemoryOptions {
   return {
     ...level,
     cacheSize: Math.floor(level.cacheSize / 8),
-    writeBufferSize: Math.max(MIN_WRITE_BUFFER, Math.floor(level.writeBufferSize / 4)),
+    writeBufferSize: Math.max(MIN_WRITE_BUFFER, Math.floor(indexWriteBufferSize / 2)),
   };
 }
 
 /**
  * The kv indexer over its two databases, and the close of both. `indexLevel` bounds tx_index.db
- * (default: `level` with db_tx_index_max_file_size_mb's and db_tx_index_write_buffer_size_mb's
- * defaults, so a tool that opens the index without a config writes the node's table and memtable
- * sizes); the bodies' database takes bodiesLevelMemory(level).
+ * (default: `level` with db_tx_index_max_file_size_mb's, db_tx_index_write_buffer_size_mb's and
+ * db_tx_index_max_open_files' defaults, so a tool that opens the index without a config writes the
+ * node's table and memtable sizes and keeps as many tables open); the bodies' database takes
+ * bodiesLevelMemory(level, indexLevel.writeBufferSize).
  */
 export async function openKvIndex(
   dataDir: string,
@@ -185,12 +195,16 @@ export async function openKvIndex(
     ...(level ?? DEFAULT_LEVEL_MEMORY),
     writeBufferSize: DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT * 1024 * 1024,
     maxFileSize: DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT * 1024 * 1024,
+    maxOpenFiles: DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT,
   },
 ): Promise<{ indexer: EventIndexer; databases: BinaryLevel[]; close(): Promise<void> }> {
   const indexDb = await openBinaryLevel(join(dataDir, TX_INDEX_DB), indexLevel);
   let bodiesDb: BinaryLevel | undefined;
   try {
-    bodiesDb = await openBinaryLevel(join(dataDir, TX_INDEX_BODIES_DB), bodiesLevelMemory(level));
+    bodiesDb = await openBinaryLevel(
+      join(dataDir, TX_INDEX_BODIES_DB),
+      bodiesLevelMemory(level, indexLevel.writeBufferSize),
+    );
     const indexer = await EventIndexer.open(indexDb, { ...options, bodies: bodiesDb });
     const bodies = bodiesDb;
     return {

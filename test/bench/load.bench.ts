@@ -17,7 +17,7 @@
 // seconds; the long runs: LOAD_SECONDS=60 (throughput), LOAD_SECONDS=600 LOAD_RATE=10000 (memory).
 // LOAD_PROF=<dir> runs the node under --cpu-prof; LOAD_ALLOC_PROF=<file> samples its allocations (alloc-profile.mjs); LOAD_LOG=<file> keeps the node's log and
 // LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases); LOAD_SMAPS_DIR=<dir> keeps the node's
-// smaps 30, 60 and 120 s after the load, and one 60 s into it; LOAD_HEAP_SNAPSHOT_DIR=<dir> has the node
+// smaps 30, 60 and 120 s after the load, and 60 s into it, every 5 minutes and 10 s before its end; LOAD_HEAP_SNAPSHOT_DIR=<dir> has the node
 // write a V8 heap snapshot there 60 s into the load (--heapsnapshot-signal); LOAD_MALLOC=1 runs the node with the malloc settings
 // docs/configuration.md measures (glibc's defaults otherwise). LOAD_NODE_FLAGS="<flags>" passes V8/node flags to the
 // node (space-separated, e.g. "--trace-gc-verbose --max-semi-space-size=32"); LOAD_TIMELINE=<file> writes a per-second
@@ -27,10 +27,12 @@
 // LOAD_NODE_ENV="NAME=value NAME=value" sets environment variables of the node process only (e.g.
 // LD_PRELOAD of another malloc, or MALLOC_ARENA_MAX=1), not of the bench or wrk. LOAD_IDLE_BEFORE_SECONDS (default
 // 10) is how long the started node idles before the load: "idle" RSS is read then, "started" right after the start.
-// Writes bench-results/load.json; never fails on time.
+// LOAD_KEEP_LOGS=<dir> keeps each LevelDB database's LOG (its compactions and write stalls, timestamped) there
+// when the node's home is removed. Writes bench-results/load.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -40,7 +42,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LoadTimeline } from "./load-timeline.js";
 import { scheduledDelayLua } from "./wrk-pacing.js";
@@ -70,6 +72,7 @@ const IDLE_SECONDS = Number(process.env.LOAD_IDLE_SECONDS ?? 3);
 /** How long the started node idles before the load; "idle before" is its RSS then. */
 const IDLE_BEFORE_SECONDS = Number(process.env.LOAD_IDLE_BEFORE_SECONDS ?? 10);
 const LUA = join(root, "test", "bench", "wrk", "broadcast-tx.lua");
+const KEEP_LOGS = process.env.LOAD_KEEP_LOGS;
 
 const wrkFound = spawnSync("wrk", ["--version"], { encoding: "utf8" });
 if (wrkFound.error) {
@@ -176,6 +179,14 @@ const AFTER_MARKS = [30, 60, 120];
 /** Seconds into the load at which smaps and the heap snapshot (when asked for) are taken. */
 const DURING_MARK = 60;
 const HEAP_SNAPSHOT_DIR = process.env.LOAD_HEAP_SNAPSHOT_DIR;
+/**
+ * Further smaps copies into the load (LOAD_SMAPS_DIR): at each whole minute from minute 5 and 10 s
+ * before the end, so the mapped tables and arenas of a long run are seen where it grows.
+ */
+const LATE_SMAPS_MARKS = new Set([
+  ...Array.from({ length: Math.floor((SECONDS - 11) / 300) }, (_, i) => (i + 1) * 300),
+  SECONDS - 10,
+]);
 /** LOAD_SMAPS_DIR=<dir>: a copy of the node's /proc/PID/smaps at each of AFTER_MARKS. */
 const SMAPS_DIR = process.env.LOAD_SMAPS_DIR;
 
@@ -368,7 +379,27 @@ class BenchNode {
       if (!done) child.kill("SIGKILL");
       await this.#exited;
     }
+    if (KEEP_LOGS) keepLevelDbLogs(this.home, KEEP_LOGS);
     rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * LOAD_KEEP_LOGS=<dir>: each LevelDB database's own LOG (and LOG.old) copied to <dir>/<home>/<db>.LOG
+ * before the home is removed: their timestamped lines (memtable flushes, compactions and their
+ * level sizes, the "waiting..." of a write stall) line up with the node's log and the timeline, and
+ * the home itself (gigabytes of tx index after 10 minutes) is not kept.
+ */
+function keepLevelDbLogs(home: string, dir: string) {
+  const data = join(home, "data");
+  if (!existsSync(data)) return;
+  const into = join(dir, basename(home));
+  mkdirSync(into, { recursive: true });
+  for (const name of readdirSync(data).filter((n) => n.endsWith(".db"))) {
+    for (const log of ["LOG", "LOG.old"]) {
+      const from = join(data, name, log);
+      if (existsSync(from)) copyFileSync(from, join(into, `${name}.${log}`));
+    }
   }
 }
 
@@ -467,10 +498,14 @@ async function storedTxs(node: BenchNode, from: number, to: number): Promise<num
 /**
  * MB each LevelDB database of the node's home compacted (the "Compacted … => N bytes" lines of
  * its LOG) and flushed from memtables ("Level-0 table #n: N bytes OK"), so far: LevelDB's one
- * background thread does both for every database, beside the main thread.
+ * background thread does both for every database, beside the main thread. `stalls`: the writes
+ * that waited for that thread ("Current memtable full; waiting..." or "Too many L0 files;
+ * waiting..."), which a height's commit or index waits behind.
  */
-function compactionOf(home: string): Record<string, { flushedMb: number; compactedMb: number }> {
-  const out: Record<string, { flushedMb: number; compactedMb: number }> = {};
+function compactionOf(
+  home: string,
+): Record<string, { flushedMb: number; compactedMb: number; stalls: number }> {
+  const out: Record<string, { flushedMb: number; compactedMb: number; stalls: number }> = {};
   const data = join(home, "data");
   let names: string[] = [];
   try {
@@ -489,6 +524,7 @@ function compactionOf(home: string): Record<string, { flushedMb: number; compact
     out[name] = {
       flushedMb: round(sum(/Level-0 table #\d+: (\d+) bytes OK/g)),
       compactedMb: round(sum(/Compacted .* => (\d+) bytes/g)),
+      stalls: [...log.matchAll(/; waiting\.\.\./g)].length,
     };
   }
   return out;
@@ -573,6 +609,8 @@ try {
     node.timeline?.cpu(node.pid);
     const s = Math.round((performance.now() - t0) / 1000);
     rss.push({ s, ...memoryOf(node.pid), heapMb: node.heapTotalMb });
+    if (SMAPS_DIR && s > DURING_MARK && LATE_SMAPS_MARKS.delete(s))
+      copySmaps(node.pid, join(SMAPS_DIR, `smaps-during-${s}s.txt`));
     if (s < DURING_MARK || duringTaken) return;
     duringTaken = true;
     if (SMAPS_DIR) copySmaps(node.pid, join(SMAPS_DIR, `smaps-during-${s}s.txt`));
@@ -725,8 +763,8 @@ try {
       .join(" | ")}`,
   );
   console.log(
-    `LevelDB over the async phase, MB flushed/compacted: ${Object.entries(compaction)
-      .map(([db, c]) => `${db} ${c.flushedMb}/${c.compactedMb}`)
+    `LevelDB over the async phase, MB flushed/compacted (writes that waited): ${Object.entries(compaction)
+      .map(([db, c]) => `${db} ${c.flushedMb}/${c.compactedMb} (${c.stalls})`)
       .join(" | ")}`,
   );
   console.log(

@@ -1,5 +1,6 @@
 // config.toml's memory keys (db_cache_size_mb, db_write_buffer_size_mb, db_max_open_files,
-// db_max_file_size_mb, db_tx_index_max_file_size_mb, db_tx_index_write_buffer_size_mb, heap_growing_percent): their defaults, the
+// db_max_file_size_mb, db_tx_index_max_file_size_mb, db_tx_index_write_buffer_size_mb,
+// db_tx_index_max_open_files, heap_growing_percent): their defaults, the
 // values they accept, the errors for bad values (file, key and what was expected), and the LevelDB
 // options they become.
 import assert from "node:assert/strict";
@@ -46,13 +47,15 @@ test("memory keys: values in range become classic-level's options in bytes", () 
   assert.equal(configFromToml("heap_growing_percent = 400", FILE).config.heap_growing_percent, 400);
 });
 
-test("db_tx_index_max_file_size_mb and db_tx_index_write_buffer_size_mb: tx_index.db alone takes 1 MB tables and 16 MB memtables, every other bound the shared keys", () => {
+test("db_tx_index_max_file_size_mb, db_tx_index_write_buffer_size_mb and db_tx_index_max_open_files: tx_index.db alone takes 1 MB tables, 16 MB memtables and 400 open tables, every other bound the shared keys", () => {
   const { config } = configFromToml("", FILE);
   assert.equal(config.db_tx_index_max_file_size_mb, 1);
+  assert.equal(config.db_tx_index_max_open_files, 400);
   assert.deepEqual(txIndexLevelMemoryOf(config), {
     ...levelMemoryOf(config),
     writeBufferSize: 16 * MB,
     maxFileSize: MB,
+    maxOpenFiles: 400,
   });
   const kv = indexerStoreOptions(
     configFromToml('[tx_index]\nindexer = "kv"', FILE).config,
@@ -61,16 +64,19 @@ test("db_tx_index_max_file_size_mb and db_tx_index_write_buffer_size_mb: tx_inde
   );
   assert.equal(kv.level?.maxFileSize, 2 * MB, "the other databases keep db_max_file_size_mb");
   assert.equal(kv.txIndexLevel?.maxFileSize, MB);
+  assert.equal(kv.level?.maxOpenFiles, 100, "the other databases keep db_max_open_files");
+  assert.equal(kv.txIndexLevel?.maxOpenFiles, 400);
   const set = configFromToml(
-    "db_tx_index_max_file_size_mb = 4\ndb_tx_index_write_buffer_size_mb = 8\ndb_max_open_files = 74",
+    "db_tx_index_max_file_size_mb = 4\ndb_tx_index_write_buffer_size_mb = 8\ndb_max_open_files = 74\ndb_tx_index_max_open_files = 300",
     FILE,
   ).config;
   assert.deepEqual(txIndexLevelMemoryOf(set), {
     ...levelMemoryOf(set),
-    maxOpenFiles: 74,
+    maxOpenFiles: 300,
     writeBufferSize: 8 * MB,
     maxFileSize: 4 * MB,
   });
+  assert.equal(levelMemoryOf(set).maxOpenFiles, 74, "db_max_open_files stays the other databases'");
   assert.equal(
     levelMemoryOf(set).writeBufferSize,
     4 * MB,
@@ -100,6 +106,12 @@ const bad: { toml: string; where: string; expected: RegExp }[] = [
     toml: "db_tx_index_max_file_size_mb = 0",
     where: "db_tx_index_max_file_size_mb",
     expected: /an integer in 1…1024, got 0/,
+  },
+  // LevelDB raises anything below 74 to 74 by itself.
+  {
+    toml: "db_tx_index_max_open_files = 73",
+    where: "db_tx_index_max_open_files",
+    expected: /an integer in 74…50000, got 73/,
   },
   {
     toml: "db_tx_index_write_buffer_size_mb = 0",
