@@ -1,5 +1,5 @@
 // A height's DeliverTx results into the ABCI responses record, the two ways (issue 19 item 2, the
-// nineteenth pass in docs/storage.md): "apart" encodes each result into an array of its own and then
+// twentieth pass in docs/storage.md): "apart" encodes each result into an array of its own and then
 // copies them into the record (the node before the pass); "in place" writes each result once into
 // the record's array and keeps views of it (encodeAbciResponsesInPieces now). kvstore-shaped
 // results (four attributes, a 12-byte key), RR_TXS per height, RR_HEIGHTS heights each way,
