@@ -15,46 +15,16 @@ import {
 import type { ResponseDeliverTx } from "../../src/wire/generated/tendermint/abci/types.js";
 import type { ABCIResponses } from "../../src/wire/generated/tendermint/state/types.js";
 import { field1ItemsInPieces } from "../../src/wire/repeated-bytes-in-pieces.js";
+import { kvstoreDeliverTx } from "../fixtures/store/chain-fixture.js";
 
 const TXS = Number(process.env.RR_TXS ?? 20_000);
 const HEIGHTS = Number(process.env.RR_HEIGHTS ?? 30);
 const PIECE = 2048;
-const utf8 = new TextEncoder();
-const attribute = (key: string, value: string | Uint8Array, index = true) => ({
-  key: utf8.encode(key),
-  value: typeof value === "string" ? utf8.encode(value) : value,
-  index,
-});
-const CREATOR = attribute("creator", "Cosmoshi Netowoko");
-const INDEX_KEY = attribute("index_key", "index is working");
-const NOINDEX_KEY = attribute("noindex_key", "index is working", false);
-const KEY = utf8.encode("key");
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function height(h: number): ABCIResponses {
   const deliverTxs: ResponseDeliverTx[] = new Array(TXS);
-  for (let i = 0; i < TXS; i++) {
-    deliverTxs[i] = {
-      code: 0,
-      data: new Uint8Array(0),
-      log: "",
-      info: "",
-      gasWanted: 0n,
-      gasUsed: 0n,
-      events: [
-        {
-          type: "app",
-          attributes: [
-            CREATOR,
-            { key: KEY, value: utf8.encode(`r-${h}-${i}`), index: true },
-            INDEX_KEY,
-            NOINDEX_KEY,
-          ],
-        },
-      ],
-      codespace: "",
-    };
-  }
+  for (let i = 0; i < TXS; i++) deliverTxs[i] = kvstoreDeliverTx(`r-${h}-${i}`);
   return { deliverTxs, beginBlock: { events: [] }, endBlock: undefined };
 }
 

@@ -19,6 +19,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { kvstoreDeliverTx } from "../fixtures/store/chain-fixture.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const HEIGHTS = Number(process.env.TXC_HEIGHTS ?? 60);
@@ -83,11 +84,6 @@ async function child(build: string, dir: string): Promise<Figures> {
     DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT,
   } = await import(dist("config/config-schema.js"));
   const utf8 = new TextEncoder();
-  const attribute = (key: string, value: Uint8Array | string, index = true) => ({
-    key: utf8.encode(key),
-    value: typeof value === "string" ? utf8.encode(value) : value,
-    index,
-  });
   // As the node opens it (indexer-options.ts): tx_index.db's own table and memtable sizes.
   const mb = 1024 * 1024;
   const indexLevel = {
@@ -110,29 +106,7 @@ async function child(build: string, dir: string): Promise<Figures> {
     for (let i = 0; i < TXS; i++) {
       const key = randomBytes(24).toString("hex");
       const tx = utf8.encode(`${key}=`.padEnd(100, "v"));
-      txs.push({
-        tx,
-        result: {
-          code: 0,
-          data: new Uint8Array(0),
-          log: "",
-          info: "",
-          gasWanted: 0n,
-          gasUsed: 0n,
-          events: [
-            {
-              type: "app",
-              attributes: [
-                attribute("creator", "Cosmoshi Netowoko"),
-                attribute("key", utf8.encode(key)),
-                attribute("index_key", "index is working"),
-                attribute("noindex_key", "index is working", false),
-              ],
-            },
-          ],
-          codespace: "",
-        },
-      });
+      txs.push({ tx, result: kvstoreDeliverTx(utf8.encode(key)) });
     }
     const started = performance.now();
     await indexer.indexHeight({ height: BigInt(h), txs, beginBlockEvents: [], endBlockEvents: [] });

@@ -10,36 +10,17 @@ import { join } from "node:path";
 import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
 import type { IndexedTx } from "../../src/store/indexer/height-index-input.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
+import { kvstoreDeliverTx } from "../fixtures/store/chain-fixture.js";
 
 const HEIGHTS = Number(process.env.TXK_HEIGHTS ?? 4);
 const TXS = Number(process.env.TXK_TXS ?? 10_000);
 const utf8 = new TextEncoder();
-const attribute = (key: string, value: string, index = true) => ({
-  key: utf8.encode(key),
-  value: utf8.encode(value),
-  index,
-});
-const CREATOR = attribute("creator", "Cosmoshi Netowoko");
-const INDEX_KEY = attribute("index_key", "index is working");
-const NOINDEX_KEY = attribute("noindex_key", "index is working", false);
 
 function kvTx(height: number, i: number): IndexedTx {
   // As the load bench's wrk script makes them: `<run>-<thread>-<n>=vvv…`, 100 bytes.
   const key = `r${height}-1-${i}`;
   const tx = utf8.encode(`${key}=${"v".repeat(99 - key.length)}`);
-  return {
-    tx,
-    result: {
-      code: 0,
-      data: new Uint8Array(0),
-      log: "",
-      info: "",
-      gasWanted: 0n,
-      gasUsed: 0n,
-      codespace: "",
-      events: [{ type: "app", attributes: [CREATOR, attribute("key", key), INDEX_KEY, NOINDEX_KEY] }],
-    },
-  };
+  return { tx, result: kvstoreDeliverTx(key) };
 }
 
 const dir = mkdtempSync(join(tmpdir(), "tx-index-keys-"));
