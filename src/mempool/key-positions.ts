@@ -70,37 +70,30 @@ export class KeyPositions {
 
   /** The position last set for `key`, or -1. */
   get(key: string): number {
-    const h = keyHash(key);
-    const positions = this.#positions;
-    const hashes = this.#hashes;
-    const mask = this.#mask;
-    const step = stepOf(h);
-    for (let slot = h & mask; ; slot = (slot + step) & mask) {
-      const p = positions[slot]!;
-      if (p === 0) return -1;
-      if (hashes[slot] === h && this.keys[p - 1] === key) return p - 1;
-    }
+    // An empty slot holds 0, so its position - 1 is the -1 of a key not held.
+    return this.#positions[this.#slotOf(key, keyHash(key))]! - 1;
   }
 
   /** Records `at` as `key`'s position (the log's keys[at] is `key`). */
   set(key: string, at: number): void {
     const h = keyHash(key);
+    const slot = this.#slotOf(key, h);
+    const fresh = this.#positions[slot] === 0;
+    this.#positions[slot] = at + 1;
+    if (!fresh) return;
+    this.#hashes[slot] = h;
+    if (++this.#size > (this.#mask + 1) * MAX_LOAD) this.#grow();
+  }
+
+  /** The slot holding `key` (hash `h`), or the empty slot where its probe sequence ends. */
+  #slotOf(key: string, h: number): number {
     const positions = this.#positions;
     const hashes = this.#hashes;
     const mask = this.#mask;
     const step = stepOf(h);
     for (let slot = h & mask; ; slot = (slot + step) & mask) {
       const p = positions[slot]!;
-      if (p === 0) {
-        positions[slot] = at + 1;
-        hashes[slot] = h;
-        if (++this.#size > (mask + 1) * MAX_LOAD) this.#grow();
-        return;
-      }
-      if (hashes[slot] === h && this.keys[p - 1] === key) {
-        positions[slot] = at + 1;
-        return;
-      }
+      if (p === 0 || (hashes[slot] === h && this.keys[p - 1] === key)) return slot;
     }
   }
 

@@ -3,6 +3,7 @@
 //   node test/bench/alloc-profile-summary.mjs FILE [--top 30]
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { where } from "./profile-where.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -13,11 +14,6 @@ if (positionals.length !== 1) {
   process.exit(2);
 }
 const profile = JSON.parse(readFileSync(positionals[0], "utf8"));
-const where = (url) =>
-  url
-    .replace(/^file:\/\//, "")
-    .replace(/.*\/node_modules\//, "")
-    .replace(/.*?\/(src|streams|test)\//, "$1/");
 const selfBy = new Map();
 const fileBy = new Map();
 let total = 0;

@@ -7,6 +7,7 @@
 //   node test/bench/cpu-profile-stages.mjs PROFILE [--txs N] [--top 12]
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { where } from "./profile-where.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -46,11 +47,6 @@ const stageOf = (stack) => {
   for (const frame of stack) for (const [stage, rule] of RULES) if (rule.test(frame.url)) return stage;
   return "other";
 };
-const where = (url) =>
-  url
-    .replace(/^file:\/\//, "")
-    .replace(/.*\/node_modules\//, "")
-    .replace(/.*?\/(src|streams|test)\//, "$1/");
 
 const stages = new Map();
 const selfInStage = new Map();

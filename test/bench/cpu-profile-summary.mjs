@@ -6,6 +6,7 @@
 //   node test/bench/cpu-profile-summary.mjs PROFILE [--root runSimulation] [--top 30]
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { where } from "./profile-where.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -21,12 +22,6 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parentOf = new Map();
 for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n.id);
 
-// Paths shortened to the repository's own (src/…, streams/…, test/…) or the package's (rxjs/…).
-const where = (url) =>
-  url
-    .replace(/^file:\/\//, "")
-    .replace(/.*\/node_modules\//, "")
-    .replace(/.*?\/(src|streams|test)\//, "$1/");
 const nameOf = (frame) => `${frame.functionName || "(anonymous)"} ${where(frame.url)}`;
 
 const selfById = new Map();
