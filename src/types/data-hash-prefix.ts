@@ -13,7 +13,7 @@
 // are the ones dataHash and Data.encode give for the reaped txs, so blocks, replay and the
 // simulation (which makes nothing ahead) are unchanged.
 
-import { putTxDigests, rememberDataHashAhead, type TxDigests } from "../wire/hashes.js";
+import { AHEAD_PIECE, putTxDigests, rememberDataHashAhead, type TxDigests } from "../wire/hashes.js";
 import { IncrementalMerkleRoot } from "../wire/merkle-incremental.js";
 import { field1ItemsInPieces } from "../wire/repeated-bytes-in-pieces.js";
 import { BLOCK_DATA_PIECE, rememberBlockDataBytes } from "./block-data-ahead.js";
@@ -23,11 +23,6 @@ export interface PooledTx {
   readonly tx: Uint8Array;
   readonly digests: TxDigests | undefined;
 }
-
-/** How many leaves are pushed between two pauses while the prefix is made. */
-const PREFIX_PIECE = 2048;
-/** How many leaves the finish pushes between two pauses: the reap's own piece (wire/hashes.ts). */
-const FINISH_PIECE = 2048;
 
 const noPause = async (): Promise<void> => {};
 
@@ -55,7 +50,7 @@ export class DataHashPrefix {
       txs[i] = tx;
       keys[i] = putTxDigests(hashes, leaves, i, tx, digests);
       tree.push(leaves[i]!);
-      if ((i + 1) % PREFIX_PIECE === 0) await pause();
+      if ((i + 1) % AHEAD_PIECE === 0) await pause();
     }
     const dataBytes = await field1ItemsInPieces(txs, pause, BLOCK_DATA_PIECE);
     return new DataHashPrefix(txs, hashes, keys, tree, dataBytes);
@@ -72,8 +67,8 @@ export class DataHashPrefix {
    * for it, as dataHashAhead and blockDataBytesAhead would; answers true. Otherwise nothing is
    * remembered and it answers false. A prefix is finished once (its tree moves on): a second call
    * answers false. The txs admitted since are hashed and encoded in pieces, with a pause of a job
-   * from `pauses` between them, as the reap's own hashing is: on one validator at ~17k tx/s they are ~4,000 txs, and done
-   * in one run they held the event loop long enough to take `broadcast_tx_async`'s p99 from ~38 to
+   * from `pauses` between them and the reap's own piece (AHEAD_PIECE), as the reap's hashing is:
+   * on one validator at ~17k tx/s they are ~4,000 txs, and done in one run they held the event loop long enough to take `broadcast_tx_async`'s p99 from ~38 to
    * ~60 ms (docs/network.md, "Our proposal's hashing ahead").
    */
   async finish(
@@ -87,14 +82,14 @@ export class DataHashPrefix {
     for (let i = 0; i < m; i++) if (txs[i] !== this.txs[i] || reaped[i]!.tx !== txs[i]) return false;
     this.finished = true;
     // A pause job only for a rest longer than one piece: a short one is a single run of work.
-    const pause = n - m > FINISH_PIECE ? pauses() : noPause;
+    const pause = n - m > AHEAD_PIECE ? pauses() : noPause;
     const hashes = this.hashes.slice();
     const keys = this.keys.slice();
     const leaves: Uint8Array[] = new Array(n);
     for (let i = m; i < n; i++) {
       keys[i] = putTxDigests(hashes, leaves, i, txs[i]!, reaped[i]!.digests);
       this.tree.push(leaves[i]!);
-      if ((i - m + 1) % FINISH_PIECE === 0) await pause();
+      if ((i - m + 1) % AHEAD_PIECE === 0) await pause();
     }
     rememberDataHashAhead(txs, hashes, this.tree.root(), keys);
     const rest = await field1ItemsInPieces(txs.slice(m), pause, BLOCK_DATA_PIECE);

@@ -397,7 +397,7 @@ export function rememberDataHashAhead(
 }
 
 /** How many leaves dataHashAhead hashes between two pauses. */
-const AHEAD_PIECE = 2048;
+export const AHEAD_PIECE = 2048;
 
 /**
  * The data hash of `txs`, made before the block is built and remembered for this array, so that
