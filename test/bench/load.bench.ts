@@ -180,8 +180,9 @@ const AFTER_MARKS = [30, 60, 120];
 const DURING_MARK = 60;
 const HEAP_SNAPSHOT_DIR = process.env.LOAD_HEAP_SNAPSHOT_DIR;
 /**
- * Further smaps copies into the load (LOAD_SMAPS_DIR): at each whole minute from minute 5 and 10 s
- * before the end, so the mapped tables and arenas of a long run are seen where it grows.
+ * Further smaps copies into the load (LOAD_SMAPS_DIR): every 5 minutes (300 s, 600 s, … while more
+ * than 10 s of load remain) and 10 s before the end, so the mapped tables and arenas of a long run
+ * are seen where it grows.
  */
 const LATE_SMAPS_MARKS = new Set([
   ...Array.from({ length: Math.floor((SECONDS - 11) / 300) }, (_, i) => (i + 1) * 300),
