@@ -17,6 +17,7 @@ import {
   applyNewValidBlock,
   applyProposalPol,
   ensureVoteBits,
+  leftProposeWithBlock,
   type PeerRoundState,
   setHasPart,
   setHasProposal,
@@ -111,7 +112,8 @@ export function receive(
             `${where} is above the initial height but last_commit_round is ${s.lastCommitRound}`,
           );
       }
-      const next = applyNewRoundStep(prs, s, nowMs);
+      let next = applyNewRoundStep(prs, s, nowMs);
+      if (our?.started && next.height === our.height) next = leftProposeWithBlock(prs, next);
       return updated(peer, next, newRoundStepWakes(prs, next));
     }
     case "newValidBlock": {
