@@ -9,10 +9,8 @@ import {
   initialGossipState,
 } from "../../src/consensus/gossip/index.js";
 import { RoundStep } from "../../src/consensus/round-step.js";
-import type { ConsensusState } from "../../src/consensus/state.js";
 import { SignedMsgType } from "../../src/wire/generated/tendermint/types/types.js";
 import {
-  ADDRESSES,
   BLOCK_ID,
   broadcasts,
   cases,
@@ -32,17 +30,8 @@ import {
   votesOf,
 } from "./consensus-gossip-fixture.js";
 
-/** Our state's fields that make us the round's proposer (its parts are never held). */
-const WE_PROPOSE = {
-  ownAddress: ADDRESSES[0]!,
-  proposer: { address: ADDRESSES[0]! } as ConsensusState["proposer"],
-};
-
-/** No relay hold: for the rules that decide which parts go, not when. */
-const UNHELD = { ...DEFAULT_GOSSIP_CONFIG, relayHoldMs: 0 };
-
-function connected(our = ourState({ height: 5n }), config = DEFAULT_GOSSIP_CONFIG): Driver {
-  const d = new Driver(initialGossipState(config));
+function connected(our = ourState({ height: 5n })): Driver {
+  const d = new Driver();
   d.feed({ type: "GossipPeerAdded", nowMs: T, peerId: PEER });
   d.feed({ type: "OurStateChanged", nowMs: T, state: our });
   return d;
@@ -86,12 +75,7 @@ test("our NewRoundStep: broadcast when consensus starts and on each step change,
 });
 
 test("data: our proposal, then each part the peer lacks, marked as sent, in the fold of the peer's NewRoundStep; then it sleeps peer_gossip_sleep_duration", () => {
-  const our = ourState({
-    height: 5n,
-    ...WE_PROPOSE,
-    proposal: proposalAt(5n, 0),
-    proposalParts: partsWith([0, 1, 2]),
-  });
+  const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0, 1, 2]) });
   const d = connected(our);
   const first = from(d, nrs(5n, 0, RoundStep.Propose));
   const data = sends(first).filter((m) => m.$case !== "vote");
@@ -116,7 +100,7 @@ test("data: our proposal, then each part the peer lacks, marked as sent, in the 
 test("data: a part the peer sent us (or announced by NewValidBlock) is not sent back", () => {
   // We get the proposal and its parts after the peer sent us the proposal and part 1.
   const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0, 1, 2]) });
-  const d = connected(ourState({ height: 5n }), UNHELD);
+  const d = connected(ourState({ height: 5n }));
   from(d, nrs(5n, 0, RoundStep.Propose));
   from(d, { $case: "proposal", proposal: { proposal: proposalAt(5n, 0) } });
   from(d, { $case: "blockPart", blockPart: { height: 5n, round: 0, part: SPLIT.parts[1]! } });
@@ -125,7 +109,7 @@ test("data: a part the peer sent us (or announced by NewValidBlock) is not sent 
   );
   assert.deepEqual(parts, ["0", "2"], "it sent us the proposal and part 1");
 
-  const d2 = connected(ourState({ height: 5n }), UNHELD);
+  const d2 = connected(ourState({ height: 5n }));
   from(d2, nrs(5n, 0, RoundStep.Prevote));
   from(d2, {
     $case: "newValidBlock",
@@ -141,140 +125,6 @@ test("data: a part the peer sent us (or announced by NewValidBlock) is not sent 
     m.$case === "blockPart" ? [m.blockPart.part.index] : [],
   );
   assert.deepEqual(after, [2]);
-});
-
-test("data: a peer that left Propose in the round of our proposal is sent no parts until its NewValidBlock asks", () => {
-  const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0]) });
-  const d = connected(ourState({ height: 5n }), UNHELD);
-  from(d, nrs(5n, 0, RoundStep.Propose));
-  // Our proposal goes out with the one part we hold; it then tells us it prevotes.
-  const first = sends(d.feed({ type: "OurStateChanged", nowMs: T, state: our }));
-  assert.deepEqual(cases(first), ["proposal", "blockPart"]);
-  from(d, nrs(5n, 0, RoundStep.Prevote), T + 1);
-  const full = { ...our, proposalParts: partsWith([0, 1, 2]) };
-  d.feed({ type: "OurStateChanged", nowMs: T + 2, state: full });
-  const polled = sends(d.feed({ type: "GossipTicked", nowMs: T + 200 })).filter(
-    (m) => m.$case === "blockPart",
-  );
-  assert.deepEqual(polled, [], "it has the block or gave up waiting: no copies");
-  // A polka or the commit makes it announce its own bits: what it lacks goes out at once.
-  const nvb = from(
-    d,
-    {
-      $case: "newValidBlock",
-      newValidBlock: {
-        height: 5n,
-        round: 0,
-        blockPartSetHeader: SPLIT.header,
-        blockParts: bitsToWire(Uint8Array.from([1, 0, 0])),
-        isCommit: true,
-      },
-    },
-    T + 300,
-  );
-  assert.deepEqual(
-    sends(nvb).flatMap((m) => (m.$case === "blockPart" ? [m.blockPart.part.index] : [])),
-    [1, 2],
-  );
-
-  // A peer still in Propose gets the parts a peer sent us at the routine's next poll.
-  const d2 = connected(ourState({ height: 5n }), UNHELD);
-  from(d2, nrs(5n, 0, RoundStep.Propose));
-  d2.feed({ type: "OurStateChanged", nowMs: T, state: our });
-  assert.deepEqual(sends(d2.feed({ type: "OurStateChanged", nowMs: T + 2, state: full })), []);
-  const later = sends(d2.feed({ type: "GossipTicked", nowMs: T + 200 })).flatMap((m) =>
-    m.$case === "blockPart" ? [m.blockPart.part.index] : [],
-  );
-  assert.deepEqual(later, [1, 2]);
-});
-
-const partIndexes = (effects: ReturnType<Driver["feed"]>) =>
-  sends(effects).flatMap((m) => (m.$case === "blockPart" ? [m.blockPart.part.index] : []));
-
-test("data: a peer still in Propose gets a proposal's parts from us only relayHoldMs after it arrived", () => {
-  const hold = DEFAULT_GOSSIP_CONFIG.relayHoldMs;
-  const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0]) });
-  const full = { ...our, proposalParts: partsWith([0, 1, 2]) };
-  const d = connected(ourState({ height: 5n }));
-  from(d, nrs(5n, 0, RoundStep.Propose));
-  // The proposal goes at once (it names the part set), its parts wait.
-  assert.deepEqual(cases(sends(d.feed({ type: "OurStateChanged", nowMs: T, state: our }))), ["proposal"]);
-  d.feed({ type: "OurStateChanged", nowMs: T + 5, state: full });
-  assert.deepEqual(partIndexes(d.feed({ type: "GossipTicked", nowMs: T + 100 })), []);
-  assert.deepEqual(partIndexes(d.feed({ type: "GossipTicked", nowMs: T + hold - 1 })), []);
-  assert.equal(d.state.peers.get(PEER)!.dataDueMs, T + hold, "due when the hold ends");
-  assert.deepEqual(partIndexes(d.feed({ type: "GossipTicked", nowMs: T + hold })), [0, 1, 2]);
-
-  // A peer that leaves Propose during the hold gets none: it holds the block (or gave up on it).
-  const d2 = connected(ourState({ height: 5n }));
-  from(d2, nrs(5n, 0, RoundStep.Propose));
-  d2.feed({ type: "OurStateChanged", nowMs: T, state: our });
-  d2.feed({ type: "OurStateChanged", nowMs: T + 5, state: full });
-  from(d2, nrs(5n, 0, RoundStep.Prevote), T + 150);
-  assert.deepEqual(partIndexes(d2.feed({ type: "GossipTicked", nowMs: T + hold })), []);
-});
-
-test("data: once our copy of the block is complete, a peer still in Propose gets its parts relayGraceMs later, not at the hold's cap", () => {
-  const grace = DEFAULT_GOSSIP_CONFIG.relayGraceMs;
-  assert.ok(grace < DEFAULT_GOSSIP_CONFIG.relayHoldMs - 50, "the grace ends well before the cap");
-  const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0]) });
-  const whole = {
-    ...our,
-    proposalParts: partsWith([0, 1, 2]),
-    proposalBlock: {} as NonNullable<ConsensusState["proposalBlock"]>,
-  };
-  const d = connected(ourState({ height: 5n }));
-  from(d, nrs(5n, 0, RoundStep.Propose));
-  d.feed({ type: "OurStateChanged", nowMs: T, state: our });
-  // Our copy completes 40 ms after the proposal: the peer's routine is due at the grace's end.
-  assert.deepEqual(partIndexes(d.feed({ type: "OurStateChanged", nowMs: T + 40, state: whole })), []);
-  assert.ok(d.state.peers.get(PEER)!.dataDueMs <= T + 40 + grace, "due by the grace's end");
-  assert.deepEqual(partIndexes(d.feed({ type: "GossipTicked", nowMs: T + 40 + grace - 1 })), []);
-  assert.equal(d.state.peers.get(PEER)!.dataDueMs, T + 40 + grace, "due when the grace ends");
-  assert.deepEqual(partIndexes(d.feed({ type: "GossipTicked", nowMs: T + 40 + grace })), [0, 1, 2]);
-
-  // A peer that leaves Propose within the grace (it got the block from the proposer) gets no copy.
-  const d2 = connected(ourState({ height: 5n }));
-  from(d2, nrs(5n, 0, RoundStep.Propose));
-  d2.feed({ type: "OurStateChanged", nowMs: T, state: our });
-  d2.feed({ type: "OurStateChanged", nowMs: T + 40, state: whole });
-  from(d2, nrs(5n, 0, RoundStep.Prevote), T + 40 + grace - 10);
-  assert.deepEqual(partIndexes(d2.feed({ type: "GossipTicked", nowMs: T + 40 + grace })), []);
-});
-
-test("data: the parts of our own proposal, and of a block a peer announced in another round, are not held", () => {
-  // We propose this round: our block's parts go with the proposal.
-  const ours = ourState({
-    height: 5n,
-    ...WE_PROPOSE,
-    proposal: proposalAt(5n, 0),
-    proposalParts: partsWith([0, 1, 2]),
-  });
-  const d = connected(ourState({ height: 5n }));
-  from(d, nrs(5n, 0, RoundStep.Propose));
-  const out = d.feed({ type: "OurStateChanged", nowMs: T, state: ours });
-  assert.deepEqual(cases(sends(out)), ["proposal", "blockPart", "blockPart", "blockPart"]);
-
-  // Another's proposal, but the peer is in a later round asking for it as its valid block.
-  const theirs = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0, 1, 2]) });
-  const d2 = connected(ourState({ height: 5n }));
-  d2.feed({ type: "OurStateChanged", nowMs: T, state: theirs });
-  from(d2, nrs(5n, 1, RoundStep.Propose), T + 1);
-  const nvb = from(
-    d2,
-    {
-      $case: "newValidBlock",
-      newValidBlock: {
-        height: 5n,
-        round: 1,
-        blockPartSetHeader: SPLIT.header,
-        blockParts: bitsToWire(Uint8Array.from([0, 0, 0])),
-        isCommit: false,
-      },
-    },
-    T + 2,
-  );
-  assert.deepEqual(partIndexes(nvb), [0, 1, 2]);
 });
 
 test("votes: the peer's round's prevotes it lacks (HasVote and votes it sent are held), then precommits", () => {
@@ -490,34 +340,6 @@ test("HasVote for each vote we add; NewValidBlock on entering the commit step", 
   );
 });
 
-test("NewValidBlock on a polka for a block we hold only in part (as v0.34 does), once per polka", () => {
-  const before = ourState({ height: 5n, step: RoundStep.Prevote, proposalParts: partsWith([0]) });
-  const d = connected(before);
-  const polka = votesOf(
-    5n,
-    [0, 1, 2].map((i) => prevote(5n, 0, i)),
-  );
-  const got = d.feed({ type: "OurStateChanged", nowMs: T, state: { ...before, votes: polka } });
-  const nvb = broadcasts(got).filter((m) => m.$case === "newValidBlock");
-  assert.equal(nvb.length, 1);
-  assert.deepEqual(
-    nvb[0]!.$case === "newValidBlock" ? bitsFromWire(nvb[0]!.newValidBlock.blockParts!, 1601) : 0,
-    Uint8Array.from([1, 0, 0]),
-  );
-  const more = d.feed({
-    type: "OurStateChanged",
-    nowMs: T + 1,
-    state: {
-      ...before,
-      votes: votesOf(
-        5n,
-        [0, 1, 2, 3].map((i) => prevote(5n, 0, i)),
-      ),
-    },
-  });
-  assert.deepEqual(cases(broadcasts(more)), ["hasVote"], "once per polka");
-});
-
 test("NewRoundStep: an older step is ignored; an impossible last_commit_round reports the peer", () => {
   const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0]) });
   const d = connected(our);
@@ -536,7 +358,7 @@ test("NewRoundStep: an older step is ignored; an impossible last_commit_round re
 
 test("a send that did not go out is sent again; a pass sends at most maxSendsPerPass", () => {
   const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0, 1, 2]) });
-  const d = new Driver(initialGossipState({ ...UNHELD, maxSendsPerPass: 2 }));
+  const d = new Driver(initialGossipState({ ...DEFAULT_GOSSIP_CONFIG, maxSendsPerPass: 2 }));
   d.feed({ type: "GossipPeerAdded", nowMs: T, peerId: PEER });
   d.feed({ type: "OurStateChanged", nowMs: T, state: our });
   const first = from(d, nrs(5n, 0, RoundStep.Propose));

@@ -50,24 +50,12 @@ test("our step alone wakes neither routine (its NewRoundStep goes out as an anno
   assert.deepEqual(ran(d, T + 10), { data: false, votes: false });
 });
 
-test("a part set we newly collect wakes the data routine only; a vote of our own, the votes routine only", () => {
-  const our = ourState({ height: 5n, step: RoundStep.Prevote, ownIndex: 0 });
+test("a part we newly hold wakes the data routine only; a vote of our own, the votes routine only", () => {
+  const our = ourState({ height: 5n, step: RoundStep.Prevote, ownIndex: 0, proposalParts: partsWith([0]) });
   const d = settled(our);
-  const withSet = { ...our, proposalParts: partsWith([0]) };
-  d.feed({ type: "OurStateChanged", nowMs: T + 5, state: withSet });
-  assert.deepEqual(ran(d, T + 5), { data: true, votes: false });
-  const withPart = { ...withSet, proposalParts: partsWith([0, 1]) };
+  const withPart = { ...our, proposalParts: partsWith([0, 1]) };
   d.feed({ type: "OurStateChanged", nowMs: T + 10, state: withPart });
-  assert.deepEqual(ran(d, T + 10), { data: false, votes: false }, "a part a peer sent waits for the poll");
-  // The block complete: the same part set, now also the proposal block's.
-  const parts = partsWith([0, 1, 2]);
-  const complete = {
-    ...withPart,
-    proposalParts: parts,
-    proposalBlock: { block: {}, blockId: BLOCK_ID, parts },
-  };
-  d.feed({ type: "OurStateChanged", nowMs: T + 15, state: complete as typeof withPart });
-  assert.deepEqual(ran(d, T + 15), { data: false, votes: false }, "the block complete wakes nothing");
+  assert.deepEqual(ran(d, T + 10), { data: true, votes: false });
   const mine = prevote(5n, 0, 0);
   const withVote = { ...withPart, votes: votesOf(5n, [mine]) };
   d.feed({ type: "OurStateChanged", nowMs: T + 20, state: withVote });

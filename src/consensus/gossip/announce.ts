@@ -6,7 +6,6 @@ import type { Timestamp } from "../../wire/generated/google/protobuf/timestamp.j
 import { SignedMsgType } from "../../wire/generated/tendermint/types/types.js";
 import { RoundStep } from "../round-step.js";
 import type { ConsensusState } from "../state.js";
-import { polkaForBlock } from "../vote-keeper/thresholds.js";
 import type { VoteTally } from "../vote-keeper/vote-tally.js";
 import { bitsToWire } from "./bit-array.js";
 import type { ConsensusMessage } from "./message.js";
@@ -60,19 +59,6 @@ function addedVotes(
   }
 }
 
-/**
- * A polka for a block appeared in our round while we do not hold that block whole: v0.34 announces
- * its valid block then too (with the parts it has), so peers that took it for having left Propose
- * with the block (peer-round-state.ts leftProposeWithBlock) send it the parts it lacks.
- */
-function polkaForBlockWeLack(before: ConsensusState, after: ConsensusState): boolean {
-  if (before.round !== after.round || before.votes === after.votes || after.proposalParts === undefined)
-    return false;
-  if (after.proposalBlock !== undefined) return false;
-  const polka = polkaForBlock(after.votes, after.round);
-  return polka !== undefined && polkaForBlock(before.votes, before.round) === undefined;
-}
-
 /** The broadcasts one transition of ours calls for (none before consensus started). */
 export function announcements(
   before: ConsensusState | undefined,
@@ -92,7 +78,7 @@ export function announcements(
   // The valid block: a new +2/3 round for a block, or the commit step entered.
   const enteredCommit = after.step === RoundStep.Commit && (before?.step !== RoundStep.Commit || !sameHeight);
   const newValid = sameHeight && after.validRound > before.validRound && after.proposalParts !== undefined;
-  if (enteredCommit || newValid || (sameHeight && polkaForBlockWeLack(before, after))) {
+  if (enteredCommit || newValid) {
     const nvb = newValidBlockOf(after);
     if (nvb !== undefined) out.push(nvb);
   }

@@ -9,10 +9,6 @@ export function emptyBits(size: number): Bits {
   return new Uint8Array(size);
 }
 
-export function fullBits(size: number): Bits {
-  return new Uint8Array(size).fill(1);
-}
-
 export function hasBit(bits: Bits | undefined, index: number): boolean {
   return bits !== undefined && index >= 0 && index < bits.length && bits[index] === 1;
 }

@@ -1,31 +1,19 @@
 // v0.34's gossipDataRoutine, one pass for one peer: the parts of our proposal block it lacks;
 // for a peer on a lower height, that height's block parts from the store; at the same height and
 // round, our proposal (and its POL prevotes) when it has none. Every message sent is marked as held.
-import { RoundStep } from "../round-step.js";
 import type { ConsensusState } from "../state.js";
 import { bitsToWire, hasBit } from "./bit-array.js";
 import { heldBits, partsFor, roundVotes, sameHeader, validatorCount } from "./our-view.js";
 import { nextDue, type Pass } from "./pass.js";
 import { initProposalParts, type PeerRoundState, setHasPart, setHasProposal } from "./peer-round-state.js";
 
-export function gossipData(
-  prs: PeerRoundState,
-  pass: Pass,
-): { prs: PeerRoundState; dueMs: number; held: boolean } {
+export function gossipData(prs: PeerRoundState, pass: Pass): { prs: PeerRoundState; dueMs: number } {
   const our = pass.our;
   const max = pass.config.maxSendsPerPass;
-  let heldBack = false;
   let sent = 0;
   while (sent < max) {
-    // (1) Parts of the block the peer is collecting, when it is one we hold parts of and they are
-    // not held back from it (asked on each turn: our proposal sent in (4) names the part set).
-    if (!heldBack) heldBack = relayHeld(prs, pass);
-    if (
-      !heldBack &&
-      prs.proposalHeader !== undefined &&
-      prs.proposalParts !== undefined &&
-      prs.height === our.height
-    ) {
+    // (1) Parts of the block the peer is collecting, when it is one we hold parts of.
+    if (prs.proposalHeader !== undefined && prs.proposalParts !== undefined && prs.height === our.height) {
       const held = partsFor(our, prs.proposalHeader);
       if (held !== undefined) {
         const index = missingIndex(held.parts, prs.proposalParts);
@@ -88,27 +76,7 @@ export function gossipData(
     }
     break;
   }
-  const dueMs = nextDue(pass, sent, pass.config.gossipSleepMs);
-  return { prs, dueMs: heldBack ? Math.min(dueMs, pass.relayHeldUntilMs) : dueMs, held: heldBack };
-}
-
-/**
- * Whether the parts of our round's proposal wait before going to this peer (until the hold's end,
- * relay-hold.ts; never when the proposal is ours). A peer that leaves Propose in the meantime is
- * taken to hold the set (peer-round-state.ts leftProposeWithBlock) and gets no copy; one still in
- * Propose at the hold's end gets what it lacks, as before.
- */
-export function relayHeld(prs: PeerRoundState, pass: Pass): boolean {
-  const our = pass.our;
-  return (
-    pass.nowMs < pass.relayHeldUntilMs &&
-    prs.height === our.height &&
-    prs.round === our.round &&
-    prs.step < RoundStep.Prevote &&
-    our.proposal !== undefined &&
-    prs.proposalHeader !== undefined &&
-    sameHeader(prs.proposalHeader, our.proposal.blockId.partSetHeader)
-  );
+  return { prs, dueMs: nextDue(pass, sent, pass.config.gossipSleepMs) };
 }
 
 function missingIndex(parts: readonly (unknown | undefined)[], peer: Readonly<Uint8Array>): number {

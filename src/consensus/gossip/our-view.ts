@@ -78,20 +78,6 @@ export function samePartSetsHeld(a: ConsensusState, b: ConsensusState): boolean 
   return true;
 }
 
-/**
- * Whether `after` collects no part set `before` did not (by header): true when the only change is
- * parts added to a set already held, or that set's block completed (the same header, now also under
- * the proposal block).
- */
-export function noNewPartSetHeld(before: ConsensusState, after: ConsensusState): boolean {
-  for (const heldAfter of HELD_PART_SETS) {
-    const y = heldAfter(after);
-    if (y === undefined || partsFor(before, y.header) !== undefined) continue;
-    return false;
-  }
-  return true;
-}
-
 /** The parts we hold of the part set `header` names, from any block we keep at this height. */
 export function partsFor(state: ConsensusState, header: PartSetHeader): PartSetState | undefined {
   for (const heldOf of HELD_PART_SETS) {

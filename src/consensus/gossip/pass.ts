@@ -15,11 +15,6 @@ export interface Pass {
   readonly our: ConsensusState;
   readonly nowMs: number;
   readonly config: GossipConfig;
-  /**
-   * Until when the parts of our round's proposal wait before going to a peer still in Propose
-   * (relay-hold.ts, gossip-data.ts relayHeld); -Infinity when they do not wait (no proposal, or it is ours).
-   */
-  readonly relayHeldUntilMs: number;
   /** The committed block of `height` if loaded; otherwise undefined (and a load is asked for). */
   stored(height: bigint): StoredView | undefined;
   send(message: ConsensusMessage): void;

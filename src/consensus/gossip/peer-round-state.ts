@@ -6,8 +6,7 @@
 // when nothing changes).
 import type { PartSetHeader } from "../../wire/generated/tendermint/types/types.js";
 import { SignedMsgType } from "../../wire/generated/tendermint/types/types.js";
-import { RoundStep } from "../round-step.js";
-import { type Bits, emptyBits, fullBits, resized, withBit } from "./bit-array.js";
+import { type Bits, emptyBits, resized, withBit } from "./bit-array.js";
 
 export interface PeerRoundState {
   readonly height: bigint;
@@ -125,28 +124,6 @@ export function applyNewRoundStep(ps: PeerRoundState, m: NewRoundStepFields, now
     next.catchupCommitRound = -1;
     next.catchupCommit = undefined;
   }
-  return next;
-}
-
-/**
- * A peer of our height that left Propose (`before` → `after`, one NewRoundStep) in the round of the
- * part set we know it collects holds all of it, as far as our sends go: it has the block, or it gave
- * up waiting (timeout_propose) and wants the parts only if a polka or the commit names the block,
- * which it tells with a NewValidBlock (its own bits then replace these). Without this, each part the
- * proposer sent every validator was sent on to it again by every other validator (v0.34 has no
- * message saying a part arrived), and those copies took the CPU the parts' arrival needs.
- */
-export function leftProposeWithBlock(before: PeerRoundState, after: PeerRoundState): PeerRoundState {
-  if (
-    after.proposalParts === undefined ||
-    before.height !== after.height ||
-    before.round !== after.round ||
-    before.step >= RoundStep.Prevote ||
-    after.step < RoundStep.Prevote
-  )
-    return after;
-  const next = copied(after);
-  next.proposalParts = fullBits(after.proposalParts.length);
   return next;
 }
 

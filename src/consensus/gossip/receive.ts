@@ -17,7 +17,6 @@ import {
   applyNewValidBlock,
   applyProposalPol,
   ensureVoteBits,
-  leftProposeWithBlock,
   type PeerRoundState,
   setHasPart,
   setHasProposal,
@@ -112,8 +111,7 @@ export function receive(
             `${where} is above the initial height but last_commit_round is ${s.lastCommitRound}`,
           );
       }
-      let next = applyNewRoundStep(prs, s, nowMs);
-      if (our?.started && next.height === our.height) next = leftProposeWithBlock(prs, next);
+      const next = applyNewRoundStep(prs, s, nowMs);
       return updated(peer, next, newRoundStepWakes(prs, next));
     }
     case "newValidBlock": {

@@ -20,7 +20,6 @@ import type { Pass, StoredView } from "./pass.js";
 import { copied, setHasPart, setHasVote } from "./peer-round-state.js";
 import { queryMaj23 } from "./query-maj23.js";
 import { receive } from "./receive.js";
-import { relayHoldEnd } from "./relay-hold.js";
 import {
   type GossipState,
   gossipState,
@@ -31,7 +30,7 @@ import {
   STORED_MISSING_RETRY_MS,
   type StoredBlock,
 } from "./state.js";
-import { ourChangeWakes, WAKE_BOTH, WAKE_DATA, WAKE_NONE, type Wake, wakePeer } from "./wake.js";
+import { ourChangeWakes, WAKE_BOTH, WAKE_NONE, type Wake, wakePeer } from "./wake.js";
 
 export interface GossipTransition {
   readonly state: GossipState;
@@ -78,26 +77,14 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       if (before === input.state) break;
       for (const message of announcements(before, input.state, input.nowMs))
         effects.push({ type: "BroadcastToPeers", message });
-      const heldUntil = relayHoldEnd(state.relayHeldUntilMs, before, input.state, input.nowMs, state.config);
-      let peers = wakePeers(state.peers, input.nowMs, ourChangeWakes(before, input.state));
-      // The hold ended sooner (our copy of the block completed): data routines that slept past its
-      // new end run at that end, so a peer still in Propose then is not left to the next poll.
-      if (
-        heldUntil !== undefined &&
-        state.relayHeldUntilMs !== undefined &&
-        heldUntil < state.relayHeldUntilMs &&
-        heldUntil > input.nowMs
-      )
-        peers = wakePeers(peers, heldUntil, WAKE_DATA);
       next = gossipState(
         state.config,
         input.state,
-        peers,
+        wakePeers(state.peers, input.nowMs, ourChangeWakes(before, input.state)),
         state.stored,
         state.loading,
         state.tickAtMs,
         state.paused,
-        heldUntil,
       );
       // A new height: the blocks kept for catch-up stay valid (committed blocks never change).
       break;
@@ -131,7 +118,6 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
         state.loading.filter((h) => h !== input.height),
         state.tickAtMs,
         state.paused,
-        state.relayHeldUntilMs,
       );
       break;
     }
@@ -146,7 +132,6 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
         state.loading,
         state.tickAtMs,
         input.paused,
-        state.relayHeldUntilMs,
       );
       break;
     }
@@ -190,7 +175,6 @@ function withPeers(state: GossipState, peers: ReadonlyMap<string, PeerGossip>): 
     state.loading,
     state.tickAtMs,
     state.paused,
-    state.relayHeldUntilMs,
   );
 }
 
@@ -203,7 +187,6 @@ function withTick(state: GossipState, tickAtMs: number | undefined): GossipState
     state.loading,
     tickAtMs,
     state.paused,
-    state.relayHeldUntilMs,
   );
 }
 
@@ -261,7 +244,6 @@ class DuePass implements Pass {
   peerId = "";
   loading: readonly bigint[];
   readonly config: GossipState["config"];
-  readonly relayHeldUntilMs: number;
 
   constructor(
     private readonly state: GossipState,
@@ -271,7 +253,6 @@ class DuePass implements Pass {
   ) {
     this.loading = state.loading;
     this.config = state.config;
-    this.relayHeldUntilMs = state.relayHeldUntilMs ?? Number.NEGATIVE_INFINITY;
   }
 
   stored(height: bigint): StoredView | undefined {
@@ -317,7 +298,6 @@ function runDue(state: GossipState, nowMs: number, effects: GossipEffect[]): Gos
     pass.loading,
     state.tickAtMs,
     state.paused,
-    state.relayHeldUntilMs,
   );
 }
 
@@ -329,10 +309,8 @@ function runPeer(peer: PeerGossip, pass: DuePass): PeerGossip {
     if (dataIdleAgain(dataIdle, our, prs)) dataDueMs = nowMs + pass.config.gossipSleepMs;
     else {
       const before = pass.sent;
-      const data = gossipData(prs, pass);
-      ({ prs, dueMs: dataDueMs } = data);
-      // A held pass depends on the clock too: not remembered as idle.
-      dataIdle = pass.sent === before && !data.held && !dataReadsStore(our, prs) ? { our, prs } : undefined;
+      ({ prs, dueMs: dataDueMs } = gossipData(prs, pass));
+      dataIdle = pass.sent === before && !dataReadsStore(our, prs) ? { our, prs } : undefined;
     }
   }
   if (votesDueMs <= nowMs) {

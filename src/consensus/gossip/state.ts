@@ -15,18 +15,6 @@ export interface GossipConfig {
   readonly maxSendsPerPass: number;
   /** The pause after a pass that hit maxSendsPerPass, or a send that found the queue full. */
   readonly busyRetryMs: number;
-  /**
-   * The longest the parts of another validator's proposal wait, from the proposal's arrival, before
-   * they go on to a peer still in Propose (relay-hold.ts): the bound when our own copy of the block
-   * never completes. A local send policy; v0.34 has no such setting.
-   */
-  readonly relayHoldMs: number;
-  /**
-   * How long past our own copy of the block completing those parts still wait (relay-hold.ts): about
-   * a peer's validation and one hop, so a peer the proposer served as fast as us has left Propose
-   * and is sent no copy. A local send policy; v0.34 has no such setting.
-   */
-  readonly relayGraceMs: number;
 }
 
 export const DEFAULT_GOSSIP_CONFIG: GossipConfig = {
@@ -34,8 +22,6 @@ export const DEFAULT_GOSSIP_CONFIG: GossipConfig = {
   queryMaj23SleepMs: 2000,
   maxSendsPerPass: 32,
   busyRetryMs: 10,
-  relayHoldMs: 300,
-  relayGraceMs: 100,
 };
 
 /** Committed blocks kept for catch-up (each up to a block's parts): a few lagging heights at once. */
@@ -79,15 +65,10 @@ export interface GossipState {
   readonly tickAtMs: number | undefined;
   /** Block sync runs: no routine runs and no tick is asked for (GossipPauseChanged). */
   readonly paused: boolean;
-  /**
-   * Until when the parts of our round's proposal wait before going on to a peer still in Propose
-   * (relay-hold.ts); undefined when they do not wait (no proposal, or it is ours).
-   */
-  readonly relayHeldUntilMs: number | undefined;
 }
 
 export function initialGossipState(config: GossipConfig = DEFAULT_GOSSIP_CONFIG): GossipState {
-  return gossipState(config, undefined, new Map(), [], [], undefined, false, undefined);
+  return gossipState(config, undefined, new Map(), [], [], undefined, false);
 }
 
 // The two builders below make every GossipState and PeerGossip from one literal, fields in one
@@ -103,9 +84,8 @@ export function gossipState(
   loading: readonly bigint[],
   tickAtMs: number | undefined,
   paused: boolean,
-  relayHeldUntilMs: number | undefined,
 ): GossipState {
-  return { config, our, peers, stored, loading, tickAtMs, paused, relayHeldUntilMs };
+  return { config, our, peers, stored, loading, tickAtMs, paused };
 }
 
 export function peerGossip(

@@ -12,7 +12,7 @@
 // the votes routine only where it clears a bit.
 import type { ConsensusState } from "../state.js";
 import type { Bits } from "./bit-array.js";
-import { noNewPartSetHeld, sameHeader } from "./our-view.js";
+import { sameHeader, samePartSetsHeld } from "./our-view.js";
 import type { PeerRoundState } from "./peer-round-state.js";
 import { type PeerGossip, peerGossip } from "./state.js";
 
@@ -67,18 +67,14 @@ function cleared(before: Bits | undefined, after: Bits | undefined): boolean {
 
 /**
  * The routines a transition of ours, `before` → `after`, can feed: a new height or round feeds
- * both; a proposal, or a part set we did not collect before (our own block, a stored one, one a
- * polka named), the data routine; a vote of our own, the votes routine. A step alone feeds neither
- * (its NewRoundStep goes out as an announcement). A part a peer sent us wakes nothing: it is passed
- * on at the data routine's next poll (peer_gossip_sleep_duration), as v0.34's routine polls, by
- * when the peers that got it from the proposer have mostly left Propose and want no copy
- * (peer-round-state.ts leftProposeWithBlock).
+ * both; a proposal or a part set we hold changed, the data routine; a vote of our own, the votes
+ * routine. A step alone feeds neither (its NewRoundStep goes out as an announcement).
  */
 export function ourChangeWakes(before: ConsensusState | undefined, after: ConsensusState): Wake {
   if (before === undefined || !before.started) return WAKE_BOTH;
   if (before.height !== after.height || before.round !== after.round) return WAKE_BOTH;
   let wake = WAKE_NONE;
-  if (before.proposal !== after.proposal || !noNewPartSetHeld(before, after)) wake |= WAKE_DATA;
+  if (before.proposal !== after.proposal || !samePartSetsHeld(before, after)) wake |= WAKE_DATA;
   if (ownVoteAdded(before, after)) wake |= WAKE_VOTES;
   return wake;
 }
