@@ -8,6 +8,10 @@
 //   strace -ttt -T -e trace=fdatasync,fsync -o <file> -p <tid> -p <tid> ...
 //   node --import tsx test/bench/signature-waits.ts <home> <strace file> [--from H] [--to H]
 //
+// Beside network.bench.ts (NETB_PHASES=1): attach the strace to node 1's threads (/proc/<pid>/task
+// less the pid) a few seconds after the nodes start, and copy that home's config/ and data/cs.wal/
+// once the bench prints "where the loaded heights" (its homes are removed when it ends).
+//
 // The log's sync thread is found as the thread whose fdatasyncs most often start inside a
 // signature's window; the other threads' syncs (the stores' on node's pool) are counted as the
 // disk work that overlapped the window.
