@@ -46,6 +46,11 @@ export interface MempoolNode extends NodeMempool {
   /** Every fold of the mempool loop (metrics count its inputs). */
   readonly transition$: Observable<{ input: MempoolInput }>;
   /**
+   * NodeMempool's hashTx; `bytesKey`, the tx's admitted-tx-digests key when the caller (the mempool
+   * reactor) computed it, is carried in the TxSha256 to the admitted digests' memo.
+   */
+  hashTx(tx: Uint8Array, bytesKey?: number): TxSha256;
+  /**
    * The block's txs leave the pool and the rest are rechecked: resolves once every recheck is sent
    * (the mempool lock is held until then, so held CheckTx follow the rechecks).
    */
@@ -220,7 +225,8 @@ export function createMempoolNode(options: MempoolNodeOptions): MempoolNode {
   // a request body, a peer's message) would keep all of it alive while the tx waits, up to the
   // pool's size in txs: native memory that grew with the load and outlived it. Its sha256 is taken
   // of the bytes it keeps, once: the key, and the digests its admission makes.
-  const hashTx = (given: Uint8Array): TxSha256 => TxSha256.of(ownBytes(given));
+  // `bytesKey`: the tx's bytesKey when the caller has it (admitted-tx-digests.ts), carried on.
+  const hashTx = (given: Uint8Array, bytesKey?: number): TxSha256 => TxSha256.of(ownBytes(given), bytesKey);
 
   /** Queues a tx for this turn's fold; its request id (no waiter is registered here). */
   const enqueue = (hashed: TxSha256, from: string): number => {

@@ -43,15 +43,40 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/**
+ * Slots a key's entry may be from its home slot at most. A key is found only within that run, so
+ * a cluster of crafted keys (FNV-1a is easy to grind) costs every operation at most this many
+ * probes; a remember that finds no room in its run keeps nothing (a miss later, as if evicted).
+ */
+export const ADMITTED_DIGESTS_MAX_PROBES = 32;
+
+/** A key's home slot: FNV's low bits mix poorly, so MurmurHash3's fmix32 first. */
+function homeOf(key: number, mask: number): number {
+  let h = key ^ (key >>> 16);
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) & mask;
+}
+
+// The index is a table of integers, not a Map<number, digests>: each remember set one Map entry
+// and evicted another, in a Map of tens of thousands that V8 rehashed into a new table on the heap
+// every few thousand edits; remember was ~3.5 µs per peer tx on a loaded validator (issue 13's
+// profile), most of it those Map edits. Here an entry is its ring position in an Int32Array slot
+// (open addressing, linear probing, backward-shift deletion), and nothing per entry is allocated.
+
 /** A bounded first-in first-out memo of digests by their tx's bytes. */
 export class AdmittedTxDigests<TxDigests extends DigestsOfTx = DigestsOfTx> {
-  readonly #byKey = new Map<number, TxDigests>();
-  // A queue in a ring: the oldest entry at #head, #count of them.
+  // A queue in a ring: the oldest entry at #head, #count of them, each with its tx's key.
   readonly #ring: (TxDigests | undefined)[];
   readonly #ringKeys: Int32Array;
+  // Ring position + 1 of the entry answering for a key (0: an empty slot); one per key at most.
+  readonly #slots: Int32Array;
+  readonly #mask: number;
   #head = 0;
   #count = 0;
   #bytes = 0;
+  #size = 0;
   #keeping = true;
 
   constructor(
@@ -62,11 +87,16 @@ export class AdmittedTxDigests<TxDigests extends DigestsOfTx = DigestsOfTx> {
       throw new RangeError(`admitted digests: maxEntries must be a positive integer, got ${maxEntries}`);
     this.#ring = new Array<TxDigests | undefined>(maxEntries).fill(undefined);
     this.#ringKeys = new Int32Array(maxEntries);
+    // At most half full, so runs stay short.
+    let capacity = 16;
+    while (capacity < 2 * maxEntries) capacity *= 2;
+    this.#slots = new Int32Array(capacity);
+    this.#mask = capacity - 1;
   }
 
   /** Entries answering now (an entry displaced by a key collision is not counted). */
   get size(): number {
-    return this.#byKey.size;
+    return this.#size;
   }
 
   /** Whether remember keeps what it is given (on until told otherwise). */
@@ -80,35 +110,91 @@ export class AdmittedTxDigests<TxDigests extends DigestsOfTx = DigestsOfTx> {
     if (!on) while (this.#count > 0) this.#evictOldest();
   }
 
-  /** Remembers `digests` for its own tx's bytes (a tx over maxBytes, or any while off, is not kept). */
-  remember(digests: TxDigests): void {
+  /**
+   * Remembers `digests` for its own tx's bytes (a tx over maxBytes, or any while off, is not kept).
+   * `key`: bytesKey(digests.tx) when the caller has just computed it (a peer's tx is keyed once
+   * for both memos); a wrong one only files the entry where no lookup of these bytes finds it.
+   */
+  remember(digests: TxDigests, key = bytesKey(digests.tx)): void {
     if (!this.#keeping) return;
     const length = digests.tx.length;
     if (length > this.maxBytes) return;
     while (this.#count === this.maxEntries || this.#bytes + length > this.maxBytes) this.#evictOldest();
-    const key = bytesKey(digests.tx);
     const at = (this.#head + this.#count) % this.maxEntries;
     this.#ring[at] = digests;
     this.#ringKeys[at] = key;
     this.#count++;
     this.#bytes += length;
-    this.#byKey.set(key, digests);
+    const slot = this.#slotOf(key);
+    if (slot < 0) return;
+    if (this.#slots[slot] === 0) this.#size++;
+    this.#slots[slot] = at + 1;
   }
 
-  /** The digests made from exactly these bytes, if they are still kept. */
-  of(tx: Uint8Array): TxDigests | undefined {
-    const known = this.#byKey.get(bytesKey(tx));
-    return known !== undefined && sameBytes(known.tx, tx) ? known : undefined;
+  /**
+   * The digests made from exactly these bytes, if they are still kept. `key`: bytesKey(tx) when
+   * the caller has it (a wrong one only misses).
+   */
+  of(tx: Uint8Array, key = bytesKey(tx)): TxDigests | undefined {
+    const slot = this.#slotOf(key);
+    const p = slot < 0 ? 0 : this.#slots[slot]!;
+    if (p === 0) return undefined;
+    const known = this.#ring[p - 1]!;
+    return sameBytes(known.tx, tx) ? known : undefined;
+  }
+
+  /** The slot holding `key`, or the empty slot where it would go; -1 when its run is full. */
+  #slotOf(key: number): number {
+    const slots = this.#slots;
+    const keys = this.#ringKeys;
+    const mask = this.#mask;
+    let slot = homeOf(key, mask);
+    for (let probes = 0; probes < ADMITTED_DIGESTS_MAX_PROBES; probes++) {
+      const p = slots[slot]!;
+      if (p === 0 || keys[p - 1] === key) return slot;
+      slot = (slot + 1) & mask;
+    }
+    return -1;
   }
 
   #evictOldest(): void {
     const at = this.#head;
     const old = this.#ring[at]!;
-    const key = this.#ringKeys[at]!;
-    if (this.#byKey.get(key) === old) this.#byKey.delete(key);
+    const slot = this.#slotOf(this.#ringKeys[at]!);
+    // Not when a later entry of the same key displaced it (that one answers now).
+    if (slot >= 0 && this.#slots[slot] === at + 1) this.#vacate(slot);
     this.#ring[at] = undefined;
     this.#head = (at + 1) % this.maxEntries;
     this.#count--;
     this.#bytes -= old.tx.length;
+  }
+
+  /**
+   * Empties `slot` and moves later entries of its run back into the gap where their home allows,
+   * so every entry stays between its home and the first empty slot after it (no tombstones), and
+   * never moves farther from its home than it was. An entry MAX_PROBES or more past the gap is
+   * nearer its home than that and never moves, so the walk ends there: a long run costs no more.
+   */
+  #vacate(slot: number): void {
+    const slots = this.#slots;
+    const keys = this.#ringKeys;
+    const mask = this.#mask;
+    let gap = slot;
+    for (
+      let next = (slot + 1) & mask;
+      ((next - gap) & mask) < ADMITTED_DIGESTS_MAX_PROBES;
+      next = (next + 1) & mask
+    ) {
+      const p = slots[next]!;
+      if (p === 0) break;
+      const home = homeOf(keys[p - 1]!, mask);
+      // The entry may fill the gap when its home is not in (gap, next], cyclically.
+      if (((next - home) & mask) >= ((next - gap) & mask)) {
+        slots[gap] = p;
+        gap = next;
+      }
+    }
+    slots[gap] = 0;
+    this.#size--;
   }
 }

@@ -138,13 +138,19 @@ export class TxSha256 {
     readonly bytes: Uint8Array,
     /** txKeyOf(bytes). */
     readonly key: string,
+    /**
+     * bytesKey(tx) (admitted-tx-digests.ts) when the caller computed it before hashing (a peer's
+     * tx, looked up by it in the reactor's memo): handed on to the admitted digests' memo instead
+     * of a third pass over the bytes. A wrong one only files the digests where no lookup finds them.
+     */
+    readonly bytesKey: number | undefined,
   ) {}
 
-  static of(tx: Uint8Array): TxSha256 {
+  static of(tx: Uint8Array, bytesKey?: number): TxSha256 {
     const at = digestSlot();
     const into = slab;
     const hex = sha256HexInto(tx, into, at);
-    return new TxSha256(tx, into.subarray(at, at + HASH_BYTES), hex.toUpperCase());
+    return new TxSha256(tx, into.subarray(at, at + HASH_BYTES), hex.toUpperCase(), bytesKey);
   }
 
   /** Whether `value` was made by TxSha256.of for this very `tx` object (not one of the same shape). */
@@ -272,18 +278,18 @@ export class TxDigests {
       const hash = known.bytes;
       const bytes = new Uint8Array(hash.buffer, hash.byteOffset, 2 * HASH_BYTES);
       leafHashOfHashInto(hash, bytes, HASH_BYTES);
-      return TxDigests.#kept(new TxDigests(tx, bytes, known.key));
+      return TxDigests.#kept(new TxDigests(tx, bytes, known.key), known.bytesKey);
     }
     const at = digestSlot();
     const bytes = slab.subarray(at, at + 2 * HASH_BYTES);
     sha256HexInto(tx, bytes, 0);
     leafHashOfHashInto(bytes.subarray(0, HASH_BYTES), bytes, HASH_BYTES);
-    return TxDigests.#kept(new TxDigests(tx, bytes, undefined));
+    return TxDigests.#kept(new TxDigests(tx, bytes, undefined), undefined);
   }
 
   /** Every admitted tx's digests, found again by dataHash for equal bytes (a memo, never an answer). */
-  static #kept(digests: TxDigests): TxDigests {
-    admittedDigests.remember(digests);
+  static #kept(digests: TxDigests, bytesKey: number | undefined): TxDigests {
+    admittedDigests.remember(digests, bytesKey);
     return digests;
   }
 

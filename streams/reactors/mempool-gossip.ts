@@ -21,7 +21,7 @@ import {
 } from "../../src/mempool-gossip/index.js";
 import { CHANNEL_MEMPOOL, mempoolRecvMessageCapacity } from "../../src/p2p/channels.js";
 import { decodeMempoolMessage } from "../../src/p2p/mempool-wire.js";
-import { AdmittedTxDigests } from "../../src/wire/admitted-tx-digests.js";
+import { AdmittedTxDigests, bytesKey } from "../../src/wire/admitted-tx-digests.js";
 import type { TxSha256 } from "../../src/wire/hashes.js";
 import { createLoop, type LoopFault } from "../loop.js";
 import type { PeerTxAnswered } from "../mempool-node.js";
@@ -43,8 +43,11 @@ export const PEER_TX_KEYS_BYTES = 16 * 1024 * 1024;
 export interface MempoolGossipDeps {
   mempool: {
     readonly effect$: Observable<MempoolEffect>;
-    /** The tx as the mempool keeps it, with its sha256 (hashed once). */
-    hashTx(tx: Uint8Array): TxSha256;
+    /**
+     * The tx as the mempool keeps it, with its sha256 (hashed once) and `bytesKey` (its
+     * admitted-tx-digests key, computed once here and carried on to the mempool's memo).
+     */
+    hashTx(tx: Uint8Array, bytesKey?: number): TxSha256;
     /** Notes the sender of a tx the mempool has seen and answers true; false: submit it. */
     resentByPeer(hash: string, from: string): boolean;
     /** Registers the function every peer tx's outcome goes to; returns its removal (mempool-node.ts). */
@@ -266,10 +269,13 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
   // hashed as before. Its key is also the very string the mempool keys the tx by (a lookup with no
   // string to hash or compare char by char).
   const peerTxKeys = new AdmittedTxDigests<TxSha256>(PEER_TX_KEYS_KEPT, PEER_TX_KEYS_BYTES);
+  // The tx's 32-bit key over its bytes is computed once, here: this memo's lookup and entry and,
+  // carried in its TxSha256, the admitted digests' entry take it (one pass over the bytes, not three).
   const submit = (peerId: string, tx: Uint8Array) => {
-    const known = peerTxKeys.of(tx);
+    const bytes = bytesKey(tx);
+    const known = peerTxKeys.of(tx, bytes);
     if (known !== undefined && deps.mempool.resentByPeer(known.key, peerId)) return;
-    const hashed = deps.mempool.hashTx(tx);
+    const hashed = deps.mempool.hashTx(tx, bytes);
     // A known tx gone from the mempool was asked under this very key just now.
     if (known === undefined && deps.mempool.resentByPeer(hashed.key, peerId)) return;
     if (inFlight >= MAX_PEER_TXS_IN_FLIGHT) {
@@ -277,7 +283,7 @@ export function startMempoolGossipReactor(layer: LayerHub, deps: MempoolGossipDe
       return;
     }
     inFlight++;
-    peerTxKeys.remember(hashed);
+    peerTxKeys.remember(hashed, bytes);
     deps.mempool.submitPeerTx(hashed, peerId);
   };
   running.add(

@@ -30,12 +30,14 @@ function setUp() {
   });
   running.add(mempool.start());
   const hashed: string[] = [];
+  const keysHandedOn: (number | undefined)[] = [];
   const reactor = startMempoolGossipReactor(layer, {
     mempool: {
       ...mempool,
-      hashTx: (tx: Uint8Array): TxSha256 => {
+      hashTx: (tx: Uint8Array, key?: number): TxSha256 => {
         hashed.push(new TextDecoder().decode(tx));
-        return mempool.hashTx(tx);
+        keysHandedOn.push(key);
+        return mempool.hashTx(tx, key);
       },
     },
     config: TEST_MEMPOOL_GOSSIP_CONFIG,
@@ -51,7 +53,7 @@ function setUp() {
     reactor.stop();
     running.unsubscribe();
   };
-  return { mempool, reactor, from, hashed, submitted, keyOf, stop };
+  return { mempool, reactor, from, hashed, keysHandedOn, submitted, keyOf, stop };
 }
 
 test("a tx's later copies from other peers are known by their bytes: hashed once, every sender noted", async () => {
@@ -102,5 +104,16 @@ test("a copy of a tx the mempool no longer holds is admitted again", async () =>
   assert.deepEqual(submitted, [`A:${key}`, `B:${key}`]);
   assert.deepEqual(hashed, ["k=v", "k=v"]);
   assert.deepEqual(mempool.state().txs.get(key)?.senders, ["B"]);
+  stop();
+});
+
+test("a peer's tx is keyed by its bytes once: the key goes with its hash to the mempool", async () => {
+  const { from, hashed, keysHandedOn, stop } = setUp();
+  from("A", "k=1");
+  from("B", "k=2");
+  await tick();
+  await tick();
+  assert.deepEqual(hashed, ["k=1", "k=2"]);
+  assert.deepEqual(keysHandedOn, [bytesKey(text("k=1")), bytesKey(text("k=2"))]);
   stop();
 });
