@@ -14,7 +14,8 @@
 // resident pages by what they map (each database's tables, anonymous memory): the steps and the
 // fitted growth in MB per million txs indexed, the unit a short run measures as well as a long one
 // (issue 19 item 4: LevelDB maps the tables it reads, and every page touched stays resident while
-// the table is open).
+// the table is open). A build with the tx index's home filter also reports how long the fill that
+// a node's start does over the finished index takes.
 //   TXC_BUILDS=/tmp/b-main,/tmp/b-memory TXC_HEIGHTS=300 TXC_TXS=10000 \
 //     node --import tsx test/bench/tx-index-compaction.bench.ts
 // Never fails on time; writes bench-results/tx-index-compaction.json.
@@ -47,6 +48,8 @@ interface Figures {
   /** TXC_SMAPS_EVERY: resident MB by part after each step, and each part's fitted MB per million txs. */
   smaps?: { txs: number; mb: Record<string, number> }[];
   smapsMbPerMTx?: Record<string, number>;
+  /** A build with the home filter: its fill over the finished index (keys read, wall ms). */
+  homeFilterFill?: { ms: number; keys: number; falsePositiveRate: number };
 }
 
 /** Resident MB of /proc/self/smaps by part: each LevelDB database's mapped tables, anonymous, other. */
@@ -185,6 +188,19 @@ async function child(build: string, dir: string): Promise<Figures> {
     ...(smaps.length > 0 ? { smaps, smapsMbPerMTx: slopes(smaps) } : {}),
   };
   await kv.close();
+  // A build with the home filter: how long a node's start-up fill of it takes over this index.
+  const reopened = await openKvIndex(dir, DEFAULT_LEVEL_MEMORY, {}, indexLevel);
+  if (typeof reopened.indexer.fillHomeFilter === "function") {
+    const f0 = performance.now();
+    await reopened.indexer.fillHomeFilter();
+    const state = reopened.indexer.homeFilterState();
+    figures.homeFilterFill = {
+      ms: Math.round(performance.now() - f0),
+      keys: state?.added ?? 0,
+      falsePositiveRate: Number((state?.falsePositiveRate ?? 0).toFixed(5)),
+    };
+  }
+  await reopened.close();
   return figures;
 }
 
@@ -211,6 +227,8 @@ if (process.env.TXC_CHILD) {
       for (const step of figures.smaps ?? []) console.log(`  ${step.txs} txs: ${JSON.stringify(step.mb)}`);
       if (figures.smapsMbPerMTx)
         console.log(`  MB per million txs: ${JSON.stringify(figures.smapsMbPerMTx)}`);
+      if (figures.homeFilterFill)
+        console.log(`  home filter fill at reopen: ${JSON.stringify(figures.homeFilterFill)}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
