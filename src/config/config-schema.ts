@@ -70,6 +70,17 @@ export const DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT = 16;
  */
 export const DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT = 400;
 
+/**
+ * db_tx_index_home_filter_mb's default: the in-memory filter of tx_index.db's home keys
+ * (src/store/indexer/home-filter.ts), which answers "never indexed" for a new tx without a LevelDB
+ * lookup. Those lookups, one per committed tx, touched the index and filter blocks of the
+ * database's mmapped tables, and the pages stayed resident: the file-backed growth of RSS under a
+ * steady load (docs/storage.md "Memory"). 16 MB is 128M bits: with 4 probes a key, a new tx is
+ * looked up anyway 0.1 % of the time at 6M txs indexed (ten minutes at 10,000 tx/s), 1 % at 13M,
+ * 8 % at 25M. Its pages are taken as bits are set, all of them within the first few thousand txs.
+ */
+export const DB_TX_INDEX_HOME_FILTER_MB_DEFAULT = 16;
+
 /** How a value is written into TOML. */
 export type KeyKind = "string" | "bool" | "int" | "duration" | "string-list" | "int-as-string";
 
@@ -175,6 +186,13 @@ export const BASE_KEYS = {
     integer(74, 50000),
     DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT,
     "LevelDB tables tx_index.db alone keeps open (each with its index and filter blocks mapped): a height looks up every tx's home in it, and once the database has more tables than this each lookup opens one",
+    { rxbft: true },
+  ),
+  db_tx_index_home_filter_mb: key(
+    "int",
+    integer(0, 256),
+    DB_TX_INDEX_HOME_FILTER_MB_DEFAULT,
+    "In-memory filter of tx_index.db's home keys, in MB (0: none): a height's index asks LevelDB for a tx's earlier home only when the filter says it may exist, so a new tx costs no read of the database's mapped tables; fixed size, its false positives rise as the index grows (0.1 % at 6M txs with 16 MB)",
     { rxbft: true },
   ),
   heap_growing_percent: key(

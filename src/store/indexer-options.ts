@@ -9,7 +9,7 @@ export function indexerStoreOptions(
   config: NodeConfig,
   chainId: string,
   logger: Logger,
-): Pick<StoresOptions, "indexer" | "psql" | "level" | "txIndexLevel"> {
+): Pick<StoresOptions, "indexer" | "psql" | "level" | "txIndexLevel" | "homeFilterBytes"> {
   const indexer = config.tx_index.indexer;
   const level = levelMemoryOf(config);
   if (indexer === "psql") {
@@ -19,7 +19,12 @@ export function indexerStoreOptions(
       psql: { conn: config.tx_index["psql-conn"], chainId, logger: logger.child("indexer") },
     };
   }
-  return { indexer: indexer === "kv" ? "kv" : "null", level, txIndexLevel: txIndexLevelMemoryOf(config) };
+  return {
+    indexer: indexer === "kv" ? "kv" : "null",
+    level,
+    txIndexLevel: txIndexLevelMemoryOf(config),
+    homeFilterBytes: config.db_tx_index_home_filter_mb * 1024 * 1024,
+  };
 }
 
 /** LevelDB's memory bounds per database from config.toml (db_cache_size_mb and the rest). */

@@ -3,6 +3,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import {
+  DB_TX_INDEX_HOME_FILTER_MB_DEFAULT,
   DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT,
   DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT,
   DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT,
@@ -59,6 +60,8 @@ export interface StoresOptions {
   level?: LevelMemoryOptions;
   /** tx_index.db's own bounds (its table file size, db_tx_index_max_file_size_mb); default `level`. */
   txIndexLevel?: LevelMemoryOptions;
+  /** tx_index.db's home filter in bytes (db_tx_index_home_filter_mb; 0: none); default openKvIndex's. */
+  homeFilterBytes?: number;
 }
 
 export interface Stores {
@@ -95,7 +98,10 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
       const kv = await openKvIndex(
         dataDir,
         options.level,
-        { budget: options.searchBudget },
+        {
+          budget: options.searchBudget,
+          ...(options.homeFilterBytes !== undefined ? { homeFilterBytes: options.homeFilterBytes } : {}),
+        },
         options.txIndexLevel,
       );
       // Nearly quiet at idle (an empty height writes a few bytes; the tx and search routes read),
@@ -104,11 +110,15 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
       const quiet = new QuietReopen(kv.databases);
       opened.push({
         close: async () => {
+          await kv.indexer.stopHomeFilterFill();
           await quiet.close();
           await kv.close();
         },
       });
       ({ indexer, txIndexer, blockIndexer } = gatedKvIndex(kv.indexer, quiet));
+      // Over an index that holds homes already, the filter reads them in the background, each read
+      // through the gate; until it is done every home is looked up, as without it.
+      void kv.indexer.fillHomeFilter((work) => quiet.use(work));
     } else if (options.indexer === "psql") {
       const psql = options.psql;
       if (psql === undefined)
@@ -181,7 +191,9 @@ export function bodiesLevelMemory(
 }
 
 /**
- * The kv indexer over its two databases, and the close of both. `indexLevel` bounds tx_index.db
+ * The kv indexer over its two databases, and the close of both (which stops the home filter's fill
+ * first, if one was started). `options.homeFilterBytes` defaults to db_tx_index_home_filter_mb's
+ * default, as the node's. `indexLevel` bounds tx_index.db
  * (default: `level` with db_tx_index_max_file_size_mb's, db_tx_index_write_buffer_size_mb's and
  * db_tx_index_max_open_files' defaults, so a tool that opens the index without a config writes the
  * node's table and memtable sizes and keeps as many tables open); the bodies' database takes
@@ -205,12 +217,17 @@ export async function openKvIndex(
       join(dataDir, TX_INDEX_BODIES_DB),
       bodiesLevelMemory(level, indexLevel.writeBufferSize),
     );
-    const indexer = await EventIndexer.open(indexDb, { ...options, bodies: bodiesDb });
+    const indexer = await EventIndexer.open(indexDb, {
+      homeFilterBytes: DB_TX_INDEX_HOME_FILTER_MB_DEFAULT * 1024 * 1024,
+      ...options,
+      bodies: bodiesDb,
+    });
     const bodies = bodiesDb;
     return {
       indexer,
       databases: [indexDb, bodies],
       close: async () => {
+        await indexer.stopHomeFilterFill();
         await indexDb.close();
         await bodies.close();
       },

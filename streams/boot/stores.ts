@@ -14,7 +14,7 @@ const advanceProposerPriority = (
 
 export async function openNodeStores(
   dataDir: string,
-  indexer: Pick<StoresOptions, "indexer" | "psql" | "level">,
+  indexer: Pick<StoresOptions, "indexer" | "psql" | "level" | "txIndexLevel" | "homeFilterBytes">,
   log: Logger,
 ): Promise<{ stores: Stores; report: ReconcileReport }> {
   const stores = await openStores(dataDir, { ...indexer, advanceProposerPriority });

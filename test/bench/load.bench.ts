@@ -17,7 +17,8 @@
 // seconds; the long runs: LOAD_SECONDS=60 (throughput), LOAD_SECONDS=600 LOAD_RATE=10000 (memory).
 // LOAD_PROF=<dir> runs the node under --cpu-prof; LOAD_ALLOC_PROF=<file> samples its allocations (alloc-profile.mjs); LOAD_LOG=<file> keeps the node's log and
 // LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases); LOAD_SMAPS_DIR=<dir> keeps the node's
-// smaps 30, 60 and 120 s after the load, and 60 s into it, every 5 minutes and 10 s before its end; LOAD_HEAP_SNAPSHOT_DIR=<dir> has the node
+// smaps 30, 60 and 120 s after the load, and 60 s into it, every 5 minutes (LOAD_SMAPS_EVERY seconds) and 10 s before its end
+// (test/bench/smaps-by-part.mjs sums each copy by database); LOAD_HEAP_SNAPSHOT_DIR=<dir> has the node
 // write a V8 heap snapshot there 60 s into the load (--heapsnapshot-signal); LOAD_MALLOC=1 runs the node with the malloc settings
 // docs/configuration.md measures (glibc's defaults otherwise). LOAD_NODE_FLAGS="<flags>" passes V8/node flags to the
 // node (space-separated, e.g. "--trace-gc-verbose --max-semi-space-size=32"); LOAD_TIMELINE=<file> writes a per-second
@@ -180,12 +181,13 @@ const AFTER_MARKS = [30, 60, 120];
 const DURING_MARK = 60;
 const HEAP_SNAPSHOT_DIR = process.env.LOAD_HEAP_SNAPSHOT_DIR;
 /**
- * Further smaps copies into the load (LOAD_SMAPS_DIR): every 5 minutes (300 s, 600 s, … while more
+ * Further smaps copies into the load (LOAD_SMAPS_DIR): every 5 minutes or LOAD_SMAPS_EVERY seconds (while more
  * than 10 s of load remain) and 10 s before the end, so the mapped tables and arenas of a long run
  * are seen where it grows.
  */
+const SMAPS_EVERY = Number(process.env.LOAD_SMAPS_EVERY ?? 300);
 const LATE_SMAPS_MARKS = new Set([
-  ...Array.from({ length: Math.floor((SECONDS - 11) / 300) }, (_, i) => (i + 1) * 300),
+  ...Array.from({ length: Math.floor((SECONDS - 11) / SMAPS_EVERY) }, (_, i) => (i + 1) * SMAPS_EVERY),
   SECONDS - 10,
 ]);
 /** LOAD_SMAPS_DIR=<dir>: a copy of the node's /proc/PID/smaps at each of AFTER_MARKS. */

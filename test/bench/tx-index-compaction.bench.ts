@@ -10,6 +10,12 @@
 // tx_index.db's (classic-level's option names, bytes), the same for every build. Each height's
 // indexHeight is timed: the last quarter's p50 / p99 / max per 1,000 txs show what a height's index
 // costs once the database is large (a node's heights wait for the one before's index).
+// TXC_SMAPS_EVERY=<heights> reads the child's /proc/self/smaps every that many heights and sums its
+// resident pages by what they map (each database's tables, anonymous memory): the steps and the
+// fitted growth in MB per million txs indexed, the unit a short run measures as well as a long one
+// (issue 19 item 4: LevelDB maps the tables it reads, and every page touched stays resident while
+// the table is open). A build with the tx index's home filter also reports how long the fill that
+// a node's start does over the finished index takes.
 //   TXC_BUILDS=/tmp/b-main,/tmp/b-memory TXC_HEIGHTS=300 TXC_TXS=10000 \
 //     node --import tsx test/bench/tx-index-compaction.bench.ts
 // Never fails on time; writes bench-results/tx-index-compaction.json.
@@ -39,6 +45,54 @@ interface Figures {
   lastQuarterMsPerKTx: { p50: number; p99: number; max: number };
   /** tx_index.db's tables at the end. */
   tables: number;
+  /** TXC_SMAPS_EVERY: resident MB by part after each step, and each part's fitted MB per million txs. */
+  smaps?: { txs: number; mb: Record<string, number> }[];
+  smapsMbPerMTx?: Record<string, number>;
+  /** A build with the home filter: its fill over the finished index (keys read, wall ms). */
+  homeFilterFill?: { ms: number; keys: number; falsePositiveRate: number };
+}
+
+/** Resident MB of /proc/self/smaps by part: each LevelDB database's mapped tables, anonymous, other. */
+function residentByPart(): Record<string, number> {
+  const parts: Record<string, number> = {};
+  let part = "other";
+  for (const line of readFileSync("/proc/self/smaps", "utf8").split("\n")) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      const path = head[1]!;
+      const db = /\/([^/]+\.db)\/[^/]+\.(?:ldb|sst|log)$/.exec(path);
+      part = db
+        ? db[1]!
+        : path === "" || path.startsWith("[anon") || path === "[heap]"
+          ? "anonymous"
+          : "other";
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) parts[part] = (parts[part] ?? 0) + Number(rss[1]) / 1024;
+  }
+  for (const k of Object.keys(parts)) parts[k] = Number(parts[k]!.toFixed(1));
+  return parts;
+}
+
+/** Least-squares slope of each part's MB against txs, per million txs. */
+function slopes(steps: { txs: number; mb: Record<string, number> }[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (steps.length < 2) return out;
+  const names = new Set(steps.flatMap((s) => Object.keys(s.mb)));
+  const mx = steps.reduce((a, s) => a + s.txs, 0) / steps.length;
+  for (const name of names) {
+    const ys = steps.map((s) => s.mb[name] ?? 0);
+    const my = ys.reduce((a, y) => a + y, 0) / ys.length;
+    let num = 0;
+    let den = 0;
+    steps.forEach((s, i) => {
+      num += (s.txs - mx) * (ys[i]! - my);
+      den += (s.txs - mx) ** 2;
+    });
+    out[name] = Number(((num / den) * 1e6).toFixed(2));
+  }
+  return out;
 }
 
 /** TXC_INDEX_LEVEL's "name=value ..." as LevelDB options (numbers). */
@@ -97,6 +151,8 @@ async function child(build: string, dir: string): Promise<Figures> {
   const kv = await openKvIndex(dir, DEFAULT_LEVEL_MEMORY, {}, indexLevel);
   const indexer = kv.indexer;
   const heightMs: number[] = [];
+  const smapsEvery = Number(process.env.TXC_SMAPS_EVERY ?? 0);
+  const smaps: { txs: number; mb: Record<string, number> }[] = [];
   const cpu0 = process.cpuUsage();
   const main0 = threadCpuMs(process.pid, process.pid);
   const bytes0 = written();
@@ -111,6 +167,7 @@ async function child(build: string, dir: string): Promise<Figures> {
     const started = performance.now();
     await indexer.indexHeight({ height: BigInt(h), txs, beginBlockEvents: [], endBlockEvents: [] });
     heightMs.push(performance.now() - started);
+    if (smapsEvery > 0 && h % smapsEvery === 0) smaps.push({ txs: h * TXS, mb: residentByPart() });
   }
   await new Promise((r) => setTimeout(r, QUIET_MS));
   const seconds = (performance.now() - t0) / 1000;
@@ -128,8 +185,22 @@ async function child(build: string, dir: string): Promise<Figures> {
     rssMb: Math.round(process.memoryUsage().rss / 1024 / 1024),
     lastQuarterMsPerKTx: lastQuarter(heightMs, TXS),
     tables: readdirSync(join(dir, "tx_index.db")).filter((n) => n.endsWith(".ldb")).length,
+    ...(smaps.length > 0 ? { smaps, smapsMbPerMTx: slopes(smaps) } : {}),
   };
   await kv.close();
+  // A build with the home filter: how long a node's start-up fill of it takes over this index.
+  const reopened = await openKvIndex(dir, DEFAULT_LEVEL_MEMORY, {}, indexLevel);
+  if (typeof reopened.indexer.fillHomeFilter === "function") {
+    const f0 = performance.now();
+    await reopened.indexer.fillHomeFilter();
+    const state = reopened.indexer.homeFilterState();
+    figures.homeFilterFill = {
+      ms: Math.round(performance.now() - f0),
+      keys: state?.added ?? 0,
+      falsePositiveRate: Number((state?.falsePositiveRate ?? 0).toFixed(5)),
+    };
+  }
+  await reopened.close();
   return figures;
 }
 
@@ -153,6 +224,11 @@ if (process.env.TXC_CHILD) {
       console.log(
         `${build}: ${figures.txs} txs in ${figures.seconds} s | CPU ${figures.cpuMsPerKTx} ms/1k tx (main ${figures.mainCpuMsPerKTx}) | written ${figures.writtenMbPerKTx} MB/1k tx | db ${figures.dbMb} MB in ${figures.tables} tables | RSS ${figures.rssMb} MB | a height's index, last quarter, ms per 1k tx p50/p99/max ${figures.lastQuarterMsPerKTx.p50}/${figures.lastQuarterMsPerKTx.p99}/${figures.lastQuarterMsPerKTx.max} | load ${results.at(-1)!.load}`,
       );
+      for (const step of figures.smaps ?? []) console.log(`  ${step.txs} txs: ${JSON.stringify(step.mb)}`);
+      if (figures.smapsMbPerMTx)
+        console.log(`  MB per million txs: ${JSON.stringify(figures.smapsMbPerMTx)}`);
+      if (figures.homeFilterFill)
+        console.log(`  home filter fill at reopen: ${JSON.stringify(figures.homeFilterFill)}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

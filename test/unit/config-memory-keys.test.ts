@@ -1,6 +1,6 @@
 // config.toml's memory keys (db_cache_size_mb, db_write_buffer_size_mb, db_max_open_files,
 // db_max_file_size_mb, db_tx_index_max_file_size_mb, db_tx_index_write_buffer_size_mb,
-// db_tx_index_max_open_files, heap_growing_percent): their defaults, the
+// db_tx_index_max_open_files, db_tx_index_home_filter_mb, heap_growing_percent): their defaults, the
 // values they accept, the errors for bad values (file, key and what was expected), and the LevelDB
 // options they become.
 import assert from "node:assert/strict";
@@ -84,6 +84,19 @@ test("db_tx_index_max_file_size_mb, db_tx_index_write_buffer_size_mb and db_tx_i
   );
 });
 
+test("db_tx_index_home_filter_mb: 16 MB by default, 0 for none, given to the kv index in bytes", () => {
+  const kv = (toml: string) =>
+    indexerStoreOptions(
+      configFromToml(`${toml}\n[tx_index]\nindexer = "kv"`, FILE).config,
+      "c",
+      createLogger({ level: "none" }),
+    );
+  assert.equal(configFromToml("", FILE).config.db_tx_index_home_filter_mb, 16);
+  assert.equal(kv("").homeFilterBytes, 16 * MB);
+  assert.equal(kv("db_tx_index_home_filter_mb = 0").homeFilterBytes, 0);
+  assert.equal(kv("db_tx_index_home_filter_mb = 256").homeFilterBytes, 256 * MB);
+});
+
 const bad: { toml: string; where: string; expected: RegExp }[] = [
   { toml: "db_cache_size_mb = -1", where: "db_cache_size_mb", expected: /an integer in 0…4096, got -1/ },
   { toml: "db_cache_size_mb = 4097", where: "db_cache_size_mb", expected: /an integer in 0…4096, got 4097/ },
@@ -117,6 +130,16 @@ const bad: { toml: string; where: string; expected: RegExp }[] = [
     toml: "db_tx_index_write_buffer_size_mb = 0",
     where: "db_tx_index_write_buffer_size_mb",
     expected: /an integer in 1…1024, got 0/,
+  },
+  {
+    toml: "db_tx_index_home_filter_mb = 257",
+    where: "db_tx_index_home_filter_mb",
+    expected: /an integer in 0…256, got 257/,
+  },
+  {
+    toml: "db_tx_index_home_filter_mb = -1",
+    where: "db_tx_index_home_filter_mb",
+    expected: /an integer in 0…256, got -1/,
   },
   {
     toml: "heap_growing_percent = -5",

@@ -15,6 +15,7 @@ import { decodeStored, encodeMessage } from "../proto-codec.js";
 import { type Composite, EventListRemovals, HeightEventLists } from "./event-lists.js";
 import { BLOCK_DOCUMENT, type IndexedDocument, TX_DOCUMENT } from "./event-match.js";
 import type { HeightIndexInput } from "./height-index-input.js";
+import { HomeFilter } from "./home-filter.js";
 import { HomeGroups } from "./home-groups.js";
 import {
   BODY_PREFIXES,
@@ -110,7 +111,17 @@ export interface EventIndexerOptions {
    * Infinity writes the form before lists, as tests of both forms do).
    */
   eventListThreshold?: number;
+  /**
+   * Bytes of the in-memory filter of tx_index.db's home keys (home-filter.ts; config.toml's
+   * db_tx_index_home_filter_mb), which spares a height's index the LevelDB lookup of every new
+   * tx's home. 0 or absent: no filter. Over an index that already holds homes the filter answers
+   * only once fillHomeFilter has read them all; until then every home is looked up.
+   */
+  homeFilterBytes?: number;
 }
+
+/** Home keys read per step of fillHomeFilter (one short read of tx_index.db each). */
+export const HOME_FILTER_FILL_KEYS = 4096;
 
 /** A pair seen twice in a height is listed: a list of one occurrence would save nothing. */
 export const DEFAULT_EVENT_LIST_THRESHOLD = 2;
@@ -198,6 +209,10 @@ export class EventIndexer implements HeightIndexer {
    * height written): a height above it has no stray bodies to look for.
    */
   #bodiesTop = 0n;
+  readonly #homeFilter: HomeFilter | undefined;
+  /** The fill under way (fillHomeFilter), and whether it was asked to stop. */
+  #filling: Promise<void> | undefined;
+  #fillStopped = false;
   // Every batch here copies its keys and values at once (LevelBatch's `copies`), so each is built
   // in one of these reused buffers: keys in one, values in the other.
   readonly #keyScratch = new KeyScratch();
@@ -213,6 +228,8 @@ export class EventIndexer implements HeightIndexer {
     this.#sync = options.sync ?? false;
     this.#listThreshold = options.eventListThreshold ?? DEFAULT_EVENT_LIST_THRESHOLD;
     HeightEventLists.checkThreshold(this.#listThreshold);
+    const filterBytes = options.homeFilterBytes ?? 0;
+    this.#homeFilter = filterBytes > 0 ? new HomeFilter(filterBytes) : undefined;
     const txSpace = kvSearchSpace({
       db,
       positionDb: bodies,
@@ -285,7 +302,75 @@ export class EventIndexer implements HeightIndexer {
     if (bodies < indexed) indexer.#indexedHeight = bodies;
     indexer.#bodiesTop = indexer.#bodies === db ? indexed : bodies;
     await indexer.#finishPendingMoves();
+    // An index without homes (a new node) has its filter complete at once: nothing to read.
+    if (indexer.#homeFilter !== undefined && (await indexer.#readHomeKeys(undefined, 1)).length === 0)
+      indexer.#homeFilter.markComplete();
     return indexer;
+  }
+
+  /**
+   * Adds every home key tx_index.db holds to the filter, a short read at a time, each through `run`
+   * (the node passes its databases' reopen gate, so a read never meets them closed), then lets the
+   * filter answer. Homes put meanwhile are added by the heights that put them, so a key the read
+   * has passed is not missed. If a read fails the filter stays unanswering: every home is looked
+   * up, as without it. Resolves when done or stopped; never rejects.
+   */
+  fillHomeFilter(
+    run: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+    stepKeys = HOME_FILTER_FILL_KEYS,
+  ): Promise<void> {
+    const filter = this.#homeFilter;
+    if (filter === undefined || filter.complete) return Promise.resolve();
+    this.#filling ??= (async () => {
+      let after: Uint8Array | undefined;
+      try {
+        while (!this.#fillStopped) {
+          const keys = await run(() => this.#readHomeKeys(after, stepKeys));
+          for (const key of keys) filter.add(key.subarray(1));
+          if (keys.length < stepKeys) {
+            filter.markComplete();
+            return;
+          }
+          after = keys[keys.length - 1];
+        }
+      } catch {
+        // Left incomplete: the lookups go to LevelDB (a closing node, or a read error the index's
+        // own reads will meet and report).
+      }
+    })();
+    return this.#filling;
+  }
+
+  /** Stops a fill under way (before the databases close) and waits for its read in flight. */
+  async stopHomeFilterFill(): Promise<void> {
+    this.#fillStopped = true;
+    await this.#filling;
+  }
+
+  /** The home filter's state, for the node's log and tests (undefined without one). */
+  homeFilterState():
+    | { bytes: number; complete: boolean; added: number; falsePositiveRate: number }
+    | undefined {
+    const filter = this.#homeFilter;
+    if (filter === undefined) return undefined;
+    return {
+      bytes: filter.bytes,
+      complete: filter.complete,
+      added: filter.added,
+      falsePositiveRate: filter.falsePositiveRate(),
+    };
+  }
+
+  /** Up to `limit` home keys of tx_index.db after `after` (from the first when undefined). */
+  #readHomeKeys(after: Uint8Array | undefined, limit: number): Promise<Uint8Array[]> {
+    const end = Uint8Array.of(PREFIX_TX_HOMES + 1);
+    return this.#db
+      .keys(
+        after === undefined
+          ? { gte: Uint8Array.of(PREFIX_TX_HOMES), lt: end, limit }
+          : { gt: after, lt: end, limit },
+      )
+      .all();
   }
 
   indexedHeight(): bigint {
@@ -382,8 +467,7 @@ export class EventIndexer implements HeightIndexer {
     // this height replaces). Neither is asked for when it cannot find anything: an empty height has
     // no homes, and a height above every height the bodies' database holds has no stray bodies
     // (a new height, every time but start-up repair); each ask was a trip to the thread pool.
-    const previousRead: Promise<(Uint8Array | undefined)[]> =
-      txs.length === 0 ? Promise.resolve([]) : this.#db.getMany(hashes.map(txHomesKey));
+    const previousRead = this.#readHomes(hashes);
     const strayRead =
       this.#bodies === this.#db || height > this.#bodiesTop
         ? Promise.resolve([])
@@ -649,6 +733,8 @@ export class EventIndexer implements HeightIndexer {
   #homeOf(hash: Uint8Array): { position: Uint8Array; result: TxResult } | undefined {
     // A tx's hash is SHA-256's 32 bytes: any other length names no tx (and may be too short to key).
     if (hash.length !== TX_HASH_BYTES) return undefined;
+    const filter = this.#homeFilter;
+    if (filter?.complete && !filter.mayHold(hash)) return undefined;
     const key = txHomesKey(hash);
     const raw = this.#db.getSync(key);
     if (raw === undefined) return undefined;
@@ -717,9 +803,28 @@ export class EventIndexer implements HeightIndexer {
         at += TX_HOME_BYTES;
       }
       const hash = hashes[group[0]!]!;
+      // Into the filter before the write: a filter that holds more than the database is only slower.
+      this.#homeFilter?.add(hash);
       batch.put(this.#keyScratch.prefixed(PREFIX_TX_HOMES, hash.subarray(0, TX_HOME_HASH_BYTES)), value);
     }
     return moved;
+  }
+
+  /**
+   * What each tx's homes key holds: undefined, without a read, for each key the complete filter
+   * says was never written; one getMany of the others (none for an empty height).
+   */
+  async #readHomes(hashes: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    if (hashes.length === 0) return [];
+    const filter = this.#homeFilter;
+    if (filter === undefined || !filter.complete) return this.#db.getMany(hashes.map(txHomesKey));
+    const stored: (Uint8Array | undefined)[] = new Array(hashes.length).fill(undefined);
+    const asked: number[] = [];
+    for (let i = 0; i < hashes.length; i++) if (filter.mayHold(hashes[i]!)) asked.push(i);
+    if (asked.length === 0) return stored;
+    const found = await this.#db.getMany(asked.map((i) => txHomesKey(hashes[i]!)));
+    for (let j = 0; j < asked.length; j++) stored[asked[j]!] = found[j];
+    return stored;
   }
 
   async #loadTxsAt(positions: readonly Uint8Array[]): Promise<(TxResult | undefined)[]> {
