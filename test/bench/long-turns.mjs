@@ -159,18 +159,24 @@ const byDominant = new Map();
 const byStage = new Map();
 for (const s of long) {
   const k = dominant(s.stages);
-  const e = byDominant.get(k) ?? { n: 0, us: 0 };
+  const e = byDominant.get(k) ?? { n: 0, us: 0, each: [] };
   e.n++;
   e.us += s.us;
+  e.each.push(s.us);
   byDominant.set(k, e);
   for (const [stage, us] of s.stages) byStage.set(stage, (byStage.get(stage) ?? 0) + us);
 }
-console.log(`\nturns > ${overMs} ms by dominant stage (count, ms) | their ms by stage:`);
+console.log(
+  `\nturns > ${overMs} ms by dominant stage: count, ms, median and longest ms | their ms by stage:`,
+);
 const stageNames = new Set([...byDominant.keys(), ...byStage.keys()]);
 for (const k of [...stageNames].sort((a, b) => (byStage.get(b) ?? 0) - (byStage.get(a) ?? 0))) {
-  const e = byDominant.get(k) ?? { n: 0, us: 0 };
+  const e = byDominant.get(k) ?? { n: 0, us: 0, each: [] };
+  const each = [...e.each].sort((a, b) => a - b);
+  const median = each.length ? each[Math.floor(each.length / 2)] : 0;
+  const longest = each.length ? each[each.length - 1] : 0;
   console.log(
-    `  ${k.padEnd(34)} ${String(e.n).padStart(4)} ${ms(e.us).padStart(8)} | ${ms(byStage.get(k) ?? 0).padStart(8)}`,
+    `  ${k.padEnd(34)} ${String(e.n).padStart(4)} ${ms(e.us).padStart(8)} ${ms(median).padStart(6)} ${ms(longest).padStart(6)} | ${ms(byStage.get(k) ?? 0).padStart(8)}`,
   );
 }
 // The jobs and inner frames of ours summed over the long stretches.
