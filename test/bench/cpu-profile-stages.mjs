@@ -7,6 +7,7 @@
 //   node test/bench/cpu-profile-stages.mjs PROFILE [--txs N] [--top 12]
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { stageOf } from "./profile-stage-rules.mjs";
 import { where } from "./profile-where.mjs";
 
 const { values, positionals } = parseArgs({
@@ -23,30 +24,6 @@ const profile = JSON.parse(readFileSync(positionals[0], "utf8"));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parentOf = new Map();
 for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n.id);
-
-// First match wins, innermost frame first; a frame no rule names passes to its caller.
-const RULES = [
-  ["tx result encoding", /src\/store\/deliver-tx-bytes|src\/wire\/repeated-bytes-in-pieces/],
-  ["index", /src\/store\/indexer\/|height-index-queue/],
-  ["event bus", /streams\/projections\/(event-bus|node-events)|src\/rpc\/events\//],
-  ["execution (app, DeliverTx)", /src\/abci\/|src\/state\/|streams\/effects\/block-(commit|execution)/],
-  ["block store", /src\/store\/(block-store|state-store|persist-height)|src\/types\/block\.js/],
-  ["log (WAL)", /src\/wal\/|streams\/effects\/wal/],
-  [
-    "reap, proposal",
-    /src\/mempool\/reap|src\/types\/data-hash|src\/consensus\/proposal|streams\/effects\/(reaping|proposal)/,
-  ],
-  ["mempool (CheckTx, fold, update)", /src\/mempool\/|streams\/mempool-node|streams\/effects\/mempool/],
-  ["RPC (HTTP, JSON-RPC, admission)", /src\/rpc\/|streams\/projections\/rpc-/],
-  ["consensus", /src\/consensus\/|streams\/effects\//],
-  ["loop, RxJS", /streams\/loop|rxjs\//],
-];
-const stageOf = (stack) => {
-  const leaf = stack[0].functionName;
-  if (leaf === "(garbage collector)" || leaf === "(idle)" || leaf === "(program)") return leaf;
-  for (const frame of stack) for (const [stage, rule] of RULES) if (rule.test(frame.url)) return stage;
-  return "other";
-};
 
 const stages = new Map();
 const selfInStage = new Map();
