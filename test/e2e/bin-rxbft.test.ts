@@ -178,18 +178,3 @@ test("a malloc choice that cannot be met is refused by name, before the node sta
   );
   assert.equal((await run(baseEnv())).code, 0);
 });
-
-test("the node started by bin/rxbft has 8-MB semi-spaces, unless the operator's NODE_OPTIONS sizes them", async () => {
-  const home = await initHome();
-  const argsOf = (pid: number) => readProc(pid, "cmdline").split("\0");
-  const ours = await startNode(home, baseEnv({ NODE_OPTIONS: "" }));
-  const plain = argsOf(ours.child.pid!);
-  await kill9(ours);
-  // Before run.js: a V8 flag that node reads when it makes the heap, not an argument of the command.
-  assert.ok(plain.indexOf("--max-semi-space-size=8") > 0, plain.join(" "));
-  assert.ok(plain.indexOf("--max-semi-space-size=8") < plain.findIndex((a) => a.endsWith("run.js")));
-  const operator = await startNode(home, baseEnv({ NODE_OPTIONS: "--max-semi-space-size=32" }));
-  const theirs = argsOf(operator.child.pid!);
-  await kill9(operator);
-  assert.ok(!theirs.some((a) => a.startsWith("--max-semi-space-size")), theirs.join(" "));
-});
