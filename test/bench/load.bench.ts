@@ -190,8 +190,11 @@ const LATE_SMAPS_MARKS = new Set([
   ...Array.from({ length: Math.floor((SECONDS - 11) / SMAPS_EVERY) }, (_, i) => (i + 1) * SMAPS_EVERY),
   SECONDS - 10,
 ]);
-/** LOAD_SMAPS_DIR=<dir>: a copy of the node's /proc/PID/smaps at each of AFTER_MARKS. */
+/** LOAD_SMAPS_DIR=<dir>: a copy of the node's /proc/PID/smaps at each of AFTER_MARKS (made if absent). */
 const SMAPS_DIR = process.env.LOAD_SMAPS_DIR;
+// Made before the run: a copy that cannot be written is skipped silently (the node may have
+// exited), so a missing folder would lose every copy of a ten-minute run without a word.
+if (SMAPS_DIR) mkdirSync(SMAPS_DIR, { recursive: true });
 
 function copySmaps(pid: number, file: string) {
   try {
