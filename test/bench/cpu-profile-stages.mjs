@@ -5,8 +5,8 @@
 // for the code that called it), so each stage's figure includes what it asked of libraries.
 // With --txs N (the run's committed txs) prints µs per committed tx beside the shares.
 //   node test/bench/cpu-profile-stages.mjs PROFILE [--txs N] [--top 12]
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { readCpuProfile } from "./cpu-profile-read.mjs";
 import { stageOf } from "./profile-stage-rules.mjs";
 import { where } from "./profile-where.mjs";
 
@@ -20,10 +20,7 @@ if (positionals.length !== 1) {
 }
 const txs = values.txs === undefined ? undefined : Number(values.txs);
 const top = Number(values.top);
-const profile = JSON.parse(readFileSync(positionals[0], "utf8"));
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const parentOf = new Map();
-for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n.id);
+const { profile, byId, parentOf } = readCpuProfile(positionals[0]);
 
 const stages = new Map();
 const selfInStage = new Map();

@@ -4,8 +4,8 @@
 // run's startup, tsx's compile and the warm-up outside it are left out). Prints shares of that
 // root's time; a profile covers one thread, so pass the main thread's file (…0.001.cpuprofile).
 //   node test/bench/cpu-profile-summary.mjs PROFILE [--root runSimulation] [--top 30]
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { readCpuProfile } from "./cpu-profile-read.mjs";
 import { where } from "./profile-where.mjs";
 
 const { values, positionals } = parseArgs({
@@ -17,10 +17,7 @@ if (positionals.length !== 1) {
   process.exit(2);
 }
 const top = Number(values.top);
-const profile = JSON.parse(readFileSync(positionals[0], "utf8"));
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const parentOf = new Map();
-for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n.id);
+const { profile, byId, parentOf } = readCpuProfile(positionals[0]);
 
 const nameOf = (frame) => `${frame.functionName || "(anonymous)"} ${where(frame.url)}`;
 

@@ -8,8 +8,8 @@
 // after the first sample; default the busiest contiguous stretch of seconds, the load) by stage.
 // The sampler lengthens turns a little (~1 %): compare a profiled run's wrk p99 with an unprofiled one's.
 //   node test/bench/long-turns.mjs PROFILE [--over 20] [--from S --to S] [--list 15] [--timeline] [--busy]
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { readCpuProfile } from "./cpu-profile-read.mjs";
 import { stageOf } from "./profile-stage-rules.mjs";
 import { where } from "./profile-where.mjs";
 
@@ -29,10 +29,7 @@ if (positionals.length !== 1) {
   process.exit(2);
 }
 const overMs = Number(values.over);
-const profile = JSON.parse(readFileSync(positionals[0], "utf8"));
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const parentOf = new Map();
-for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n.id);
+const { profile, byId, parentOf } = readCpuProfile(positionals[0]);
 const ours = (frame) => /\/(src|streams)\//.test(frame.url) && !frame.url.includes("/node_modules/");
 const label = (frame) => `${frame.functionName || "(anonymous)"} ${where(frame.url)}`;
 
