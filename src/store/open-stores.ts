@@ -19,6 +19,7 @@ import {
   EventIndexer,
   type EventIndexerOptions,
   type HeightIndexer,
+  type HomeFilterFill,
   type TxIndexReader,
 } from "./indexer/event-indexer.js";
 import { heightIndexInputFrom } from "./indexer/height-index-input.js";
@@ -62,6 +63,11 @@ export interface StoresOptions {
   txIndexLevel?: LevelMemoryOptions;
   /** tx_index.db's home filter in bytes (db_tx_index_home_filter_mb; 0: none); default openKvIndex's. */
   homeFilterBytes?: number;
+  /**
+   * Told how the home filter's background fill ended and how long it took (the node logs it: over a
+   * large index the fill takes seconds to minutes, and until it completes every home is read).
+   */
+  onHomeFilterFill?: (fill: HomeFilterFill & { ms: number }) => void;
 }
 
 export interface Stores {
@@ -118,7 +124,12 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
       ({ indexer, txIndexer, blockIndexer } = gatedKvIndex(kv.indexer, quiet));
       // Over an index that holds homes already, the filter reads them in the background, each read
       // through the gate; until it is done every home is looked up, as without it.
-      void kv.indexer.fillHomeFilter((work) => quiet.use(work));
+      const fillStarted = performance.now();
+      void kv.indexer
+        .fillHomeFilter((work) => quiet.use(work))
+        .then((fill) =>
+          options.onHomeFilterFill?.({ ...fill, ms: Math.round(performance.now() - fillStarted) }),
+        );
     } else if (options.indexer === "psql") {
       const psql = options.psql;
       if (psql === undefined)

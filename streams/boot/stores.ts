@@ -1,6 +1,7 @@
 // Boot step 1: the block, state and index stores, reconciled (a crash between block, state and
 // index writes is repaired here; what was repaired is logged).
 import type { Logger } from "../../src/logger/index.js";
+import type { HomeFilterFill } from "../../src/store/indexer/event-indexer.js";
 import { openStores, type Stores, type StoresOptions } from "../../src/store/open-stores.js";
 import type { ReconcileReport } from "../../src/store/reconcile.js";
 import { ValidatorSet } from "../../src/types/validator-set.js";
@@ -17,7 +18,11 @@ export async function openNodeStores(
   indexer: Pick<StoresOptions, "indexer" | "psql" | "level" | "txIndexLevel" | "homeFilterBytes">,
   log: Logger,
 ): Promise<{ stores: Stores; report: ReconcileReport }> {
-  const stores = await openStores(dataDir, { ...indexer, advanceProposerPriority });
+  const stores = await openStores(dataDir, {
+    ...indexer,
+    advanceProposerPriority,
+    onHomeFilterFill: (fill) => logHomeFilterFill(log, fill),
+  });
   try {
     const report = await stores.reconcile();
     for (const finding of report.findings) log.info(finding);
@@ -26,4 +31,19 @@ export async function openNodeStores(
     await stores.close();
     throw error;
   }
+}
+
+/**
+ * The tx index's home filter, filled in the background over an index that held txs at start: said
+ * when it answers (until then every committed tx's earlier home is read from tx_index.db), or that
+ * it never will this run. Silent when there was nothing to fill, or the node closed first.
+ */
+export function logHomeFilterFill(log: Logger, fill: HomeFilterFill & { ms: number }): void {
+  if (fill.outcome === "complete") log.info("tx index home filter filled", { keys: fill.keys, ms: fill.ms });
+  else if (fill.outcome === "failed")
+    log.error("tx index home filter not filled: every tx's earlier home is read from tx_index.db", {
+      keys: fill.keys,
+      ms: fill.ms,
+      err: fill.error instanceof Error ? fill.error.message : String(fill.error),
+    });
 }

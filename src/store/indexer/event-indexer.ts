@@ -120,6 +120,18 @@ export interface EventIndexerOptions {
   homeFilterBytes?: number;
 }
 
+/**
+ * How fillHomeFilter ended: every home key read ("complete": the filter answers from then on),
+ * asked to stop first (a closing node), a read that failed (the filter stays unanswering, so every
+ * home is read from the database, as without it), or nothing to do ("none": no filter, or one
+ * complete at open because the index held no homes). `keys`: home keys read into it.
+ */
+export interface HomeFilterFill {
+  outcome: "complete" | "stopped" | "failed" | "none";
+  keys: number;
+  error?: unknown;
+}
+
 /** Home keys read per step of fillHomeFilter (one short read of tx_index.db each). */
 export const HOME_FILTER_FILL_KEYS = 4096;
 
@@ -211,7 +223,7 @@ export class EventIndexer implements HeightIndexer {
   #bodiesTop = 0n;
   readonly #homeFilter: HomeFilter | undefined;
   /** The fill under way (fillHomeFilter), and whether it was asked to stop. */
-  #filling: Promise<void> | undefined;
+  #filling: Promise<HomeFilterFill> | undefined;
   #fillStopped = false;
   // Every batch here copies its keys and values at once (LevelBatch's `copies`), so each is built
   // in one of these reused buffers: keys in one, values in the other.
@@ -313,29 +325,34 @@ export class EventIndexer implements HeightIndexer {
    * (the node passes its databases' reopen gate, so a read never meets them closed), then lets the
    * filter answer. Homes put meanwhile are added by the heights that put them, so a key the read
    * has passed is not missed. If a read fails the filter stays unanswering: every home is looked
-   * up, as without it. Resolves when done or stopped; never rejects.
+   * up, as without it. Resolves with how it ended (HomeFilterFill) when done or stopped; never
+   * rejects.
    */
   fillHomeFilter(
     run: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
     stepKeys = HOME_FILTER_FILL_KEYS,
-  ): Promise<void> {
+  ): Promise<HomeFilterFill> {
     const filter = this.#homeFilter;
-    if (filter === undefined || filter.complete) return Promise.resolve();
-    this.#filling ??= (async () => {
+    if (filter === undefined || filter.complete) return Promise.resolve({ outcome: "none", keys: 0 });
+    this.#filling ??= (async (): Promise<HomeFilterFill> => {
       let after: Uint8Array | undefined;
+      let read = 0;
       try {
         while (!this.#fillStopped) {
           const keys = await run(() => this.#readHomeKeys(after, stepKeys));
           for (const key of keys) filter.add(key.subarray(1));
+          read += keys.length;
           if (keys.length < stepKeys) {
             filter.markComplete();
-            return;
+            return { outcome: "complete", keys: read };
           }
           after = keys[keys.length - 1];
         }
-      } catch {
+        return { outcome: "stopped", keys: read };
+      } catch (error) {
         // Left incomplete: the lookups go to LevelDB (a closing node, or a read error the index's
-        // own reads will meet and report).
+        // own reads will meet and report); the caller logs it.
+        return { outcome: "failed", keys: read, error };
       }
     })();
     return this.#filling;
