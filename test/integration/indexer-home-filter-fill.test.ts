@@ -15,38 +15,39 @@ import { keyedHeight } from "./indexer-tx-fixture.js";
 const root = mkdtempSync(join(tmpdir(), "rxbft-home-fill-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-/** An index of `heights` heights of three txs each, written without a filter, then reopened with one. */
-async function indexWithHomes(name: string, heights: number) {
+/**
+ * Runs `body` on an index of `heights` heights of three txs each, written without a filter, then
+ * reopened with one; closes the databases after, whatever `body` does.
+ */
+async function withIndexOfHomes(
+  name: string,
+  heights: number,
+  body: (filtered: EventIndexer) => Promise<void>,
+): Promise<void> {
   const db = await openBinaryLevel(join(root, name));
   const bodies = await openBinaryLevel(join(root, `${name}-bodies`));
-  const plain = await EventIndexer.open(db, { bodies });
-  for (let h = 1; h <= heights; h++)
-    await plain.indexHeight(keyedHeight(BigInt(h), [`a${h}`, `b${h}`, `c${h}`]));
-  const filtered = await EventIndexer.open(db, { bodies, homeFilterBytes: 64 });
-  return {
-    filtered,
-    close: async () => {
-      await db.close();
-      await bodies.close();
-    },
-  };
+  try {
+    const plain = await EventIndexer.open(db, { bodies });
+    for (let h = 1; h <= heights; h++)
+      await plain.indexHeight(keyedHeight(BigInt(h), [`a${h}`, `b${h}`, `c${h}`]));
+    await body(await EventIndexer.open(db, { bodies, homeFilterBytes: 64 }));
+  } finally {
+    await db.close();
+    await bodies.close();
+  }
 }
 
 it("a fill reads every home key and says so; the filter answers from then on", async () => {
-  const { filtered, close } = await indexWithHomes("complete", 5);
-  try {
+  await withIndexOfHomes("complete", 5, async (filtered) => {
     assert.equal(filtered.homeFilterState()?.complete, false, "not answering before the fill");
     const fill = await filtered.fillHomeFilter(undefined, 4);
     assert.deepEqual(fill, { outcome: "complete", keys: 15 });
     assert.equal(filtered.homeFilterState()?.complete, true);
-  } finally {
-    await close();
-  }
+  });
 });
 
 it("a fill whose read fails says so, and the filter keeps reading every home", async () => {
-  const { filtered, close } = await indexWithHomes("failed", 3);
-  try {
+  await withIndexOfHomes("failed", 3, async (filtered) => {
     let reads = 0;
     const fill = await filtered.fillHomeFilter(async (work) => {
       if (reads++ === 1) throw new Error("disk on fire");
@@ -56,14 +57,11 @@ it("a fill whose read fails says so, and the filter keeps reading every home", a
     assert.equal(fill.keys, 2, "the keys of the one read that succeeded");
     assert.match(String((fill.error as Error).message), /disk on fire/);
     assert.equal(filtered.homeFilterState()?.complete, false);
-  } finally {
-    await close();
-  }
+  });
 });
 
 it("a fill stopped by a closing node says it stopped", async () => {
-  const { filtered, close } = await indexWithHomes("stopped", 3);
-  try {
+  await withIndexOfHomes("stopped", 3, async (filtered) => {
     const filling = filtered.fillHomeFilter(async (work) => {
       await new Promise((r) => setImmediate(r));
       return work();
@@ -72,9 +70,7 @@ it("a fill stopped by a closing node says it stopped", async () => {
     const fill = await filling;
     assert.equal(fill.outcome, "stopped");
     assert.ok(fill.keys < 9, `stopped before the end (${fill.keys} of 9 keys)`);
-  } finally {
-    await close();
-  }
+  });
 });
 
 it("the node logs a completed fill at info and a failed one at error, and nothing else", () => {
