@@ -17,7 +17,7 @@
 // A reader can so skip a record without decoding it, and find the end-of-height markers by their
 // type byte alone while still checking every checksum.
 
-import { crc32c, crc32cUpdate } from "./crc32c.js";
+import { crc32c, crc32cCombine, crc32cUpdate } from "./crc32c.js";
 import { WalError } from "./errors.js";
 
 /** The bytes of a plain frame before its type byte (length and CRC). */
@@ -188,22 +188,40 @@ export function encodeFrameHead(
   maxPayloadBytes: number,
   scheme: FrameScheme = PLAIN_FRAMES,
 ): Uint8Array {
-  if (payload.length > maxPayloadBytes) {
+  return encodeFrameHeadOfPieces(type, [payload], [undefined], payload.length, maxPayloadBytes, scheme);
+}
+
+/**
+ * encodeFrameHead for a payload written as `pieces` one after another (`length` bytes in all): a
+ * piece whose CRC-32C is given in `checks` (made ahead, record-ahead.ts) is not read again, its
+ * check is combined into the frame's.
+ */
+export function encodeFrameHeadOfPieces(
+  type: FrameType,
+  pieces: readonly Uint8Array[],
+  checks: readonly (number | undefined)[],
+  length: number,
+  maxPayloadBytes: number,
+  scheme: FrameScheme = PLAIN_FRAMES,
+): Uint8Array {
+  if (length > maxPayloadBytes) {
     throw new WalError(
       "WAL_RECORD_TOO_LARGE",
-      `log record of ${payload.length} bytes exceeds the bound of ${maxPayloadBytes} bytes`,
+      `log record of ${length} bytes exceeds the bound of ${maxPayloadBytes} bytes`,
     );
   }
   const head = new Uint8Array(scheme.headBytes);
   head[FRAME_HEADER_SIZE] = type;
   const view = new DataView(head.buffer);
-  view.setUint32(0, 1 + payload.length, false);
+  view.setUint32(0, 1 + length, false);
   const keys = scheme.keys;
-  view.setUint32(
-    4,
-    crc32cUpdate(crc32cUpdate(keys?.body ?? 0, head, FRAME_HEADER_SIZE, FRAME_HEADER_SIZE + 1), payload),
-    false,
-  );
+  let body = crc32cUpdate(keys?.body ?? 0, head, FRAME_HEADER_SIZE, FRAME_HEADER_SIZE + 1);
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    const check = checks[i];
+    body = check === undefined ? crc32cUpdate(body, piece) : crc32cCombine(body, check, piece.length);
+  }
+  view.setUint32(4, body, false);
   if (keys)
     view.setUint32(FRAME_HEADER_SIZE + 1, crc32cUpdate(keys.head, head, 0, FRAME_HEADER_SIZE + 1), false);
   return head;

@@ -23,6 +23,7 @@
 // Objects decode with Object.prototype (a null-prototype object encodes like a plain one).
 
 import { WalError } from "./errors.js";
+import { takeRecordItems } from "./record-ahead.js";
 
 export const MAX_DEPTH = 64;
 export const MAX_BIGINT_VARINT_BYTES = 160; // a bigint of up to 1119 bits
@@ -52,6 +53,11 @@ class Out {
   pos = 0;
   /** Keys and indices from the root to the value being written, for error messages only. */
   readonly path: Array<string | number> = [];
+  /**
+   * Set while encodeRecordInPieces runs: arrays whose items were encoded ahead (record-ahead.ts)
+   * are linked here as chunks, each after the bytes written before it (`cut`: where they end in `buf`).
+   */
+  linked: { chunks: readonly Uint8Array[]; checks: readonly number[]; cut: number }[] | undefined;
   constructor(initial: number) {
     this.buf = new Uint8Array(initial);
     this.view = new DataView(this.buf.buffer);
@@ -150,6 +156,58 @@ export function encodeRecord(value: unknown): Uint8Array {
   }
 }
 
+/**
+ * A record as pieces to be written one after another: the bytes are encodeRecord's, but the items
+ * of an array encoded ahead (record-ahead.ts) are the chunks made then, not copied again.
+ * `checks[i]` is the CRC-32C of `pieces[i]` when it is known already (a chunk's), else undefined.
+ */
+export interface RecordPieces {
+  readonly pieces: readonly Uint8Array[];
+  readonly checks: readonly (number | undefined)[];
+  readonly length: number;
+}
+
+/** encodeRecord's bytes as pieces, linking the chunks of arrays encoded ahead (see RecordPieces). */
+export function encodeRecordInPieces(value: unknown): RecordPieces {
+  const out = shared ?? new Out(256);
+  shared = undefined;
+  try {
+    out.pos = 0;
+    out.path.length = 0;
+    out.linked = [];
+    writeValue(out, value, 0);
+    const linked = out.linked;
+    if (linked.length === 0) {
+      const bytes = out.buf.slice(0, out.pos);
+      return { pieces: [bytes], checks: [undefined], length: bytes.length };
+    }
+    const pieces: Uint8Array[] = [];
+    const checks: (number | undefined)[] = [];
+    let from = 0;
+    let length = out.pos;
+    for (const { chunks, checks: chunkChecks, cut } of linked) {
+      if (cut > from) {
+        pieces.push(out.buf.slice(from, cut));
+        checks.push(undefined);
+      }
+      for (let i = 0; i < chunks.length; i++) {
+        pieces.push(chunks[i]!);
+        checks.push(chunkChecks[i]);
+        length += chunks[i]!.length;
+      }
+      from = cut;
+    }
+    if (out.pos > from) {
+      pieces.push(out.buf.slice(from, out.pos));
+      checks.push(undefined);
+    }
+    return { pieces, checks, length };
+  } finally {
+    out.linked = undefined;
+    shared = out.buf.length > 16 * INITIAL_OUT_BYTES ? new Out(INITIAL_OUT_BYTES) : out;
+  }
+}
+
 function writeValue(out: Out, value: unknown, depth: number): void {
   switch (typeof value) {
     case "undefined":
@@ -196,6 +254,11 @@ function writeValue(out: Out, value: unknown, depth: number): void {
   if (Array.isArray(value)) {
     out.byte(TAG_ARRAY);
     out.uvarint(value.length);
+    const ahead = out.linked === undefined ? undefined : takeRecordItems(value);
+    if (ahead !== undefined) {
+      out.linked!.push({ chunks: ahead.chunks, checks: ahead.checks, cut: out.pos });
+      return;
+    }
     for (let i = 0; i < value.length; i++) {
       out.path.push(i);
       writeValue(out, value[i], depth + 1);

@@ -10,6 +10,7 @@ import {
   encodeEndHeightPayload,
   encodeFrame,
   encodeFrameHead,
+  encodeFrameHeadOfPieces,
   encodeKeyedHeaderPayload,
   FrameType,
   headerFrameBytes,
@@ -32,7 +33,7 @@ import {
   type SignedRecord,
   scanLog,
 } from "./log-scan.js";
-import { encodeRecord } from "./record-codec.js";
+import { encodeRecordInPieces, type RecordPieces } from "./record-codec.js";
 import { segmentPath, syncDirectory } from "./segment-files.js";
 
 export interface WalOptions<T = unknown> {
@@ -65,7 +66,8 @@ export interface WalOptions<T = unknown> {
 
 interface PendingFrame {
   type: FrameType;
-  payload: Uint8Array;
+  /** The payload, or an input's record in pieces (one with its txs' chunks made ahead: record-ahead.ts). */
+  payload: Uint8Array | RecordPieces;
   /** The frame's size once keyed. */
   length: number;
   endHeight: bigint | undefined;
@@ -202,7 +204,8 @@ export class Wal<T = unknown> {
   /** Buffers an input; nothing reaches the disk until flush(), sync() or endHeight(). */
   appendInput(input: unknown): void {
     this.assertUsable();
-    const record = encodeRecord(input);
+    const encoded = encodeRecordInPieces(input);
+    const record = encoded.pieces.length === 1 ? encoded.pieces[0]! : encoded;
     if (record.length > this.maxRecordBytes) {
       const file = this.segments.at(-1)!.path;
       throw new WalError(
@@ -486,11 +489,23 @@ export class Wal<T = unknown> {
     }
     const scheme = segment.scheme;
     for (const f of frames) {
+      const payload = f.payload;
       group.push({
-        parts:
-          f.payload.length < UNCOPIED_RECORD_BYTES
-            ? [encodeFrame(f.type, f.payload, this.maxRecordBytes, scheme)]
-            : [encodeFrameHead(f.type, f.payload, this.maxRecordBytes, scheme), f.payload],
+        parts: !(payload instanceof Uint8Array)
+          ? [
+              encodeFrameHeadOfPieces(
+                f.type,
+                payload.pieces,
+                payload.checks,
+                payload.length,
+                this.maxRecordBytes,
+                scheme,
+              ),
+              ...payload.pieces,
+            ]
+          : payload.length < UNCOPIED_RECORD_BYTES
+            ? [encodeFrame(f.type, payload, this.maxRecordBytes, scheme)]
+            : [encodeFrameHead(f.type, payload, this.maxRecordBytes, scheme), payload],
         length: f.length,
         endHeight: f.endHeight,
         ...(f.signed ? { signed: true as const } : {}),

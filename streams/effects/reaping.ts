@@ -14,6 +14,7 @@ import { turnsAfterWork } from "../../src/next-turn.js";
 import { BLOCK_DATA_PIECE, blockDataBytesAhead } from "../../src/types/block-data-ahead.js";
 import { maxDataBytes } from "../../src/types/block-limits.js";
 import { DataHashPrefix } from "../../src/types/data-hash-prefix.js";
+import { RecordItemsPrefix, recordItemsAhead } from "../../src/wal/record-ahead.js";
 import type { Evidence } from "../../src/wire/generated/tendermint/types/evidence.js";
 import { dataHashAhead, type TxDigests } from "../../src/wire/hashes.js";
 import { UNSTAMPED } from "../sources/stamp-time.js";
@@ -55,10 +56,31 @@ export function mempoolReaping(
   prepareAhead(): void;
 } {
   let ahead: Promise<DataHashPrefix | undefined> | undefined;
+  let recordAhead: Promise<RecordItemsPrefix | undefined> | undefined;
+  /** The txs' chunks of the log's record (wal/record-ahead.ts), from the prefix made ahead if it fits. */
+  const recordChunks = async (txs: readonly Uint8Array[], pause: () => Promise<void>) => {
+    const made = recordAhead;
+    recordAhead = undefined;
+    const prefix = made === undefined ? undefined : await made;
+    if (prefix !== undefined && (await prefix.finish(txs, pause))) return;
+    await recordItemsAhead(txs, pause);
+  };
   return {
     reapTxs: (maxBytes, maxGas) => reap(maxBytes, maxGas).map((t) => t.tx),
     prepareAhead: () => {
-      ahead = DataHashPrefix.of(reap(-1, -1n), pauses()).catch(() => undefined);
+      const pooled = reap(-1, -1n);
+      // One job: the hashes first, which the proposal needs first, then the record's chunks.
+      const pause = pauses();
+      const hashed = DataHashPrefix.of(pooled, pause).catch(() => undefined);
+      ahead = hashed;
+      recordAhead = hashed
+        .then(() =>
+          RecordItemsPrefix.of(
+            pooled.map((t) => t.tx),
+            pause,
+          ),
+        )
+        .catch(() => undefined);
     },
     reapTxsHashed: async (maxBytes, maxGas) => {
       const reaped = reap(maxBytes, maxGas);
@@ -67,15 +89,24 @@ export function mempoolReaping(
       const made = ahead;
       ahead = undefined;
       const prefix = made === undefined ? undefined : await made;
-      if (prefix !== undefined && (await prefix.finish(reaped, txs, pauses))) return txs;
-      const pause = pauses();
-      await dataHashAhead(
-        txs,
-        reaped.map((t) => t.digests),
-        pause,
-      );
-      // And its Data bytes, which the block's encoding in the fold copies (types/block-data-ahead.ts).
-      if (txs.length > BLOCK_DATA_PIECE) await blockDataBytesAhead(txs, pause);
+      // One pause job for the reap's work, made when a piece first needs it.
+      let job: (() => Promise<void>) | undefined;
+      const pauseJob = () => {
+        job ??= pauses();
+        return job;
+      };
+      if (prefix === undefined || !(await prefix.finish(reaped, txs, pauseJob))) {
+        const pause = pauseJob();
+        await dataHashAhead(
+          txs,
+          reaped.map((t) => t.digests),
+          pause,
+        );
+        // And its Data bytes, which the block's encoding in the fold copies (types/block-data-ahead.ts).
+        if (txs.length > BLOCK_DATA_PIECE) await blockDataBytesAhead(txs, pause);
+      }
+      // And the txs as the log's record holds them, so the answer's append links them (wal/record-ahead.ts).
+      await recordChunks(txs, () => pauseJob()());
       return txs;
     },
   };

@@ -19,6 +19,8 @@ import {
 } from "../../src/mempool/index.js";
 import { reapMaxBytesMaxGas } from "../../src/mempool/reap.js";
 import { nextTurn, turnsAfterWork } from "../../src/next-turn.js";
+import { takeRecordItems } from "../../src/wal/record-ahead.js";
+import { encodeRecord, encodeRecordInPieces } from "../../src/wal/record-codec.js";
 import { dataHash, rememberedTxHashes } from "../../src/wire/hashes.js";
 import { mempoolReaping, reapingHandler } from "../../streams/effects/reaping.js";
 
@@ -146,6 +148,12 @@ describe("reaping a proposal's txs", () => {
     for (const [i, entry] of entries.entries())
       assert.ok(sameMemory(remembered[i]!, entry.digests.hash), `tx ${i}`);
     assert.deepEqual(dataHash(txs), merkleRoot(entries.map((e) => sha256(e.tx))));
+    // The log's record of the answer links the txs' chunks, the prefix's and the rest's.
+    const record = { type: "ProposalBlockReaped", txs };
+    const expected = encodeRecord(record);
+    const pieces = encodeRecordInPieces(record).pieces;
+    assert.ok(pieces.length > 2, "linked as chunks");
+    assert.equal(Buffer.concat(pieces).toString("hex"), Buffer.from(expected).toString("hex"));
     // used once: the next reap hashes afresh
     await port.reapTxsHashed!(22_020_096, -1n);
     assert.equal(made(), 2);
@@ -162,6 +170,7 @@ describe("reaping a proposal's txs", () => {
     const txs = await port.reapTxsHashed!(22_020_096, -1n);
     assert.equal(txs.length, 299);
     assert.equal(made(), 2);
+    assert.ok(takeRecordItems(txs) !== undefined, "the record's chunks made at the reap");
     assert.deepEqual(dataHash(txs), merkleRoot(entries.slice(1).map((e) => sha256(e.tx))));
   });
 

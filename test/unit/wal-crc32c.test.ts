@@ -43,3 +43,24 @@ test("crc32cUpdate chains: the crc of a whole equals the crc of its parts fed in
     assert.equal(crc32cUpdate(crc32c(data, 0, cut), data, cut), crc32c(data), `cut at ${cut}`);
   }
 });
+
+test("crc32cCombine gives the crc of a concatenation from its parts' crcs, at every split", async () => {
+  const { crc32cCombine } = await import("../../src/wal/crc32c.js");
+  const data = Uint8Array.from({ length: 700 }, (_, i) => (i * 131 + 7) & 0xff);
+  for (const cut of [0, 1, 7, 8, 9, 63, 64, 255, 256, 257, 699, 700]) {
+    const a = data.subarray(0, cut);
+    const b = data.subarray(cut);
+    assert.equal(crc32cCombine(crc32c(a), crc32c(b), b.length), crc32c(data), `cut at ${cut}`);
+    // From a running value (a keyed frame's check starts from its key's crc).
+    const seed = 0x1234_5678;
+    assert.equal(
+      crc32cCombine(crc32cUpdate(seed, a), crc32c(b), b.length),
+      crc32cUpdate(seed, data),
+      `seeded, cut at ${cut}`,
+    );
+  }
+  // A long second part: x^(8n) for n of several MB, through many squarings.
+  const long = new Uint8Array(3_000_017).fill(0xa5);
+  assert.equal(crc32cCombine(crc32c(data), crc32c(long), long.length), crc32cUpdate(crc32c(data), long));
+  assert.throws(() => crc32cCombine(1, 2, -1), RangeError);
+});
