@@ -4,10 +4,73 @@
 // instead of encoding tens of thousands of txs there in one piece (12-120 ms for 20,000 txs of
 // 100 bytes, most of a proposal's part encoding). The bytes are Data.encode's exactly; replay and
 // the simulation, which make nothing ahead, encode in the fold and get the same block bytes.
-import { field1ItemsInPieces } from "../wire/repeated-bytes-in-pieces.js";
+import { varintLength, writeVarint } from "../wire/varint-bytes.js";
 
 /** Txs encoded between two pauses. */
 export const BLOCK_DATA_PIECE = 2048;
+
+/**
+ * Room left before and after Data's bytes for the block's other fields, so that encodeBlock writes
+ * them in place (block.ts, encodeBlockAroundData) instead of copying the Data into a fresh block-sized
+ * array inside the consensus fold: on the project's machine the first touch of fresh memory costs
+ * ~3 ms a MB, so that copy was 8–30 ms of the proposal's turn (docs/storage.md, "Twenty-third
+ * pass"). Before: the header (a few hundred bytes, its chain id at most 50), and Data's own tag and
+ * length. After: the evidence and the last commit (~110 bytes a validator). Pages of the room never
+ * written are never touched; a block whose fields do not fit is encoded by copying, as before.
+ */
+export const DATA_HEAD_ROOM = 1024;
+export const DATA_TAIL_ROOM = 64 * 1024;
+
+/** The arrays made by dataWithRoom: only their rooms may be written around the Data. */
+const roomy = new WeakSet<ArrayBufferLike>();
+
+/** An array for `size` bytes of Data, with the rooms above around it in the same buffer. */
+export function dataWithRoom(size: number): Uint8Array {
+  const buffer = new Uint8Array(DATA_HEAD_ROOM + size + DATA_TAIL_ROOM);
+  roomy.add(buffer.buffer);
+  return buffer.subarray(DATA_HEAD_ROOM, DATA_HEAD_ROOM + size);
+}
+
+/**
+ * The whole array around `data` when `data` came from dataWithRoom, or undefined; given once per
+ * buffer (the block's bytes are written in it once).
+ */
+export function roomAround(data: Uint8Array): Uint8Array | undefined {
+  if (!roomy.has(data.buffer)) return undefined;
+  roomy.delete(data.buffer);
+  return new Uint8Array(data.buffer, 0, data.buffer.byteLength);
+}
+
+/** The bytes of Data {txs} for txs[from, to): field 1 per tx, as the generated encoder writes. */
+export function dataItemsLength(txs: readonly Uint8Array[], from = 0, to = txs.length): number {
+  let size = 0;
+  for (let i = from; i < to; i++) size += 1 + varintLength(txs[i]!.length) + txs[i]!.length;
+  return size;
+}
+
+/**
+ * Writes Data's field 1 for txs[from, to) into `out` at `at`, `piece` txs between two pauses;
+ * resolves to the position after them.
+ */
+export async function writeDataItemsInPieces(
+  txs: readonly Uint8Array[],
+  from: number,
+  to: number,
+  out: Uint8Array,
+  at: number,
+  pause: () => Promise<void>,
+  piece = BLOCK_DATA_PIECE,
+): Promise<number> {
+  for (let i = from; i < to; i++) {
+    if (i > from && (i - from) % piece === 0) await pause();
+    const tx = txs[i]!;
+    out[at++] = 10; // field 1, length-delimited
+    at = writeVarint(out, at, tx.length);
+    out.set(tx, at);
+    at += tx.length;
+  }
+  return at;
+}
 
 interface DataAhead {
   /** The txs encoded: an entry answers only while the array still holds these very txs. */
@@ -27,7 +90,8 @@ export async function blockDataBytesAhead(
   piece = BLOCK_DATA_PIECE,
 ): Promise<void> {
   // Field 1 (txs), length-delimited: every tx, an empty one too, as the generated encoder writes.
-  const bytes = await field1ItemsInPieces(txs, pause, piece);
+  const bytes = dataWithRoom(dataItemsLength(txs));
+  await writeDataItemsInPieces(txs, 0, txs.length, bytes, 0, pause, piece);
   made.set(txs, { txs: txs.slice(), bytes });
 }
 

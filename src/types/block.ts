@@ -10,7 +10,7 @@ import { type BlockID, type BlockMeta, Commit, Header } from "../wire/generated/
 import type { Consensus } from "../wire/generated/tendermint/version/types.js";
 import { commitHash, dataHash, evidenceHash, headerHash } from "../wire/hashes.js";
 import { varintLength, writeVarint } from "../wire/varint-bytes.js";
-import { blockDataBytesTaken } from "./block-data-ahead.js";
+import { blockDataBytesTaken, roomAround } from "./block-data-ahead.js";
 import { BLOCK_PROTOCOL_VERSION } from "./block-limits.js";
 import { TypesError } from "./errors.js";
 import { BLOCK_PART_SIZE_BYTES, type PartSetSplit, splitIntoParts } from "./part-set.js";
@@ -97,6 +97,19 @@ function encodeBlockAroundData(block: Block, data: Uint8Array): Uint8Array {
   const tail = EvidenceList.encode(block.evidence, _m0.Writer.create().uint32(26).fork()).ldelim();
   if (block.lastCommit !== undefined) Commit.encode(block.lastCommit, tail.uint32(34).fork()).ldelim();
   const rest = tail.finish();
+  // Made with room around it (block-data-ahead.ts): the other fields are written in place.
+  const room = roomAround(data);
+  const before = head.length + 1 + varintLength(data.length);
+  const dataAt = data.byteOffset;
+  const dataEnd = dataAt + data.length;
+  if (room !== undefined && before <= dataAt && rest.length <= room.length - dataEnd) {
+    const start = dataAt - before;
+    room.set(head, start);
+    writeVarint(room, start + head.length + 1, data.length);
+    room[start + head.length] = 18;
+    room.set(rest, dataEnd);
+    return room.subarray(start, dataEnd + rest.length);
+  }
   const out = new Uint8Array(head.length + 1 + varintLength(data.length) + data.length + rest.length);
   out.set(head, 0);
   let at = head.length;
