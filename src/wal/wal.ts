@@ -87,6 +87,8 @@ interface GroupFrame {
 const UNCOPIED_RECORD_BYTES = 64 * 1024;
 /** A group of frames up to this size is copied into one buffer for one write(); larger, writev(). */
 const CONCAT_GROUP_BYTES = 1 << 20;
+/** A group from this size on is written by the thread pool (writeAllInPool), not on the main thread. */
+export const THREAD_POOL_WRITE_BYTES = 1 << 20;
 /** Buffers per writev() (Linux's IOV_MAX). */
 const MAX_IOVECS = 1024;
 
@@ -519,11 +521,13 @@ export class Wal<T = unknown> {
     // which waits for the disk, stays async. The cost accepted: when the kernel throttles dirty
     // pages or the file system's journal stalls, write() blocks, and that stall is now the main
     // thread's (as it is the writing goroutine's in v0.34, which writes its log synchronously).
-    writeAllSync(
-      this.handle.fd,
-      group.flatMap((f) => f.parts),
-      groupBytes,
-    );
+    // Except a group of a block's size (our proposal's reaped txs): its write() was 10–50 ms of the
+    // main thread on the project's machine under load (the page cache's fresh pages, docs/storage.md
+    // "Twenty-third pass"), one of the long turns behind broadcast_tx_async's p99, against one
+    // thread-pool round trip before the proposal's fdatasync, which waits for the write either way.
+    const buffers = group.flatMap((f) => f.parts);
+    if (groupBytes >= THREAD_POOL_WRITE_BYTES) await writeAllInPool(this.handle, buffers);
+    else writeAllSync(this.handle.fd, buffers, groupBytes);
     const current = this.segments.at(-1)!;
     let offset = current.size;
     for (const frame of group) {
@@ -586,6 +590,26 @@ function writeAllSync(fd: number, buffers: readonly Uint8Array[], total: number)
       batch.push(k === i ? buffers[k]!.subarray(skip) : buffers[k]!);
     }
     let n = writevSync(fd, batch);
+    if (n === 0) throw new Error("writev wrote nothing");
+    while (i < buffers.length && n >= buffers[i]!.length - skip) {
+      n -= buffers[i]!.length - skip;
+      i++;
+      skip = 0;
+    }
+    skip += n;
+  }
+}
+
+/** writeAllSync's writev loop through the thread pool (FileHandle.writev), for a block-sized group. */
+async function writeAllInPool(handle: FileHandle, buffers: readonly Uint8Array[]): Promise<void> {
+  let i = 0;
+  let skip = 0; // bytes of buffers[i] already written
+  while (i < buffers.length) {
+    const batch: Uint8Array[] = [];
+    for (let k = i; k < buffers.length && batch.length < MAX_IOVECS; k++) {
+      batch.push(k === i ? buffers[k]!.subarray(skip) : buffers[k]!);
+    }
+    let n = (await handle.writev(batch)).bytesWritten;
     if (n === 0) throw new Error("writev wrote nothing");
     while (i < buffers.length && n >= buffers[i]!.length - skip) {
       n -= buffers[i]!.length - skip;

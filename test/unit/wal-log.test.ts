@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { WalError } from "../../src/wal/errors.js";
 import { encodeFrame, FrameType, keyedFrames } from "../../src/wal/frame.js";
 import { readWal, type WalEntry } from "../../src/wal/log-reader.js";
-import { Wal } from "../../src/wal/wal.js";
+import { THREAD_POOL_WRITE_BYTES, Wal } from "../../src/wal/wal.js";
 import { tempFolder } from "../fixtures/temp-folder.js";
 
 const tempDir = () => join(tempFolder("rxbft-wal-"), "cs.wal");
@@ -368,4 +368,43 @@ test("a sync writes the buffered records on the calling thread: only the fdatasy
   assert.equal(sizesAtDatasync.length, 1, "one fdatasync");
   assert.ok(sizesAtDatasync[0]! > before, "the records were in the file when the fdatasync was asked for");
   await wal.close();
+});
+
+test("a group of a block's size is written by the thread pool, whole and before its fdatasync", async () => {
+  const dir = tempDir();
+  const wal = await Wal.open(dir, fixedKeys);
+  await wal.sync();
+  const before = statSync(segmentFile(dir)).size;
+  const handle = (wal as unknown as { handle: FileHandle }).handle;
+  const poolWrites: number[] = [];
+  const writev = handle.writev.bind(handle);
+  handle.writev = ((buffers: NodeJS.ArrayBufferView[], position?: number) => {
+    poolWrites.push(buffers.length);
+    return writev(buffers, position);
+  }) as typeof handle.writev;
+  const sizesAtDatasync: number[] = [];
+  const datasync = handle.datasync.bind(handle);
+  handle.datasync = () => {
+    sizesAtDatasync.push(statSync(segmentFile(dir)).size);
+    return datasync();
+  };
+  const big = { type: "ProposalBlockReaped", txs: [new Uint8Array(THREAD_POOL_WRITE_BYTES).fill(3)] };
+  wal.appendInput(input(0));
+  wal.appendInput(big);
+  await wal.sync();
+  assert.ok(poolWrites.length >= 1, "written through FileHandle.writev");
+  assert.equal(sizesAtDatasync.length, 1);
+  assert.ok(
+    sizesAtDatasync[0]! > before + THREAD_POOL_WRITE_BYTES,
+    "in the file when the fdatasync was asked for",
+  );
+  // A small group after it is written on the calling thread again.
+  poolWrites.length = 0;
+  wal.appendInput(input(1));
+  await wal.sync();
+  assert.deepEqual(poolWrites, []);
+  await wal.close();
+  const inputs: unknown[] = [];
+  for await (const e of readWal(dir)) if (e.kind === "input") inputs.push(e.input);
+  assert.deepEqual(inputs, [input(0), big, input(1)]);
 });
