@@ -59,16 +59,19 @@ export const DB_TX_INDEX_MAX_FILE_SIZE_MB_DEFAULT = 1;
 export const DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT = 16;
 
 /**
- * db_tx_index_max_open_files' default. Each height looks up every tx's home in tx_index.db (one
- * get per tx, random keys), and a get reads one table of each level: once the database has more
- * tables than LevelDB keeps open (this − 10), most gets open and map a table and close another.
- * With 100 (the shared default) that began near 2.2M txs (90 tables of 1 MB), and a 46k-tx height's
- * index then took ~7.5 s, which the next heights' commits waited for (docs/storage.md, "Nineteenth
- * pass"). An open table keeps 0.3-0.5 MB of itself mapped (measured: its index and filter blocks
- * and the pages read around them), so 400 covers ~390 MB of index (~9M txs of the kvstore's shape,
- * 15 minutes at 10,000 tx/s) for at most ~120-190 MB of mapped pages; past that, lookups miss again.
+ * db_tx_index_max_open_files' default. An open table keeps the pages of it that were read mapped
+ * (its index and filter blocks and the pages the kernel maps around them, ~70 KB of a 1-MB table),
+ * so the open tables' share of RSS grows with the index until this − 10 of them are open. What
+ * reads tx_index.db under load is a height's lookup of its txs' earlier homes, and with the home
+ * filter (db_tx_index_home_filter_mb) only its false positives are read: 0.1 % of new txs at 6M txs
+ * indexed with 16 MB, so a lookup that opens a table is rare and the table cache no longer decides
+ * a height's index time. With 100 the mapped tables stop growing at ~6 MB, near 2M txs indexed
+ * (three to four minutes at 10,000 tx/s); with 400 they grew to 18 MB over ten minutes and on
+ * (docs/storage.md, "Twenty-third pass"). Without the filter, or once it saturates (8 % false
+ * positives at 25M txs with 16 MB), every home is read again and a lookup past the open tables
+ * opens one: 400 then kept a 46k-tx height's index at ~2 s where 100 took ~7.5 s ("Nineteenth pass").
  */
-export const DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT = 400;
+export const DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT = 100;
 
 /**
  * db_tx_index_home_filter_mb's default: the in-memory filter of tx_index.db's home keys
@@ -185,7 +188,7 @@ export const BASE_KEYS = {
     "int",
     integer(74, 50000),
     DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT,
-    "LevelDB tables tx_index.db alone keeps open (each with its index and filter blocks mapped): a height looks up every tx's home in it, and once the database has more tables than this each lookup opens one",
+    "LevelDB tables tx_index.db alone keeps open (each with its index and filter blocks mapped, ~70 KB of RSS a table): with the home filter a height reads only the homes it may hold; without it (db_tx_index_home_filter_mb = 0) every tx's home is read, and past this many tables each read opens one: raise it then (400)",
     { rxbft: true },
   ),
   db_tx_index_home_filter_mb: key(

@@ -41,11 +41,11 @@ export function levelMemoryOf(config: NodeConfig): LevelMemoryOptions {
 /**
  * tx_index.db's bounds: every db_* key but its table file size (db_tx_index_max_file_size_mb), its
  * memtable (db_tx_index_write_buffer_size_mb: its random keys make compaction's work per byte
- * fall as the memtable grows) and its open tables (db_tx_index_max_open_files: every height looks
- * up each of its txs there, and a lookup in a table not kept open opens it).
- * Its compactions read every input table through mmap (LevelDB maps the tables it opens), and the
- * pages touched stay in RSS while the table stays open: up to (db_max_open_files - 10) tables of
- * that size, the one part of RSS that kept growing in a ten-minute load (docs/storage.md "Memory").
+ * fall as the memtable grows) and its open tables (db_tx_index_max_open_files: a height looks up
+ * its txs' earlier homes there, only those the home filter may hold, and a lookup in a table not
+ * kept open opens it). LevelDB maps the tables it opens, and the pages read (each table's index
+ * and filter blocks) stay in RSS while the table stays open: up to (db_tx_index_max_open_files - 10)
+ * tables, the part of RSS that grew with the index in a ten-minute load (docs/storage.md "Memory").
  */
 export function txIndexLevelMemoryOf(config: NodeConfig): LevelMemoryOptions {
   return {

@@ -13,7 +13,7 @@ export const BLOCK_DATA_PIECE = 2048;
  * Room left before and after Data's bytes for the block's other fields, so that encodeBlock writes
  * them in place (block.ts, encodeBlockAroundData) instead of copying the Data into a fresh block-sized
  * array inside the consensus fold: on the project's machine the first touch of fresh memory costs
- * ~3 ms a MB, so that copy was 8–30 ms of the proposal's turn (docs/storage.md, "Twenty-third
+ * ~3 ms a MB, so that copy was 8–30 ms of the proposal's turn (docs/storage.md, "Twenty-fourth
  * pass"). Before: the header (a few hundred bytes, its chain id at most 50), and Data's own tag and
  * length. After: the evidence and the last commit (~110 bytes a validator). Pages of the room never
  * written are never touched; a block whose fields do not fit is encoded by copying, as before.

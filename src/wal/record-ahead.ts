@@ -3,7 +3,7 @@
 // (~20,000 at 20,000 tx/s), and the input is appended before it is folded, in one turn of the event
 // loop: encoding them there (a buffer grown by doubling, then sliced) and running CRC-32C over the
 // ~2.5 MB was ~30–55 ms of that turn on the project's machine, most of it the first touch of fresh
-// memory (docs/storage.md, "Twenty-third pass"). The reaping effect (streams/effects/reaping.ts)
+// memory (docs/storage.md, "Twenty-fourth pass"). The reaping effect (streams/effects/reaping.ts)
 // calls recordItemsAhead with the same pauses as its hashing, so the work is spread over turns;
 // the record's encoder (record-codec.ts, encodeRecordInPieces) then links the chunks made here
 // instead of copying the txs, and the frame's check combines their CRCs (crc32c.ts).

@@ -523,7 +523,7 @@ export class Wal<T = unknown> {
     // thread's (as it is the writing goroutine's in v0.34, which writes its log synchronously).
     // Except a group of a block's size (our proposal's reaped txs): its write() was 10–50 ms of the
     // main thread on the project's machine under load (the page cache's fresh pages, docs/storage.md
-    // "Twenty-third pass"), one of the long turns behind broadcast_tx_async's p99, against one
+    // "Twenty-fourth pass"), one of the long turns behind broadcast_tx_async's p99, against one
     // thread-pool round trip before the proposal's fdatasync, which waits for the write either way.
     const buffers = group.flatMap((f) => f.parts);
     if (groupBytes >= THREAD_POOL_WRITE_BYTES) await writeAllInPool(this.handle, buffers);

@@ -17,9 +17,9 @@
 // seconds; the long runs: LOAD_SECONDS=60 (throughput), LOAD_SECONDS=600 LOAD_RATE=10000 (memory).
 // LOAD_PROF=<dir> runs the node under --cpu-prof; LOAD_ALLOC_PROF=<file> samples its allocations (alloc-profile.mjs); LOAD_LOG=<file> keeps the node's log and
 // LOAD_LOG_LEVEL sets its log_level (state:debug logs each height's commit phases); LOAD_SMAPS_DIR=<dir> keeps the node's
-// smaps 30, 60 and 120 s after the load, and 60 s into it, every 5 minutes (LOAD_SMAPS_EVERY seconds) and 10 s before its end
+// smaps idle before the load, 30, 60 and 120 s after it, and 60 s into it, every 5 minutes (LOAD_SMAPS_EVERY seconds) and 10 s before its end
 // (test/bench/smaps-by-part.mjs sums each copy by database); LOAD_HEAP_SNAPSHOT_DIR=<dir> has the node
-// write a V8 heap snapshot there 60 s into the load (--heapsnapshot-signal); LOAD_MALLOC=1 runs the node with the malloc settings
+// write a V8 heap snapshot there when idle before the load, 60 s into it and at the end of the idle wait after it (--heapsnapshot-signal); LOAD_MALLOC=1 runs the node with the malloc settings
 // docs/configuration.md measures (glibc's defaults otherwise). LOAD_NODE_FLAGS="<flags>" passes V8/node flags to the
 // node (space-separated, e.g. "--trace-gc-verbose --max-semi-space-size=32"); LOAD_TIMELINE=<file> writes a per-second
 // timeline of the async phase (load-timeline.ts: a probe's latency, GC pauses, CPU per thread, heights) and prints
@@ -40,6 +40,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -201,6 +202,24 @@ function copySmaps(pid: number, file: string) {
     writeFileSync(file, readFileSync(`/proc/${pid}/smaps`, "utf8"));
   } catch {
     // the node exited meanwhile
+  }
+}
+
+/**
+ * Has the node write a V8 heap snapshot into `dir` (--heapsnapshot-signal) and waits until the
+ * file is complete (its size stops changing), so the next step does not run beside the writing.
+ */
+async function heapSnapshot(pid: number, dir: string): Promise<void> {
+  const before = new Set(readdirSync(dir));
+  process.kill(pid, "SIGUSR2");
+  let last = -1;
+  for (let i = 0; i < 120; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const file = readdirSync(dir).find((f) => !before.has(f) && f.endsWith(".heapsnapshot"));
+    if (file === undefined) continue;
+    const size = statSync(join(dir, file)).size;
+    if (size > 0 && size === last) return;
+    last = size;
   }
 }
 
@@ -596,6 +615,9 @@ try {
   const startedRss = node.rssMb();
   await sleep(IDLE_BEFORE_SECONDS * 1000);
   const idleBefore = node.rssMb();
+  // The idle node's own copies, so what a load leaves behind is read against them part by part.
+  if (SMAPS_DIR) copySmaps(node.pid, join(SMAPS_DIR, "smaps-idle-before.txt"));
+  if (HEAP_SNAPSHOT_DIR) await heapSnapshot(node.pid, HEAP_SNAPSHOT_DIR);
 
   // 1. broadcast_tx_async under wrk, RSS sampled each second.
   // Paced: the tx script with its delay() replaced by a schedule of RATE / THREADS requests per
@@ -659,6 +681,7 @@ try {
   await sleep(IDLE_SECONDS * 1000);
   clearInterval(afterSampling);
   const idleAfter = node.rssMb();
+  if (HEAP_SNAPSHOT_DIR) await heapSnapshot(node.pid, HEAP_SNAPSHOT_DIR);
   const afterMarks = afterLoad(after);
 
   // 2. GET /health on the same node.

@@ -1,7 +1,7 @@
 // The proposer's ProposalBlockReaped record (RECORD_AHEAD_TXS txs of 100 bytes, default 20,000: a
 // loaded height at 20,000 tx/s), framed as the log's flush frames it, two ways, alternated in one
 // process:
-// - "old": what the append's turn did before the twenty-third pass: encodeRecord (the txs copied
+// - "old": what the append's turn did before the twenty-fourth pass: encodeRecord (the txs copied
 //   one by one into a buffer grown by doubling, then sliced) and the frame's CRC-32C over the
 //   whole payload;
 // - "ahead": what the append's turn does now: encodeRecordInPieces linking the chunks the reap

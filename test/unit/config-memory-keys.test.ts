@@ -47,15 +47,15 @@ test("memory keys: values in range become classic-level's options in bytes", () 
   assert.equal(configFromToml("heap_growing_percent = 400", FILE).config.heap_growing_percent, 400);
 });
 
-test("db_tx_index_max_file_size_mb, db_tx_index_write_buffer_size_mb and db_tx_index_max_open_files: tx_index.db alone takes 1 MB tables, 16 MB memtables and 400 open tables, every other bound the shared keys", () => {
+test("db_tx_index_max_file_size_mb, db_tx_index_write_buffer_size_mb and db_tx_index_max_open_files: tx_index.db alone takes 1 MB tables, 16 MB memtables and 100 open tables, every other bound the shared keys", () => {
   const { config } = configFromToml("", FILE);
   assert.equal(config.db_tx_index_max_file_size_mb, 1);
-  assert.equal(config.db_tx_index_max_open_files, 400);
+  assert.equal(config.db_tx_index_max_open_files, 100);
   assert.deepEqual(txIndexLevelMemoryOf(config), {
     ...levelMemoryOf(config),
     writeBufferSize: 16 * MB,
     maxFileSize: MB,
-    maxOpenFiles: 400,
+    maxOpenFiles: 100,
   });
   const kv = indexerStoreOptions(
     configFromToml('[tx_index]\nindexer = "kv"', FILE).config,
@@ -65,7 +65,7 @@ test("db_tx_index_max_file_size_mb, db_tx_index_write_buffer_size_mb and db_tx_i
   assert.equal(kv.level?.maxFileSize, 2 * MB, "the other databases keep db_max_file_size_mb");
   assert.equal(kv.txIndexLevel?.maxFileSize, MB);
   assert.equal(kv.level?.maxOpenFiles, 100, "the other databases keep db_max_open_files");
-  assert.equal(kv.txIndexLevel?.maxOpenFiles, 400);
+  assert.equal(kv.txIndexLevel?.maxOpenFiles, 100);
   const set = configFromToml(
     "db_tx_index_max_file_size_mb = 4\ndb_tx_index_write_buffer_size_mb = 8\ndb_max_open_files = 74\ndb_tx_index_max_open_files = 300",
     FILE,
