@@ -311,7 +311,10 @@ async function measure(validators: number): Promise<Figures> {
         metricsPorts.map(async (port) => {
           const response = await fetch(`http://127.0.0.1:${port}/metrics`);
           if (!response.ok) throw new Error(`metrics of 127.0.0.1:${port}: HTTP ${response.status}`);
-          return sentBytesByType(await response.text());
+          const sent = sentBytesByType(await response.text());
+          if (sent.size === 0)
+            throw new Error(`metrics of 127.0.0.1:${port}: no p2p_message_send_bytes_total series`);
+          return sent;
         }),
       ),
     );

@@ -6,11 +6,15 @@
 // goes, and how much of it carried something the receiver already had (a block's parts need
 // reach each other validator once: validators − 1 copies of the block's bytes).
 
+/** One series: other labels (the registry's chain_id) may come before or after message_type. */
+const SENT_BYTES_SERIES =
+  /^\w+_p2p_message_send_bytes_total\{(?:[^}]*,)?message_type="([^"]*)"[^}]*\}\s+(\S+)/;
+
 /** `<namespace>_p2p_message_send_bytes_total` summed by message type over one node's text. */
 export function sentBytesByType(metricsText: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const line of metricsText.split("\n")) {
-    const m = /^\w+_p2p_message_send_bytes_total\{message_type="([^"]*)"\}\s+(\S+)/.exec(line);
+    const m = SENT_BYTES_SERIES.exec(line);
     if (m === null) continue;
     const value = Number(m[2]);
     if (!Number.isFinite(value))

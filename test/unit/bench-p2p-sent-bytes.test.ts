@@ -10,8 +10,8 @@ const node = (
   txs: number,
 ) => `# HELP tendermint_p2p_message_send_bytes_total Number of bytes of each message type sent.
 # TYPE tendermint_p2p_message_send_bytes_total counter
-tendermint_p2p_message_send_bytes_total{message_type="consensus_BlockPart"} ${parts}
-tendermint_p2p_message_send_bytes_total{message_type="mempool_Txs"} ${txs}
+tendermint_p2p_message_send_bytes_total{chain_id="bench",message_type="consensus_BlockPart"} ${parts}
+tendermint_p2p_message_send_bytes_total{message_type="mempool_Txs",chain_id="bench"} ${txs}
 tendermint_p2p_message_receive_bytes_total{message_type="consensus_BlockPart"} 999999
 tendermint_p2p_peer_send_bytes_total{peer_id="ab",chID="0x21"} 888888
 `;
