@@ -26,9 +26,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Network } from "../e2e/network-harness.js";
 import { killAllNodes } from "../e2e/node-harness.js";
-import { setConfig } from "../e2e/p2p-harness.js";
+import { freePorts, setConfig } from "../e2e/p2p-harness.js";
 import { inspectorUrl, startProfile, type WindowProfiler } from "./inspector-profile.js";
 import { type CommittedBlock, countWithPrefix, loadWindow } from "./load-window.js";
+import { bytesPerTx, sentBytesByType, sumByType } from "./p2p-sent-bytes.js";
 import { scheduledDelayLua } from "./wrk-pacing.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -67,6 +68,14 @@ const ALLOC_PROFILE_FILE = process.env.NETB_ALLOC_PROFILE;
  * parts came from and when (part-arrivals.ts over the same logs).
  */
 const PHASES = process.env.NETB_PHASES === "1";
+/**
+ * NETB_P2P_BYTES=1: every validator serves Prometheus metrics, and the bytes the four handed their
+ * peers from the load's start until their mempools drained are printed per committed tx by message
+ * type (p2p-sent-bytes.ts), with the block parts sent over the loaded blocks' bytes (3 would be
+ * each other validator getting each part once). The metrics cost the nodes a little CPU: take the
+ * CPU and rate figures from runs without it.
+ */
+const P2P_BYTES = process.env.NETB_P2P_BYTES === "1";
 if (RATE !== undefined && !(Number.isFinite(RATE) && RATE > 0))
   throw new Error(`NETB_RATE must be a positive number of tx/s, got "${process.env.NETB_RATE}"`);
 
@@ -98,6 +107,10 @@ interface Figures {
   nodeCpuSeconds: number;
   /** nodeCpuSeconds over that wall time: the cores the nodes kept busy (the machine has 2) */
   nodeCores: number;
+  /** NETB_P2P_BYTES: bytes all nodes sent their peers per committed load tx, by message type */
+  p2pSentBytesPerTx?: Record<string, number>;
+  /** NETB_P2P_BYTES: block part bytes sent over the loaded blocks' tx bytes (each part once to each other validator: validators − 1) */
+  blockPartCopies?: number;
 }
 
 /** CPU time (user + system, all threads) of a process so far, seconds; 0 when not readable. */
@@ -116,14 +129,16 @@ const quantile = (sorted: number[], q: number) =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const mean = (xs: number[]) => (xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
+/** A committed block as headers() reads it: with its txs' bytes (NETB_P2P_BYTES's copies). */
+type ReadBlock = CommittedBlock & { readonly txBytes: number };
+
+/** Bytes of a base64 string's decoded value. */
+const base64Bytes = (b64: string) =>
+  (b64.length / 4) * 3 - (b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0);
+
 /** Blocks [from, to] from node 0: header time, all txs, and the txs of the load (`loadPrefix`). */
-async function headers(
-  net: Network,
-  from: bigint,
-  to: bigint,
-  loadPrefix: string,
-): Promise<CommittedBlock[]> {
-  const out: CommittedBlock[] = [];
+async function headers(net: Network, from: bigint, to: bigint, loadPrefix: string): Promise<ReadBlock[]> {
+  const out: ReadBlock[] = [];
   for (let h = from; h <= to; h++) {
     const b = await net.rpc<{ block: { header: { time: string }; data: { txs: string[] | null } } }>(
       0,
@@ -134,6 +149,7 @@ async function headers(
       time: Date.parse(b.block.header.time),
       txs: txs?.length ?? 0,
       loadTxs: countWithPrefix(txs, loadPrefix),
+      txBytes: (txs ?? []).reduce((sum, tx) => sum + base64Bytes(tx), 0),
     });
   }
   return out;
@@ -282,6 +298,26 @@ async function measure(validators: number): Promise<Figures> {
   if (MEMPOOL_SIZE !== undefined)
     for (const home of net.homes) setConfig(home, "mempool", { size: Number(MEMPOOL_SIZE) });
   const profiled = PROFILE_FILE !== undefined && validators === 4 ? PROFILE_NODE : -1;
+  const metricsPorts = P2P_BYTES ? await freePorts(validators) : [];
+  for (const [i, port] of metricsPorts.entries())
+    setConfig(net.homes[i]!, "instrumentation", {
+      prometheus: true,
+      prometheus_listen_addr: `127.0.0.1:${port}`,
+    });
+  // every node's bytes sent by message type, summed (NETB_P2P_BYTES)
+  const sentBytes = async () =>
+    sumByType(
+      await Promise.all(
+        metricsPorts.map(async (port) => {
+          const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+          if (!response.ok) throw new Error(`metrics of 127.0.0.1:${port}: HTTP ${response.status}`);
+          const sent = sentBytesByType(await response.text());
+          if (sent.size === 0)
+            throw new Error(`metrics of 127.0.0.1:${port}: no p2p_message_send_bytes_total series`);
+          return sent;
+        }),
+      ),
+    );
   const nodeOptions = process.env.NODE_OPTIONS;
   for (const i of all) {
     // only the profiled node gets an inspector (the child's environment is copied at spawn)
@@ -311,6 +347,7 @@ async function measure(validators: number): Promise<Figures> {
       profiler = await startProfile(url, 1000, ALLOC_PROFILE_FILE === undefined ? undefined : 16384);
     }
     const nodesCpu = () => all.reduce((sum, i) => sum + cpuSecondsOf(net.node(i).child.pid), 0);
+    const sentAtStart = P2P_BYTES ? await sentBytes() : undefined;
     const cpuAtStart = nodesCpu();
     const wallAtStart = performance.now();
     const loads = all.map((i) =>
@@ -344,7 +381,21 @@ async function measure(validators: number): Promise<Figures> {
     }
     const nodeCpuSeconds = nodesCpu() - cpuAtStart;
     const nodeCores = nodeCpuSeconds / ((performance.now() - wallAtStart) / 1000);
+    const sentAtEnd = sentAtStart === undefined ? undefined : await sentBytes();
     const window = loadWindow(await headers(net, loadFrom, top, loadPrefix));
+    let p2p: Pick<Figures, "p2pSentBytesPerTx" | "blockPartCopies"> = {};
+    if (sentAtStart !== undefined && sentAtEnd !== undefined && window.loadTxs > 0) {
+      // the window's first block is the one before the load: its bytes were sent before the start
+      const blockBytes = (window.blocks as readonly ReadBlock[])
+        .slice(1)
+        .reduce((sum, b) => sum + b.txBytes, 0);
+      const parts =
+        (sentAtEnd.get("consensus_BlockPart") ?? 0) - (sentAtStart.get("consensus_BlockPart") ?? 0);
+      p2p = {
+        p2pSentBytesPerTx: bytesPerTx(sentAtStart, sentAtEnd, window.loadTxs),
+        blockPartCopies: blockBytes > 0 ? parts / blockBytes : Number.NaN,
+      };
+    }
     const loadIntervals = intervals(window.blocks);
     if (PHASES && validators === 4) {
       const lastLoaded = loadFrom + BigInt(window.blocks.length - 1);
@@ -398,6 +449,7 @@ async function measure(validators: number): Promise<Figures> {
       loadFinalityFailed: underLoad.failed,
       nodeCpuSeconds,
       nodeCores,
+      ...p2p,
     };
   } finally {
     await net.stopAll();
