@@ -20,6 +20,7 @@ import {
   type EventIndexerOptions,
   type HeightIndexer,
   type HomeFilterFill,
+  type HomeFilterState,
   type TxIndexReader,
 } from "./indexer/event-indexer.js";
 import { heightIndexInputFrom } from "./indexer/height-index-input.js";
@@ -68,6 +69,8 @@ export interface StoresOptions {
    * large index the fill takes seconds to minutes, and until it completes every home is read).
    */
   onHomeFilterFill?: (fill: HomeFilterFill & { ms: number }) => void;
+  /** Told once when the home filter becomes crowded (the node warns: its size should be raised). */
+  onHomeFilterCrowded?: (state: HomeFilterState) => void;
 }
 
 export interface Stores {
@@ -107,6 +110,9 @@ export async function openStores(dataDir: string, options: StoresOptions): Promi
         {
           budget: options.searchBudget,
           ...(options.homeFilterBytes !== undefined ? { homeFilterBytes: options.homeFilterBytes } : {}),
+          ...(options.onHomeFilterCrowded !== undefined
+            ? { onHomeFilterCrowded: options.onHomeFilterCrowded }
+            : {}),
         },
         options.txIndexLevel,
       );

@@ -1,15 +1,16 @@
 // How the home filter's background fill ends (event-indexer.ts fillHomeFilter) and what the node
 // logs of it (streams/boot/stores.ts logHomeFilterFill): an operator of a large index learns when
-// the filter answers, or that it never will this run.
+// the filter answers, or that it never will this run; and when the filter is crowded
+// (logHomeFilterCrowded), so its size can be raised before lookups slow the index.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, it } from "node:test";
 import { createLogger } from "../../src/logger/index.js";
-import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
+import { EventIndexer, type HomeFilterState } from "../../src/store/indexer/event-indexer.js";
 import { openBinaryLevel } from "../../src/store/level-database.js";
-import { logHomeFilterFill } from "../../streams/boot/stores.js";
+import { logHomeFilterCrowded, logHomeFilterFill } from "../../streams/boot/stores.js";
 import { keyedHeight } from "./indexer-tx-fixture.js";
 
 const root = mkdtempSync(join(tmpdir(), "rxbft-home-fill-"));
@@ -92,4 +93,50 @@ it("the node logs a completed fill at info and a failed one at error, and nothin
   assert.equal(failed.level, "error");
   assert.match(failed._msg, /not filled/);
   assert.equal(failed.err, "disk on fire");
+});
+
+it("an index whose home filter gets crowded says so once, and the node warns with what to raise", async () => {
+  const db = await openBinaryLevel(join(root, "crowded"));
+  const bodies = await openBinaryLevel(join(root, "crowded-bodies"));
+  try {
+    const told: HomeFilterState[] = [];
+    // 64 bytes: crowded (5 % false positives) at the 82nd key; three txs a height.
+    const indexer = await EventIndexer.open(db, {
+      bodies,
+      homeFilterBytes: 64,
+      onHomeFilterCrowded: (state) => told.push(state),
+    });
+    for (let h = 1; h <= 27; h++)
+      await indexer.indexHeight(keyedHeight(BigInt(h), [`a${h}`, `b${h}`, `c${h}`]));
+    assert.equal(told.length, 0, "81 keys: not yet");
+    for (let h = 28; h <= 40; h++)
+      await indexer.indexHeight(keyedHeight(BigInt(h), [`a${h}`, `b${h}`, `c${h}`]));
+    assert.equal(told.length, 1, "said once");
+    assert.equal(told[0]!.added, 82);
+    assert.equal(told[0]!.bytes, 64);
+    assert.ok(told[0]!.falsePositiveRate >= 0.05);
+
+    const lines: string[] = [];
+    const log = createLogger({
+      level: "info",
+      format: "json",
+      destination: { write: (t: string) => lines.push(t) },
+    });
+    logHomeFilterCrowded(log, {
+      bytes: 16 * 1024 * 1024,
+      complete: true,
+      added: 21_500_000,
+      falsePositiveRate: 0.05,
+    });
+    assert.equal(lines.length, 1);
+    const line = JSON.parse(lines[0]!);
+    assert.equal(line.level, "warn");
+    assert.match(line._msg, /home filter crowded: raise db_tx_index_home_filter_mb/);
+    assert.equal(line.keys, 21_500_000);
+    assert.equal(line.mb, 16);
+    assert.equal(line.falsePositivePercent, 5);
+  } finally {
+    await db.close();
+    await bodies.close();
+  }
 });

@@ -4,7 +4,11 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
-import { HomeFilter } from "../../src/store/indexer/home-filter.js";
+import {
+  HOME_FILTER_CROWDED_RATE,
+  HomeFilter,
+  homeFilterKeysAtRate,
+} from "../../src/store/indexer/home-filter.js";
 
 const hashOf = (n: number): Uint8Array => createHash("sha256").update(`tx ${n}`).digest();
 
@@ -47,4 +51,24 @@ test("a size that is not a whole number of bytes ≥ 1, or a key under 8 bytes, 
   for (const bytes of [0, -1, 1.5, Number.NaN])
     assert.throws(() => new HomeFilter(bytes), /home filter size .* is not a whole number of bytes/);
   assert.throws(() => new HomeFilter(8).add(new Uint8Array(7)), /needs 8 bytes of hash, got 7/);
+});
+
+test("it says it is crowded once, on the add that takes its false-positive rate to 5 %", () => {
+  let told = 0;
+  const filter = new HomeFilter(64, () => told++); // 512 bits
+  const crowdedAt = homeFilterKeysAtRate(512, HOME_FILTER_CROWDED_RATE);
+  assert.equal(crowdedAt, 82);
+  for (let n = 0; n < crowdedAt - 1; n++) filter.add(hashOf(n));
+  assert.equal(told, 0);
+  assert.ok(filter.falsePositiveRate() < HOME_FILTER_CROWDED_RATE, `rate ${filter.falsePositiveRate()}`);
+  filter.add(hashOf(crowdedAt));
+  assert.equal(told, 1);
+  assert.ok(filter.falsePositiveRate() >= HOME_FILTER_CROWDED_RATE);
+  for (let n = 0; n < 200; n++) filter.add(hashOf(1000 + n));
+  assert.equal(told, 1, "said once");
+});
+
+test("the default 16 MB filter is crowded at about 21.5M keys", () => {
+  const keys = homeFilterKeysAtRate(16 * 1024 * 1024 * 8, HOME_FILTER_CROWDED_RATE);
+  assert.ok(keys > 21_000_000 && keys < 22_000_000, `${keys}`);
 });

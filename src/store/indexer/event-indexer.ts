@@ -118,6 +118,19 @@ export interface EventIndexerOptions {
    * only once fillHomeFilter has read them all; until then every home is looked up.
    */
   homeFilterBytes?: number;
+  /**
+   * Called once when the home filter becomes crowded (home-filter.ts, HOME_FILTER_CROWDED_RATE),
+   * with its state then, so the node can tell the operator to raise its size.
+   */
+  onHomeFilterCrowded?: (state: HomeFilterState) => void;
+}
+
+/** The home filter's state (homeFilterState). */
+export interface HomeFilterState {
+  bytes: number;
+  complete: boolean;
+  added: number;
+  falsePositiveRate: number;
 }
 
 /**
@@ -241,7 +254,11 @@ export class EventIndexer implements HeightIndexer {
     this.#listThreshold = options.eventListThreshold ?? DEFAULT_EVENT_LIST_THRESHOLD;
     HeightEventLists.checkThreshold(this.#listThreshold);
     const filterBytes = options.homeFilterBytes ?? 0;
-    this.#homeFilter = filterBytes > 0 ? new HomeFilter(filterBytes) : undefined;
+    const onCrowded = options.onHomeFilterCrowded;
+    this.#homeFilter =
+      filterBytes > 0
+        ? new HomeFilter(filterBytes, onCrowded && (() => onCrowded(this.homeFilterState()!)))
+        : undefined;
     const txSpace = kvSearchSpace({
       db,
       positionDb: bodies,
@@ -365,9 +382,7 @@ export class EventIndexer implements HeightIndexer {
   }
 
   /** The home filter's state, for the node's log and tests (undefined without one). */
-  homeFilterState():
-    | { bytes: number; complete: boolean; added: number; falsePositiveRate: number }
-    | undefined {
+  homeFilterState(): HomeFilterState | undefined {
     const filter = this.#homeFilter;
     if (filter === undefined) return undefined;
     return {

@@ -16,19 +16,41 @@ import { TX_HOME_HASH_BYTES } from "./index-keys.js";
 /** Bits set per key: with a filter of 8 bits per key or more, 4 keeps the false positives near their least. */
 export const HOME_FILTER_PROBES = 4;
 
+/**
+ * The false-positive rate from which the filter is crowded (onCrowded): past it, a growing share of
+ * new txs' homes is read from tx_index.db again (about 21.5M keys in the default 16 MB), and with
+ * the open tables bounded for a filtered index (db_tx_index_max_open_files) those reads can again
+ * set a height's index time. An operator told of it can raise the filter's size.
+ */
+export const HOME_FILTER_CROWDED_RATE = 0.05;
+
+/** Keys at which a filter of `bits` bits reaches the false-positive rate `rate` (the inverse of falsePositiveRate). */
+export function homeFilterKeysAtRate(bits: number, rate: number): number {
+  return Math.ceil((-bits / HOME_FILTER_PROBES) * Math.log(1 - rate ** (1 / HOME_FILTER_PROBES)));
+}
+
 export class HomeFilter {
   readonly #bits: Uint8Array;
   readonly #size: number;
   #added = 0;
+  /** The count of keys added at which it becomes crowded (HOME_FILTER_CROWDED_RATE). */
+  readonly #crowdedAt: number;
+  readonly #onCrowded: (() => void) | undefined;
   /** Set once every home key the database held when the filter was made has been added. */
   #complete = false;
 
-  /** A filter of `bytes` bytes (at least 1); its bits are allocated lazily by the system, page by page as they are set. */
-  constructor(bytes: number) {
+  /**
+   * A filter of `bytes` bytes (at least 1); its bits are allocated lazily by the system, page by
+   * page as they are set. `onCrowded` is called once, by the add that takes its false-positive rate
+   * to HOME_FILTER_CROWDED_RATE.
+   */
+  constructor(bytes: number, onCrowded?: () => void) {
     if (!Number.isInteger(bytes) || bytes < 1)
       throw new RangeError(`home filter size ${bytes} is not a whole number of bytes ≥ 1`);
     this.#bits = new Uint8Array(bytes);
     this.#size = bytes * 8;
+    this.#crowdedAt = homeFilterKeysAtRate(this.#size, HOME_FILTER_CROWDED_RATE);
+    this.#onCrowded = onCrowded;
   }
 
   get bytes(): number {
@@ -57,7 +79,7 @@ export class HomeFilter {
       const bit = (h1 + i * h2) % this.#size;
       this.#bits[Math.floor(bit / 8)]! |= 1 << (bit % 8);
     }
-    this.#added++;
+    if (++this.#added === this.#crowdedAt) this.#onCrowded?.();
   }
 
   /**
