@@ -7,14 +7,6 @@
 // SharedArrayBuffer and a futex wake; the thread sleeps in Atomics.wait (log-sync-thread-worker.ts)
 // and the main thread awaits the answer word with Atomics.waitAsync. The fdatasync is the same
 // call on the same descriptor at the same point of the log's writer queue: nothing durable moves.
-//
-// The main thread first waits for the answer in place, blocked in `Atomics.wait` for at most
-// `answerWaitMs`, and only past that bound leaves it to `Atomics.waitAsync`. An answer taken through
-// waitAsync is a task of the main thread's loop: on a loaded validator it waited behind the turns
-// already queued (peers' reads, RPC batches, their folds), ~100 ms p50 against a ~10 ms fdatasync
-// (docs/network.md, "The signature's answer taken in place"). Waiting in place, the answer is folded
-// and the vote sent in the turn that asked for it; the loop loses at most the bound, spent asleep,
-// which on two cores shared by four nodes leaves the core to the others.
 import { getSystemErrorMap } from "node:util";
 import type { Worker } from "node:worker_threads";
 import { startWorkerBeside } from "../crypto/worker-start.js";
@@ -39,8 +31,6 @@ interface Thread {
   control: Int32Array;
   /** The request the thread holds, if any (one at a time). */
   out: Request | undefined;
-  /** It has answered once: it is running, so a wait in place cannot be spent on its start. */
-  warm: boolean;
 }
 
 type WaitAsync = (
@@ -58,15 +48,7 @@ function syncFailed(errno: number): PrivvalError {
   return new PrivvalError("PRIVVAL_STATE_WRITE_FAILED", message, { cause });
 }
 
-/** The default of `answerWaitMs`: above this VM's fdatasync p90 under load (~28 ms was p90 starved, ~10 ms p50). */
-export const DEFAULT_ANSWER_WAIT_MS = 30;
-
 export interface LogSyncThreadOptions {
-  /**
-   * How long the main thread waits in place (blocked) for a sync's answer before it goes on and
-   * takes the answer in a later turn; 0 never blocks. Default DEFAULT_ANSWER_WAIT_MS.
-   */
-  answerWaitMs?: number;
   /**
    * Test-only: a request for this descriptor is taken by the thread and never answered, so a test
    * can stop the thread with a sync certainly out. Never set in a node.
@@ -78,14 +60,7 @@ export class LogSyncThread {
   private thread: Thread | undefined;
   private readonly queue: Request[] = [];
 
-  private readonly answerWaitMs: number;
-
-  constructor(private readonly options: LogSyncThreadOptions = {}) {
-    const wait = options.answerWaitMs ?? DEFAULT_ANSWER_WAIT_MS;
-    if (!(Number.isFinite(wait) && wait >= 0))
-      throw new RangeError(`LogSyncThread answerWaitMs must be a number ≥ 0, got ${wait}`);
-    this.answerWaitMs = wait;
-  }
+  constructor(private readonly options: LogSyncThreadOptions = {}) {}
 
   /**
    * Runs `fdatasync(fd)` on the thread; resolves once it returned, rejects with the fs error it
@@ -136,15 +111,6 @@ export class LogSyncThread {
     Atomics.store(control, REQUEST_FD, request.fd);
     Atomics.store(control, REQUEST, number);
     Atomics.notify(control, REQUEST);
-    // In place first (see the header); never for a thread not yet answering, whose start (tens of
-    // ms from dist/, seconds under tsx) would be spent blocked.
-    if (thread.warm && this.answerWaitMs > 0 && request.fd !== PING_FD) {
-      const inPlace = Atomics.wait(control, ANSWERED, answeredBefore, this.answerWaitMs);
-      if (inPlace !== "timed-out") {
-        this.answered(thread, request, number);
-        return;
-      }
-    }
     const wait = waitAsync(control, ANSWERED, answeredBefore);
     if (wait.async) void wait.value.then(() => this.answered(thread, request, number));
     else this.answered(thread, request, number); // answered before the wait began
@@ -162,7 +128,6 @@ export class LogSyncThread {
     }
     const errno = Atomics.load(thread.control, ANSWER_ERRNO);
     thread.out = undefined;
-    thread.warm = true;
     // Settled before the next request is posted: the thread may answer that one before the wait
     // for it begins (a descriptor it refuses at once), and post() then settles it in this call,
     // which put its answer ahead of this one's.
@@ -178,7 +143,7 @@ export class LogSyncThread {
       control: shared,
       holdFd: this.options.testHoldFd,
     });
-    const thread: Thread = { worker, control: new Int32Array(shared), out: undefined, warm: false };
+    const thread: Thread = { worker, control: new Int32Array(shared), out: undefined };
     worker.unref();
     // A thread that dies takes its request with it (whether its fdatasync ran is unknown).
     const died = (reason: string) => this.failAll(thread, reason);

@@ -2,8 +2,7 @@
 // answered through shared memory. A sync resolves once its fdatasync returned; a failing one
 // rejects with the fs code and names fdatasync; syncs asked together run one at a time, in order,
 // each with its own outcome; a thread stopped with a sync out rejects that sync (whether it ran is
-// unknown, so the log latches) and the next sync starts a new thread. A warm thread's answer is
-// taken in place, in the asking turn; one slower than `answerWaitMs` leaves the turn to go on.
+// unknown, so the log latches) and the next sync starts a new thread.
 import assert from "node:assert/strict";
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -84,48 +83,4 @@ test("a thread stopped with a sync out rejects it and the syncs queued behind it
     );
   await thread.datasync(fd);
   await thread.close();
-});
-
-test("a warm thread's answer is taken in the turn that asked: before a callback queued ahead of it", async () => {
-  const thread = new LogSyncThread();
-  try {
-    await thread.warmUp();
-    for (let i = 0; i < 5; i++) {
-      let later = false;
-      setImmediate(() => {
-        later = true;
-      });
-      await thread.datasync(fd);
-      assert.equal(later, false, `sync ${i}: answered in its own turn, before the queued immediate`);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  } finally {
-    await thread.close();
-  }
-});
-
-test("an answer slower than answerWaitMs leaves the turn to go on, and still settles the sync", async () => {
-  const thread = new LogSyncThread({ testHoldFd: HELD_FD, answerWaitMs: 20 });
-  await thread.warmUp();
-  const startedAt = performance.now();
-  let settled = false;
-  const held = thread.datasync(HELD_FD).then(
-    () => "resolved",
-    (e: unknown) => e,
-  );
-  void held.finally(() => {
-    settled = true;
-  });
-  // The asking turn blocked at most the bound, then went on without the answer.
-  const turnMs = performance.now() - startedAt;
-  assert.ok(turnMs < 1000, `the asking turn went on after ${turnMs.toFixed(0)} ms`);
-  await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(settled, false, "the held sync is still out");
-  await thread.close();
-  assert.ok((await held) instanceof PrivvalError, "rejected by the thread's stop");
-});
-
-test("answerWaitMs must be a number of ms ≥ 0", () => {
-  assert.throws(() => new LogSyncThread({ answerWaitMs: -1 }), /answerWaitMs/);
-  assert.throws(() => new LogSyncThread({ answerWaitMs: Number.NaN }), /answerWaitMs/);
 });
