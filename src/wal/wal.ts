@@ -582,40 +582,41 @@ function writeAllSync(fd: number, buffers: readonly Uint8Array[], total: number)
     while (written < buf.length) written += writeSync(fd, buf, written, buf.length - written);
     return;
   }
-  let i = 0;
-  let skip = 0; // bytes of buffers[i] already written
-  while (i < buffers.length) {
-    const batch: Uint8Array[] = [];
-    for (let k = i; k < buffers.length && batch.length < MAX_IOVECS; k++) {
-      batch.push(k === i ? buffers[k]!.subarray(skip) : buffers[k]!);
-    }
-    let n = writevSync(fd, batch);
-    if (n === 0) throw new Error("writev wrote nothing");
-    while (i < buffers.length && n >= buffers[i]!.length - skip) {
-      n -= buffers[i]!.length - skip;
-      i++;
-      skip = 0;
-    }
-    skip += n;
-  }
+  const cursor = new WritevCursor(buffers);
+  for (let batch = cursor.next(); batch.length > 0; batch = cursor.next())
+    cursor.wrote(writevSync(fd, batch));
 }
 
 /** writeAllSync's writev loop through the thread pool (FileHandle.writev), for a block-sized group. */
 async function writeAllInPool(handle: FileHandle, buffers: readonly Uint8Array[]): Promise<void> {
-  let i = 0;
-  let skip = 0; // bytes of buffers[i] already written
-  while (i < buffers.length) {
+  const cursor = new WritevCursor(buffers);
+  for (let batch = cursor.next(); batch.length > 0; batch = cursor.next())
+    cursor.wrote((await handle.writev(batch)).bytesWritten);
+}
+
+/** Where a writev loop stands in its buffers: the next batch (at most MAX_IOVECS), moved on by what a writev wrote. */
+class WritevCursor {
+  private i = 0;
+  private skip = 0; // bytes of buffers[i] already written
+
+  constructor(private readonly buffers: readonly Uint8Array[]) {}
+
+  /** The buffers still to write, the first from where the last write stopped; empty when all are written. */
+  next(): Uint8Array[] {
     const batch: Uint8Array[] = [];
-    for (let k = i; k < buffers.length && batch.length < MAX_IOVECS; k++) {
-      batch.push(k === i ? buffers[k]!.subarray(skip) : buffers[k]!);
-    }
-    let n = (await handle.writev(batch)).bytesWritten;
+    for (let k = this.i; k < this.buffers.length && batch.length < MAX_IOVECS; k++)
+      batch.push(k === this.i ? this.buffers[k]!.subarray(this.skip) : this.buffers[k]!);
+    return batch;
+  }
+
+  /** Moves past the `n` bytes a writev of next()'s batch wrote (a short write included). */
+  wrote(n: number): void {
     if (n === 0) throw new Error("writev wrote nothing");
-    while (i < buffers.length && n >= buffers[i]!.length - skip) {
-      n -= buffers[i]!.length - skip;
-      i++;
-      skip = 0;
+    while (this.i < this.buffers.length && n >= this.buffers[this.i]!.length - this.skip) {
+      n -= this.buffers[this.i]!.length - this.skip;
+      this.i++;
+      this.skip = 0;
     }
-    skip += n;
+    this.skip += n;
   }
 }
