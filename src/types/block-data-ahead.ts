@@ -4,7 +4,7 @@
 // instead of encoding tens of thousands of txs there in one piece (12-120 ms for 20,000 txs of
 // 100 bytes, most of a proposal's part encoding). The bytes are Data.encode's exactly; replay and
 // the simulation, which make nothing ahead, encode in the fold and get the same block bytes.
-import { varintLength, writeVarint } from "../wire/varint-bytes.js";
+import { taggedItemsLength, writeField1ItemsInPieces } from "../wire/repeated-bytes-in-pieces.js";
 
 /** Txs encoded between two pauses. */
 export const BLOCK_DATA_PIECE = 2048;
@@ -41,37 +41,6 @@ export function roomAround(data: Uint8Array): Uint8Array | undefined {
   return new Uint8Array(data.buffer, 0, data.buffer.byteLength);
 }
 
-/** The bytes of Data {txs} for txs[from, to): field 1 per tx, as the generated encoder writes. */
-export function dataItemsLength(txs: readonly Uint8Array[], from = 0, to = txs.length): number {
-  let size = 0;
-  for (let i = from; i < to; i++) size += 1 + varintLength(txs[i]!.length) + txs[i]!.length;
-  return size;
-}
-
-/**
- * Writes Data's field 1 for txs[from, to) into `out` at `at`, `piece` txs between two pauses;
- * resolves to the position after them.
- */
-export async function writeDataItemsInPieces(
-  txs: readonly Uint8Array[],
-  from: number,
-  to: number,
-  out: Uint8Array,
-  at: number,
-  pause: () => Promise<void>,
-  piece = BLOCK_DATA_PIECE,
-): Promise<number> {
-  for (let i = from; i < to; i++) {
-    if (i > from && (i - from) % piece === 0) await pause();
-    const tx = txs[i]!;
-    out[at++] = 10; // field 1, length-delimited
-    at = writeVarint(out, at, tx.length);
-    out.set(tx, at);
-    at += tx.length;
-  }
-  return at;
-}
-
 interface DataAhead {
   /** The txs encoded: an entry answers only while the array still holds these very txs. */
   readonly txs: readonly Uint8Array[];
@@ -90,8 +59,8 @@ export async function blockDataBytesAhead(
   piece = BLOCK_DATA_PIECE,
 ): Promise<void> {
   // Field 1 (txs), length-delimited: every tx, an empty one too, as the generated encoder writes.
-  const bytes = dataWithRoom(dataItemsLength(txs));
-  await writeDataItemsInPieces(txs, 0, txs.length, bytes, 0, pause, piece);
+  const bytes = dataWithRoom(taggedItemsLength(txs));
+  await writeField1ItemsInPieces(txs, 0, txs.length, bytes, 0, pause, piece);
   made.set(txs, { txs: txs.slice(), bytes });
 }
 

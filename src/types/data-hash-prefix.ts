@@ -15,14 +15,12 @@
 
 import { AHEAD_PIECE, putTxDigests, rememberDataHashAhead, type TxDigests } from "../wire/hashes.js";
 import { IncrementalMerkleRoot } from "../wire/merkle-incremental.js";
-import { field1ItemsInPieces } from "../wire/repeated-bytes-in-pieces.js";
 import {
-  BLOCK_DATA_PIECE,
-  dataItemsLength,
-  dataWithRoom,
-  rememberBlockDataBytes,
-  writeDataItemsInPieces,
-} from "./block-data-ahead.js";
+  field1ItemsInPieces,
+  taggedItemsLength,
+  writeField1ItemsInPieces,
+} from "../wire/repeated-bytes-in-pieces.js";
+import { BLOCK_DATA_PIECE, dataWithRoom, rememberBlockDataBytes } from "./block-data-ahead.js";
 
 /** One pool tx as the reap gives it: its bytes and the digests its admission made. */
 export interface PooledTx {
@@ -105,7 +103,7 @@ export class DataHashPrefix {
     // prefix's bytes copied a slice between two pauses, since the copy's first touch of fresh
     // memory is what costs (~3 ms a MB here), then the rest's encoded after them.
     const prefixBytes = this.dataBytes;
-    const bytes = dataWithRoom(prefixBytes.length + dataItemsLength(txs, m, n));
+    const bytes = dataWithRoom(prefixBytes.length + taggedItemsLength(txs, m, n));
     let copyPause: (() => Promise<void>) | undefined;
     for (let at = 0; at < prefixBytes.length; at += PREFIX_COPY_SLICE) {
       if (at > 0) {
@@ -114,7 +112,7 @@ export class DataHashPrefix {
       }
       bytes.set(prefixBytes.subarray(at, Math.min(prefixBytes.length, at + PREFIX_COPY_SLICE)), at);
     }
-    await writeDataItemsInPieces(txs, m, n, bytes, prefixBytes.length, pause, BLOCK_DATA_PIECE);
+    await writeField1ItemsInPieces(txs, m, n, bytes, prefixBytes.length, pause, BLOCK_DATA_PIECE);
     rememberBlockDataBytes(txs, bytes);
     return true;
   }

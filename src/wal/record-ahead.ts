@@ -13,6 +13,7 @@
 // array they were made for, while it still holds the very tx objects (compared one by one); the
 // simulation and replay make nothing ahead and encode as before.
 
+import { taggedItemsLength, writeTaggedItems } from "../wire/repeated-bytes-in-pieces.js";
 import { crc32c } from "./crc32c.js";
 
 /** Items encoded between two pauses (the reap's own hashing piece). */
@@ -36,33 +37,10 @@ interface ItemsAhead extends RecordChunks {
 
 const made = new WeakMap<readonly Uint8Array[], ItemsAhead>();
 
-function uvarintLength(n: number): number {
-  let len = 1;
-  while (n >= 0x80) {
-    n = Math.floor(n / 0x80);
-    len++;
-  }
-  return len;
-}
-
 /** Encodes items[from, to) as the codec writes an array's byte items, into one fresh chunk. */
 export function encodeByteItems(items: readonly Uint8Array[], from: number, to: number): Uint8Array {
-  let size = 0;
-  for (let i = from; i < to; i++) size += 1 + uvarintLength(items[i]!.length) + items[i]!.length;
-  const chunk = new Uint8Array(size);
-  let at = 0;
-  for (let i = from; i < to; i++) {
-    const item = items[i]!;
-    chunk[at++] = TAG_BYTES;
-    let n = item.length;
-    while (n >= 0x80) {
-      chunk[at++] = (n % 0x80) | 0x80;
-      n = Math.floor(n / 0x80);
-    }
-    chunk[at++] = n;
-    chunk.set(item, at);
-    at += item.length;
-  }
+  const chunk = new Uint8Array(taggedItemsLength(items, from, to));
+  writeTaggedItems(items, from, to, chunk, 0, TAG_BYTES);
   return chunk;
 }
 
