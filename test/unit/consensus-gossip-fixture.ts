@@ -111,6 +111,20 @@ export function ourState(fields: Partial<ConsensusState> & { height: bigint }): 
   };
 }
 
+/** The fields that make us (validator 0) the proposer of our round: our parts go out at once. */
+export const OUR_TURN: Partial<ConsensusState> = {
+  ownAddress: ADDRESSES[0]!,
+  ownIndex: 0,
+  proposer: { address: ADDRESSES[0]!, pubKey: { sum: undefined }, votingPower: 1n, proposerPriority: 0n },
+};
+
+/** Another validator (3) proposes our round: its parts reach a peer from us under the relay rule. */
+export const THEIR_TURN: Partial<ConsensusState> = {
+  ownAddress: ADDRESSES[0]!,
+  ownIndex: 0,
+  proposer: { address: ADDRESSES[3]!, pubKey: { sum: undefined }, votingPower: 1n, proposerPriority: 0n },
+};
+
 /** Folds inputs, collecting every effect. */
 export class Driver {
   state: GossipState;

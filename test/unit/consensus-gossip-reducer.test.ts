@@ -18,6 +18,7 @@ import {
   from,
   NIL,
   nrs,
+  OUR_TURN,
   ourState,
   PEER,
   partsWith,
@@ -75,7 +76,12 @@ test("our NewRoundStep: broadcast when consensus starts and on each step change,
 });
 
 test("data: our proposal, then each part the peer lacks, marked as sent, in the fold of the peer's NewRoundStep; then it sleeps peer_gossip_sleep_duration", () => {
-  const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0, 1, 2]) });
+  const our = ourState({
+    height: 5n,
+    ...OUR_TURN,
+    proposal: proposalAt(5n, 0),
+    proposalParts: partsWith([0, 1, 2]),
+  });
   const d = connected(our);
   const first = from(d, nrs(5n, 0, RoundStep.Propose));
   const data = sends(first).filter((m) => m.$case !== "vote");
@@ -99,7 +105,12 @@ test("data: our proposal, then each part the peer lacks, marked as sent, in the 
 
 test("data: a part the peer sent us (or announced by NewValidBlock) is not sent back", () => {
   // We get the proposal and its parts after the peer sent us the proposal and part 1.
-  const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0, 1, 2]) });
+  const our = ourState({
+    height: 5n,
+    ...OUR_TURN,
+    proposal: proposalAt(5n, 0),
+    proposalParts: partsWith([0, 1, 2]),
+  });
   const d = connected(ourState({ height: 5n }));
   from(d, nrs(5n, 0, RoundStep.Propose));
   from(d, { $case: "proposal", proposal: { proposal: proposalAt(5n, 0) } });
@@ -357,7 +368,12 @@ test("NewRoundStep: an older step is ignored; an impossible last_commit_round re
 });
 
 test("a send that did not go out is sent again; a pass sends at most maxSendsPerPass", () => {
-  const our = ourState({ height: 5n, proposal: proposalAt(5n, 0), proposalParts: partsWith([0, 1, 2]) });
+  const our = ourState({
+    height: 5n,
+    ...OUR_TURN,
+    proposal: proposalAt(5n, 0),
+    proposalParts: partsWith([0, 1, 2]),
+  });
   const d = new Driver(initialGossipState({ ...DEFAULT_GOSSIP_CONFIG, maxSendsPerPass: 2 }));
   d.feed({ type: "GossipPeerAdded", nowMs: T, peerId: PEER });
   d.feed({ type: "OurStateChanged", nowMs: T, state: our });

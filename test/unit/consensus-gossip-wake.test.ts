@@ -83,9 +83,9 @@ test("a peer's proposal wakes the data routine; a proposal with a POL round, the
   assert.deepEqual(ran(d2, T + 10), { data: true, votes: true });
 });
 
-test("NewValidBlock: the parts we knew of, again, wake nothing; a part we thought it held and it lacks wakes the data routine", () => {
+test("NewValidBlock: the parts we knew of, again, wake nothing; at the commit, a part we thought it held and it lacks wakes the data routine", () => {
   const d = settled();
-  const nvb = (bits: number[], nowMs: number) =>
+  const nvb = (bits: number[], nowMs: number, isCommit = false) =>
     from(
       d,
       {
@@ -95,7 +95,7 @@ test("NewValidBlock: the parts we knew of, again, wake nothing; a part we though
           round: 0,
           blockPartSetHeader: SPLIT.header,
           blockParts: bitsToWire(Uint8Array.from(bits)),
-          isCommit: false,
+          isCommit,
         },
       },
       nowMs,
@@ -105,7 +105,13 @@ test("NewValidBlock: the parts we knew of, again, wake nothing; a part we though
   nvb([1, 1, 1], T + 20);
   assert.deepEqual(ran(d, T + 20), { data: false, votes: false }, "only more parts held");
   nvb([1, 0, 1], T + 30);
-  assert.deepEqual(ran(d, T + 30), { data: true, votes: false }, "part 1 lacking after all");
+  assert.deepEqual(
+    ran(d, T + 30),
+    { data: false, votes: false },
+    "outside the commit a NewValidBlock only adds parts (a hint sent as parts arrive)",
+  );
+  nvb([1, 0, 1], T + 40, true);
+  assert.deepEqual(ran(d, T + 40), { data: true, votes: false }, "at the commit: part 1 lacking after all");
 });
 
 test("VoteSetBits wakes the votes routine only where it clears a bit", () => {

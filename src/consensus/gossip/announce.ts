@@ -9,6 +9,7 @@ import type { ConsensusState } from "../state.js";
 import type { VoteTally } from "../vote-keeper/vote-tally.js";
 import { bitsToWire } from "./bit-array.js";
 import type { ConsensusMessage } from "./message.js";
+import { isOwnTurn } from "./our-view.js";
 
 const timestampMs = (t: Timestamp) => Number(t.seconds) * 1000 + Math.floor(t.nanos / 1_000_000);
 
@@ -59,6 +60,14 @@ function addedVotes(
   }
 }
 
+/** Our proposal's part set gained parts in one transition (a new set with none yet is not). */
+function partsAdded(before: ConsensusState, after: ConsensusState): boolean {
+  const a = before.proposalParts;
+  const b = after.proposalParts;
+  if (b === undefined || a === b || b.count === 0) return false;
+  return a === undefined || a.header !== b.header || b.count > a.count;
+}
+
 /** The broadcasts one transition of ours calls for (none before consensus started). */
 export function announcements(
   before: ConsensusState | undefined,
@@ -79,6 +88,12 @@ export function announcements(
   const enteredCommit = after.step === RoundStep.Commit && (before?.step !== RoundStep.Commit || !sameHeight);
   const newValid = sameHeight && after.validRound > before.validRound && after.proposalParts !== undefined;
   if (enteredCommit || newValid) {
+    const nvb = newValidBlockOf(after);
+    if (nvb !== undefined) out.push(nvb);
+  } else if (sameHeight && before.round === after.round && partsAdded(before, after) && !isOwnTurn(after)) {
+    // A part of another validator's block added: the same NewValidBlock as a hint of which parts
+    // we hold, so that relays send us only what the proposer does not (gossip-data.ts). A v0.34
+    // peer takes it as it takes any NewValidBlock of our round: our part bits, replaced.
     const nvb = newValidBlockOf(after);
     if (nvb !== undefined) out.push(nvb);
   }

@@ -5,6 +5,7 @@
 import type { PartSetState } from "../../types/part-set.js";
 import type { BlockID, PartSetHeader, Vote } from "../../wire/generated/tendermint/types/types.js";
 import type { ConsensusState } from "../state.js";
+import { sameBytes } from "../vote-keeper/block-key.js";
 import type { HeightVotes, RoundVotes } from "../vote-keeper/height-votes.js";
 import { type VoteTally, voteForBlock } from "../vote-keeper/vote-tally.js";
 import { type Bits, hasBit } from "./bit-array.js";
@@ -85,4 +86,10 @@ export function partsFor(state: ConsensusState, header: PartSetHeader): PartSetS
     if (held !== undefined && sameHeader(held.header, header)) return held;
   }
   return undefined;
+}
+
+/** We propose our round: the parts we hold are our own proposal's (gossip-data.ts's relay rule). */
+export function isOwnTurn(our: ConsensusState): boolean {
+  const own = our.ownAddress;
+  return own !== undefined && our.proposer !== undefined && sameBytes(our.proposer.address, own);
 }

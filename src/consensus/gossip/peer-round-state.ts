@@ -7,6 +7,7 @@
 import type { PartSetHeader } from "../../wire/generated/tendermint/types/types.js";
 import { SignedMsgType } from "../../wire/generated/tendermint/types/types.js";
 import { type Bits, emptyBits, resized, withBit } from "./bit-array.js";
+import { sameHeader } from "./our-view.js";
 
 export interface PeerRoundState {
   readonly height: bigint;
@@ -19,6 +20,11 @@ export interface PeerRoundState {
   readonly proposal: boolean;
   readonly proposalHeader: PartSetHeader | undefined;
   readonly proposalParts: Bits | undefined;
+  /**
+   * When the peer last showed progress on its part set (the set became known, or a message of its
+   * own added parts to it), in our ms clock: the relay rule (gossip-data.ts) reads how long ago.
+   */
+  readonly partsAtMs: number;
   readonly proposalPolRound: number;
   readonly proposalPol: Bits | undefined;
   readonly prevotes: Bits | undefined;
@@ -37,6 +43,7 @@ export const INITIAL_PEER_ROUND_STATE: PeerRoundState = {
   proposal: false,
   proposalHeader: undefined,
   proposalParts: undefined,
+  partsAtMs: 0,
   proposalPolRound: -1,
   proposalPol: undefined,
   prevotes: undefined,
@@ -76,6 +83,7 @@ export function copied(ps: PeerRoundState): Draft {
     proposal: ps.proposal,
     proposalHeader: ps.proposalHeader,
     proposalParts: ps.proposalParts,
+    partsAtMs: ps.partsAtMs,
     proposalPolRound: ps.proposalPolRound,
     proposalPol: ps.proposalPol,
     prevotes: ps.prevotes,
@@ -137,9 +145,44 @@ export function applyNewValidBlock(
 ): PeerRoundState {
   if (ps.height !== height) return ps;
   if (ps.round !== round && !isCommit) return ps;
+  const known = ps.proposalParts;
+  // Outside the commit, a NewValidBlock for the part set we already track adds to what we believe
+  // it holds: rxbft peers send one as their parts arrive (announce.ts), while parts we sent are
+  // still on their way, and replacing our bits with theirs would send those parts again.
+  if (
+    !isCommit &&
+    known !== undefined &&
+    ps.proposalHeader !== undefined &&
+    sameHeader(ps.proposalHeader, header)
+  ) {
+    const union = unionBits(known, parts);
+    if (union === known) return ps;
+    const next = copied(ps);
+    next.proposalParts = union;
+    return next;
+  }
   const next = copied(ps);
   next.proposalHeader = header;
   next.proposalParts = parts;
+  return next;
+}
+
+/** `a` with every bit of `b` set too (the same array when `b` adds none; `b` may be shorter). */
+function unionBits(a: Bits, b: Bits): Bits {
+  let out: Uint8Array | undefined;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (b[i] !== 1 || a[i] === 1) continue;
+    out ??= a.slice();
+    out[i] = 1;
+  }
+  return out ?? a;
+}
+
+/** The peer showed progress on its part set at `nowMs` (see partsAtMs). */
+export function withPartsAt(ps: PeerRoundState, nowMs: number): PeerRoundState {
+  if (ps.partsAtMs === nowMs) return ps;
+  const next = copied(ps);
+  next.partsAtMs = nowMs;
   return next;
 }
 

@@ -17,7 +17,7 @@ import { dataIdleAgain, votesIdleAgain } from "./idle-memo.js";
 import type { GossipInput } from "./input.js";
 import type { ConsensusMessage } from "./message.js";
 import type { Pass, StoredView } from "./pass.js";
-import { copied, setHasPart, setHasVote } from "./peer-round-state.js";
+import { copied, setHasPart, setHasVote, withPartsAt } from "./peer-round-state.js";
 import { queryMaj23 } from "./query-maj23.js";
 import { receive } from "./receive.js";
 import {
@@ -67,7 +67,7 @@ export function gossipReducer(state: GossipState, input: GossipInput): GossipTra
       if (peer === undefined) break;
       const got = receive(input.peerId, peer, input.message, state.our, input.nowMs);
       effects.push(...got.effects);
-      let updated = got.peer;
+      let updated = partsProgress(peer, got.peer, input.nowMs);
       if (got.wake !== WAKE_NONE) updated = wakePeer(updated, input.nowMs, got.wake);
       if (updated !== peer) next = withPeer(state, input.peerId, updated);
       break;
@@ -214,6 +214,23 @@ function wakePeers(
   return out ?? peers;
 }
 
+/**
+ * `after` stamped with `nowMs` as its part-set progress when the peer's own message changed its
+ * part set (a new set, or parts added): the relay rule's clock (gossip-data.ts).
+ */
+function partsProgress(before: PeerGossip, after: PeerGossip, nowMs: number): PeerGossip {
+  if (after.prs.proposalParts === before.prs.proposalParts) return after;
+  return peerGossip(
+    withPartsAt(after.prs, nowMs),
+    after.dataDueMs,
+    after.votesDueMs,
+    after.maj23DueMs,
+    after.maj23Claims,
+    after.dataIdle,
+    after.votesIdle,
+  );
+}
+
 /** A message that did not go out is not held by the peer after all. */
 function unmark(prs: PeerGossip["prs"], m: ConsensusMessage): PeerGossip["prs"] {
   switch (m.$case) {
@@ -309,8 +326,10 @@ function runPeer(peer: PeerGossip, pass: DuePass): PeerGossip {
     if (dataIdleAgain(dataIdle, our, prs)) dataDueMs = nowMs + pass.config.gossipSleepMs;
     else {
       const before = pass.sent;
-      ({ prs, dueMs: dataDueMs } = gossipData(prs, pass));
-      dataIdle = pass.sent === before && !dataReadsStore(our, prs) ? { our, prs } : undefined;
+      const ran = gossipData(prs, pass);
+      dataDueMs = ran.dueMs;
+      prs = ran.prs;
+      dataIdle = pass.sent === before && !ran.held && !dataReadsStore(our, prs) ? { our, prs } : undefined;
     }
   }
   if (votesDueMs <= nowMs) {

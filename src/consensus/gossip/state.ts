@@ -15,6 +15,12 @@ export interface GossipConfig {
   readonly maxSendsPerPass: number;
   /** The pause after a pass that hit maxSendsPerPass, or a send that found the queue full. */
   readonly busyRetryMs: number;
+  /**
+   * Parts of a block another validator proposed go to a peer only once the peer has shown no
+   * progress on its part set for this long (gossip-data.ts): while the proposer's parts, and the
+   * peer's NewValidBlock hints of them, keep arriving, a relay's copy would be a duplicate.
+   */
+  readonly relayAfterStallMs: number;
 }
 
 export const DEFAULT_GOSSIP_CONFIG: GossipConfig = {
@@ -22,6 +28,7 @@ export const DEFAULT_GOSSIP_CONFIG: GossipConfig = {
   queryMaj23SleepMs: 2000,
   maxSendsPerPass: 32,
   busyRetryMs: 10,
+  relayAfterStallMs: 100,
 };
 
 /** Committed blocks kept for catch-up (each up to a block's parts): a few lagging heights at once. */
