@@ -16,7 +16,7 @@ import {
   map,
   merge,
   mergeMap,
-  type Observable,
+  Observable,
   of,
   type SchedulerLike,
   Subject,
@@ -138,8 +138,13 @@ export function startConsensusGossipReactor(
   const ourInputs: Observable<GossipInput> = deps.consensus$.pipe(
     map((state): GossipInput => ({ type: "OurStateChanged", nowMs: 0, state })),
   );
+  // On real time, a tick waits for the event loop's I/O of the turn it fired in (setImmediate runs
+  // after the poll phase; a timer runs before it): after a long turn, what peers sent meanwhile (a
+  // NewValidBlock saying a part arrived) is folded before the tick that would relay the part to a
+  // peer that seemed to have stalled (the relay rule, src/consensus/gossip/gossip-data.ts).
+  const afterIo = deps.scheduler === undefined ? afterPendingIo : (due: Observable<number>) => due;
   const tickInputs: Observable<GossipInput> = ticks.pipe(
-    switchMap((atMs) => timer(Math.max(0, atMs - clock()), scheduler)),
+    switchMap((atMs) => afterIo(timer(Math.max(0, atMs - clock()), scheduler))),
     map((): GossipInput => ({ type: "GossipTicked", nowMs: 0 })),
   );
   // Block sync's start and end reach the reducer as inputs (its pause rule: GossipPauseChanged),
@@ -246,6 +251,22 @@ export function startConsensusGossipReactor(
       ticks.complete();
     },
   };
+}
+
+/** `due`'s value, delivered in the check phase of the loop turn it came in (after that turn's I/O). */
+function afterPendingIo<T>(due: Observable<T>): Observable<T> {
+  return due.pipe(
+    switchMap(
+      (value) =>
+        new Observable<T>((subscriber) => {
+          const handle = setImmediate(() => {
+            subscriber.next(value);
+            subscriber.complete();
+          });
+          return () => clearImmediate(handle);
+        }),
+    ),
+  );
 }
 
 /** The node's reactor from its config: the one line streams/node.ts calls. */
