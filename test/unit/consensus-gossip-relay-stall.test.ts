@@ -68,18 +68,19 @@ function holding(turn: Partial<ConsensusState>, peerSentProposal = true): { d: D
 test("another validator's parts are held while the peer shows progress, and none go once it has them all", () => {
   const { d, atOnce } = holding(THEIR_TURN);
   assert.deepEqual(atOnce, [], "held: the peer's part set became known just now");
-  assert.equal(d.state.tickAtMs, T + STALL, "the routine is due when the hold would end");
-  from(d, hint([1, 0, 0]), T + 60);
-  assert.deepEqual(partsSentUntil(d, T + 60 + STALL - 1), [], "its hint moved the hold on");
-  from(d, hint([1, 1, 1]), T + 120);
-  assert.deepEqual(partsSentUntil(d, T + 2000), [], "it has every part: nothing to relay, ever");
+  assert.ok(d.state.peers.get(PEER)!.dataDueMs <= T + STALL, "the routine is due by the end of the hold");
+  assert.deepEqual(partsSentUntil(d, T + STALL / 2), [], "within the stall");
+  from(d, hint([1, 0, 0]), T + STALL / 2);
+  assert.deepEqual(partsSentUntil(d, T + STALL + STALL / 2 - 1), [], "its hint moved the hold on");
+  from(d, hint([1, 1, 1]), T + STALL + STALL / 2 - 1);
+  assert.deepEqual(partsSentUntil(d, T + 10 * STALL), [], "it has every part: nothing to relay, ever");
 });
 
 test("a peer that stalls gets from us, after the stall, only the parts it lacks", () => {
   const { d } = holding(THEIR_TURN);
   from(d, hint([1, 0, 0]), T + 60);
   assert.deepEqual(partsSentUntil(d, T + 60 + STALL - 1), [], "still within the stall");
-  assert.equal(d.state.tickAtMs, T + 60 + STALL, "due exactly when the stall ends");
+  assert.equal(d.state.peers.get(PEER)!.dataDueMs, T + 60 + STALL, "due exactly when the stall ends");
   assert.deepEqual(partsSentUntil(d, T + 60 + STALL), [1, 2], "then what it lacks, at once");
 });
 

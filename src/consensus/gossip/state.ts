@@ -28,7 +28,7 @@ export const DEFAULT_GOSSIP_CONFIG: GossipConfig = {
   queryMaj23SleepMs: 2000,
   maxSendsPerPass: 32,
   busyRetryMs: 10,
-  relayAfterStallMs: 100,
+  relayAfterStallMs: 300,
 };
 
 /** Committed blocks kept for catch-up (each up to a block's parts): a few lagging heights at once. */
