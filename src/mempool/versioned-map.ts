@@ -17,7 +17,7 @@
 // many entries as keys (plus a margin), so it holds O(size) values, and an old version pins only
 // the log it was made on. Rebuilding costs O(size) after at least as many edits: amortised O(1).
 import { Seq } from "immutable";
-import { EntryLog } from "./entry-log.js";
+import { EntryLog, grownColumn } from "./entry-log.js";
 
 /** Marks a delete entry. */
 const GONE: unique symbol = Symbol("gone");
@@ -26,14 +26,25 @@ class MapLog<V> extends EntryLog {
   /** The value set, or GONE for a delete. */
   readonly values: (V | typeof GONE)[] = [];
   /** For a set: where this incarnation of the key was first set (its place in the order). */
-  readonly starts: number[] = [];
+  starts: Int32Array = new Int32Array(this.capacity);
+
+  protected override grow(capacity: number, used: number): void {
+    super.grow(capacity, used);
+    this.starts = grownColumn(this.starts, capacity, used);
+  }
 
   append(key: string, value: V | typeof GONE, start: number, last?: number): void {
     const at = this.appendKey(key, last);
     this.values.push(value);
-    this.starts.push(start < 0 ? at : start);
+    this.starts[at] = start < 0 ? at : start;
   }
 }
+
+/**
+ * Entries a log rebuilt over `size` live keys takes before VersionedMap.of rebuilds it again, if
+ * the map stays near that size: its columns are sized for them once (entry-log.ts).
+ */
+const roomAfterRebuild = (size: number): number => 2 * size + 1025;
 
 interface Window<V> {
   log: MapLog<V>;
@@ -92,7 +103,10 @@ function valueArray<V>(w: Window<V>): V[] {
 }
 
 function rebuilt<V>(w: Window<V>): Window<V> {
-  const log = new MapLog<V>(w.size);
+  const room = roomAfterRebuild(w.size);
+  // Its distinct keys until then: the live ones and, in a pool of steady size, one new key per two
+  // entries (an admission for each tx that leaves).
+  const log = new MapLog<V>(Math.ceil((room + w.size) / 2), room);
   // Distinct keys into a new log: none has an earlier entry to look up.
   for (const [key, value] of entriesOf(w)) log.append(key, value, -1, -1);
   return { log, length: log.keys.length, size: log.keys.length };
@@ -113,7 +127,7 @@ export class VersionedMap<V> implements Iterable<[string, V]> {
   /** A version over a draft's window, its log rebuilt once dead entries outnumber live ones. */
   static of<V>(w: Window<V>): VersionedMap<V> {
     if (w.size === 0) return VersionedMap.empty();
-    if (w.length > 2 * w.size + 1024) {
+    if (w.length >= roomAfterRebuild(w.size)) {
       const fresh = rebuilt(w);
       return new VersionedMap(fresh.log, fresh.length, fresh.size);
     }
