@@ -253,12 +253,3 @@ export function cachePush(cache: TxCache, hash: string, capacity: number): TxCac
 export function cacheRemove(cache: TxCache, hash: string): TxCache {
   return cache.remove(hash);
 }
-
-/** Many pushes (`true`) and removes (`false`) in order, in one edit. */
-export function cacheUpdate(
-  cache: TxCache,
-  changes: readonly (readonly [hash: string, push: boolean])[],
-  capacity: number,
-): TxCache {
-  return cache.update(changes, capacity);
-}
