@@ -103,7 +103,10 @@ function valueArray<V>(w: Window<V>): V[] {
 }
 
 function rebuilt<V>(w: Window<V>): Window<V> {
-  const room = roomAfterRebuild(w.size);
+  // The log being rebuilt took w.length entries in its lifetime: a pool that swings with each block
+  // (thousands after a commit, tens of thousands before the next) takes about as many in the next,
+  // where the steady-size bound alone left its columns to double three times a height.
+  const room = Math.max(roomAfterRebuild(w.size), w.length);
   // Its distinct keys until then: the live ones and, in a pool of steady size, one new key per two
   // entries (an admission for each tx that leaves).
   const log = new MapLog<V>(Math.ceil((room + w.size) / 2), room);
