@@ -83,6 +83,7 @@ export class EntryLog {
     this.latest.set(key, at);
     return at;
   }
+
   /** Whether the entry at `at` (< length) is its key's last entry before `length`. */
   isLast(at: number, length: number): boolean {
     const next = this.following[at]!;
