@@ -25,21 +25,32 @@
 // the mempool's Map writes in a profile at 20,600 tx/s; at four times a third of one. The cost is
 // a log of up to 4 × capacity small entries (~1.6 MB at the default), its hashes shared.
 import { Seq } from "immutable";
-import { EntryLog } from "./entry-log.js";
+import { EntryLog, grownColumn } from "./entry-log.js";
 
 /** A log is rebuilt once it holds more than this many entries per live hash (plus 1,024). */
 export const REBUILT_PAST = 4;
 
 /** The mutable log shared by one lineage of versions (see the header); keys are tx hashes. */
 class CacheLog extends EntryLog {
-  /** Whether each entry is a push (true) or a removal (false). */
-  readonly pushes: boolean[] = [];
+  /** Whether each entry is a push (1) or a removal (0): a typed column, as entry-log.ts says why. */
+  pushes: Uint8Array = new Uint8Array(this.capacity);
+
+  protected override grow(capacity: number, used: number): void {
+    super.grow(capacity, used);
+    this.pushes = grownColumn(this.pushes, capacity, used);
+  }
 
   append(hash: string, push: boolean, last?: number): void {
-    this.appendKey(hash, last);
-    this.pushes.push(push);
+    const at = this.appendKey(hash, last);
+    this.pushes[at] = push ? 1 : 0;
   }
 }
+
+/**
+ * Entries a log rebuilt over `size` live hashes takes before TxCache.of rebuilds it again, if the
+ * cache stays near that size (as a full one does): its columns are sized for them once.
+ */
+const roomAfterRebuild = (size: number): number => REBUILT_PAST * size + 1025;
 
 /** The window a version (or a draft) reads its log through. */
 interface Window {
@@ -52,14 +63,14 @@ interface Window {
 /** The live position of `hash` in a window, or -1. */
 function liveAt(w: Window, hash: string): number {
   const at = w.log.lastEntry(hash, w.length);
-  return at >= w.head && w.log.pushes[at] === true ? at : -1;
+  return at >= w.head && w.log.pushes[at] === 1 ? at : -1;
 }
 
 /** The live hashes of a window, oldest first. */
 function liveHashes(w: Window): string[] {
   const out: string[] = [];
   for (let at = w.head; at < w.length; at++) {
-    if (w.log.pushes[at] === true && w.log.isLast(at, w.length)) {
+    if (w.log.pushes[at] === 1 && w.log.isLast(at, w.length)) {
       out.push(w.log.keys[at]!);
     }
   }
@@ -68,7 +79,10 @@ function liveHashes(w: Window): string[] {
 
 /** A new log holding just these hashes, oldest first, and the window over it. */
 function rebuilt(hashes: readonly string[]): Window {
-  const log = new CacheLog(hashes.length);
+  const room = roomAfterRebuild(hashes.length);
+  // Its distinct hashes until then: the live ones and, in a full cache under load, one new hash per
+  // two entries (each admitted tx is pushed new, then refreshed as it is committed).
+  const log = new CacheLog(Math.ceil((room + hashes.length) / 2), room);
   // Distinct hashes into a new log: none has an earlier entry to look up.
   for (const hash of hashes) log.append(hash, true, -1);
   return { log, length: hashes.length, head: 0, size: hashes.length };
@@ -151,7 +165,7 @@ export class TxCache {
   /** A version over a draft's window, its log rebuilt once stale entries outnumber the live ones. */
   static of(w: Window): TxCache {
     if (w.size === 0) return TxCache.EMPTY;
-    if (w.length > REBUILT_PAST * w.size + 1024) {
+    if (w.length >= roomAfterRebuild(w.size)) {
       const fresh = rebuilt(liveHashes(w));
       return new TxCache(fresh.log, fresh.length, fresh.head, fresh.size);
     }
@@ -200,7 +214,7 @@ export class TxCacheDraft implements Window {
     this.own();
     // Owned, the draft's window is the whole log: the hash's last entry is `latest`'s.
     const last = this.log.latest.get(hash);
-    const live = last >= this.head && this.log.pushes[last] === true;
+    const live = last >= this.head && this.log.pushes[last] === 1;
     if (live && last === this.length - 1) return true; // already the newest
     this.log.append(hash, true, last);
     this.length++;
@@ -208,7 +222,7 @@ export class TxCacheDraft implements Window {
     // Evict the oldest live hashes; stale entries in front of them are stepped over once each.
     while (this.size > capacity) {
       const oldest = this.head++;
-      if (this.log.pushes[oldest] === true && this.log.isLast(oldest, this.length)) this.size--;
+      if (this.log.pushes[oldest] === 1 && this.log.isLast(oldest, this.length)) this.size--;
     }
     return live;
   }
@@ -219,7 +233,7 @@ export class TxCacheDraft implements Window {
     if (this.log.keys.length !== this.length && liveAt(this, hash) < 0) return;
     this.own();
     const last = this.log.latest.get(hash);
-    if (last < this.head || this.log.pushes[last] !== true) return;
+    if (last < this.head || this.log.pushes[last] !== 1) return;
     this.log.append(hash, false, last);
     this.length++;
     this.size--;
@@ -238,13 +252,4 @@ export function cachePush(cache: TxCache, hash: string, capacity: number): TxCac
 
 export function cacheRemove(cache: TxCache, hash: string): TxCache {
   return cache.remove(hash);
-}
-
-/** Many pushes (`true`) and removes (`false`) in order, in one edit. */
-export function cacheUpdate(
-  cache: TxCache,
-  changes: readonly (readonly [hash: string, push: boolean])[],
-  capacity: number,
-): TxCache {
-  return cache.update(changes, capacity);
 }

@@ -6,8 +6,12 @@
 // the simulation, which make nothing ahead, encode in the fold and get the same block bytes.
 import { taggedItemsLength, writeField1ItemsInPieces } from "../wire/repeated-bytes-in-pieces.js";
 
-/** Txs encoded between two pauses. */
-export const BLOCK_DATA_PIECE = 2048;
+/**
+ * Txs encoded between two looks at the pause (a budget of work): 512 txs of 100 bytes are ~54 KB
+ * written into fresh memory, where 2,048 were ~210 KB, ~0.6 ms of first touch alone here, past the
+ * budget's end (docs/storage.md, twenty-fifth pass).
+ */
+export const BLOCK_DATA_PIECE = 512;
 
 /**
  * Room left before and after Data's bytes for the block's other fields, so that encodeBlock writes

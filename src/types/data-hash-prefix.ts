@@ -13,7 +13,7 @@
 // are the ones dataHash and Data.encode give for the reaped txs, so blocks, replay and the
 // simulation (which makes nothing ahead) are unchanged.
 
-import { AHEAD_PIECE, putTxDigests, rememberDataHashAhead, type TxDigests } from "../wire/hashes.js";
+import { putTxDigests, rememberDataHashAhead, type TxDigests } from "../wire/hashes.js";
 import { IncrementalMerkleRoot } from "../wire/merkle-incremental.js";
 import {
   field1ItemsInPieces,
@@ -29,6 +29,14 @@ export interface PooledTx {
 }
 
 const noPause = async (): Promise<void> => {};
+
+/**
+ * Txs hashed into the tree between two looks at the pause (a job's budget of work, reaping.ts): at
+ * 2,048 (the data hash's own piece, AHEAD_PIECE) a piece ran the budget's 4 ms plus up to 2,048
+ * txs' tree pushes, 5–15 ms more under load, among the reap's turns over 20 ms (docs/storage.md,
+ * twenty-fourth and twenty-fifth passes). A look is a clock read when the budget is not spent.
+ */
+export const PREFIX_HASH_PIECE = 256;
 
 /** Bytes of the prefix's Data copied between two pauses (about a piece of txs). */
 const PREFIX_COPY_SLICE = 256 * 1024;
@@ -57,7 +65,7 @@ export class DataHashPrefix {
       txs[i] = tx;
       keys[i] = putTxDigests(hashes, leaves, i, tx, digests);
       tree.push(leaves[i]!);
-      if ((i + 1) % AHEAD_PIECE === 0) await pause();
+      if ((i + 1) % PREFIX_HASH_PIECE === 0) await pause();
     }
     const dataBytes = await field1ItemsInPieces(txs, pause, BLOCK_DATA_PIECE);
     return new DataHashPrefix(txs, hashes, keys, tree, dataBytes);
@@ -74,7 +82,7 @@ export class DataHashPrefix {
    * for it, as dataHashAhead and blockDataBytesAhead would; answers true. Otherwise nothing is
    * remembered and it answers false. A prefix is finished once (its tree moves on): a second call
    * answers false. The txs admitted since are hashed and encoded in pieces, with a pause of a job
-   * from `pauses` between them and the reap's own piece (AHEAD_PIECE), as the reap's hashing is:
+   * from `pauses` between them (PREFIX_HASH_PIECE), as the reap's hashing is:
    * on one validator at ~17k tx/s they are ~4,000 txs, and done in one run they held the event loop long enough to take `broadcast_tx_async`'s p99 from ~38 to
    * ~60 ms (docs/network.md, "Our proposal's hashing ahead").
    */
@@ -89,14 +97,14 @@ export class DataHashPrefix {
     for (let i = 0; i < m; i++) if (txs[i] !== this.txs[i] || reaped[i]!.tx !== txs[i]) return false;
     this.finished = true;
     // A pause job only for a rest longer than one piece: a short one is a single run of work.
-    const pause = n - m > AHEAD_PIECE ? pauses() : noPause;
+    const pause = n - m > PREFIX_HASH_PIECE ? pauses() : noPause;
     const hashes = this.hashes.slice();
     const keys = this.keys.slice();
     const leaves: Uint8Array[] = new Array(n);
     for (let i = m; i < n; i++) {
       keys[i] = putTxDigests(hashes, leaves, i, txs[i]!, reaped[i]!.digests);
       this.tree.push(leaves[i]!);
-      if ((i - m + 1) % AHEAD_PIECE === 0) await pause();
+      if ((i - m + 1) % PREFIX_HASH_PIECE === 0) await pause();
     }
     rememberDataHashAhead(txs, hashes, this.tree.root(), keys);
     // The whole Data in one array with room for the block around it (block-data-ahead.ts): the

@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import { sha256 } from "../../src/crypto/hash.js";
 import { merkleRoot } from "../../src/crypto/merkle.js";
 import { blockDataBytesTaken } from "../../src/types/block-data-ahead.js";
-import { DataHashPrefix, type PooledTx } from "../../src/types/data-hash-prefix.js";
+import { DataHashPrefix, type PooledTx, PREFIX_HASH_PIECE } from "../../src/types/data-hash-prefix.js";
 import { Data } from "../../src/wire/generated/tendermint/types/types.js";
 import { dataHash, rememberedTxHashes, TxDigests } from "../../src/wire/hashes.js";
 
@@ -109,5 +109,15 @@ describe("a proposal's data hash made ahead over a prefix", () => {
       pauses++;
     });
     assert.ok(pauses >= 2, `paused ${pauses} times`);
+  });
+
+  it("looks at the pause every PREFIX_HASH_PIECE txs hashed, so no piece runs far past its budget", async () => {
+    let pauses = 0;
+    await DataHashPrefix.of(pooled(0, 5000), async () => {
+      pauses++;
+    });
+    // The tree's looks alone; the Data's encoding adds its own.
+    assert.ok(pauses >= Math.floor(5000 / PREFIX_HASH_PIECE), `paused ${pauses} times`);
+    assert.ok(PREFIX_HASH_PIECE <= 512);
   });
 });

@@ -1,7 +1,7 @@
 // After a block: committed txs leave the pool, the cache learns their outcome (a large block's
 // a piece at a time, BlockTxsCommitted, then the rest with BlockCommitted), expired txs are
 // dropped, and the rest are rechecked against the new application state.
-import { cacheRemove, cacheUpdate } from "../cache.js";
+import { cacheRemove, type TxCacheDraft } from "../cache.js";
 import type { MempoolEffect } from "../effect.js";
 import type { BlockCommitted, BlockTxsCommitted } from "../input.js";
 import type { MempoolState } from "../state.js";
@@ -43,32 +43,38 @@ function withoutCommitted(
       });
     }
     // A valid tx refreshes its cache entry, an invalid one leaves it (unless kept), in block order:
-    // one transient edit of the cache for the whole block.
-    const changes: [string, boolean][] = [];
-    hashes.forEach((hash, i) => {
+    // one transient edit of the cache for the whole block, begun at its first change (as
+    // TxCache.update does), with no list of changes made per tx first.
+    let draft: TxCacheDraft | undefined;
+    for (let i = 0; i < hashes.length; i++) {
       const valid = (deliverTxCodes[i] ?? 0) === 0;
-      if (valid) changes.push([hash, true]);
-      else if (!config.keepInvalidTxsInCache) changes.push([hash, false]);
-    });
-    cache = cacheUpdate(cache, changes, config.cacheSize);
+      if (!valid && config.keepInvalidTxsInCache) continue;
+      draft ??= cache.edit();
+      if (valid) draft.push(hashes[i]!, config.cacheSize);
+      else draft.remove(hashes[i]!);
+    }
+    if (draft !== undefined) cache = draft.done();
   }
   return { txs, cache, checking, txsBytes, left };
 }
 
 /** A piece of the block's txs leaves ahead of BlockCommitted; nothing else changes. */
 export function onBlockTxsCommitted(state: MempoolState, input: BlockTxsCommitted): MempoolTransition {
-  const { left, ...rest } = withoutCommitted(state, input.txHashes, input.deliverTxCodes);
+  // The pool's log is rebuilt once the block has left (BlockCommitted), over the txs still pending
+  // then, not in the piece where its dead entries first outnumber the live ones (versioned-map.ts).
+  const held = { ...state, txs: state.txs.holdingRebuild(true) };
+  const { left, ...rest } = withoutCommitted(held, input.txHashes, input.deliverTxCodes);
   const effects: MempoolEffect[] = left.length > 0 ? [{ type: "StopGossipingTxs", hashes: left }] : [];
   return { state: { ...state, ...rest }, effects };
 }
 
 export function onBlockCommitted(state: MempoolState, input: BlockCommitted): MempoolTransition {
   const { config } = state;
-  let { txs, cache, checking, txsBytes, left } = withoutCommitted(
-    state,
-    input.txHashes,
-    input.deliverTxCodes,
-  );
+  const removed = withoutCommitted(state, input.txHashes, input.deliverTxCodes);
+  let { cache, checking, txsBytes } = removed;
+  const { left } = removed;
+  // The rebuild held by the block's earlier pieces (onBlockTxsCommitted), if its log is over the bound.
+  let txs = removed.txs.holdingRebuild(false);
 
   const expired: string[] = [];
   if (config.ttlNumBlocks > 0 || config.ttlDurationMs > 0) {
