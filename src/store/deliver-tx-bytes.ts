@@ -18,22 +18,51 @@ import { ABCIResponses } from "../wire/generated/tendermint/state/types.js";
 import { field1ItemsInPieces } from "../wire/repeated-bytes-in-pieces.js";
 import { varintLength, writeVarint } from "../wire/varint-bytes.js";
 
+/**
+ * Where each result's protobuf bytes are in the one array they were written to (the ABCI
+ * responses record's): result i is `bytes[begins[i], ends[i])`. Two arrays of numbers rather than
+ * a view per result: the views lived from execution until the height was indexed, a second or so,
+ * and each was an object the young generation's collections copied meanwhile.
+ */
+export interface ResultSpans {
+  readonly bytes: Uint8Array;
+  readonly begins: Uint32Array;
+  readonly ends: Uint32Array;
+}
+
 // Keyed by the results array of one ABCIResponses: the node saves the record at execution and
 // indexes the same object after Commit. Results are immutable once returned by the app, so an
 // entry never goes stale; a WeakMap keeps nothing alive.
-const encoded = new WeakMap<readonly ResponseDeliverTx[], readonly Uint8Array[]>();
+const encoded = new WeakMap<readonly ResponseDeliverTx[], ResultSpans>();
+const viewed = new WeakMap<readonly ResponseDeliverTx[], readonly Uint8Array[]>();
 
 const NO_TAIL = new Uint8Array(0);
 const FIELD_1_LENGTH_DELIMITED = 10;
 
-/** Each result's protobuf bytes, encoded on the first call for this array. */
-export function deliverTxBytes(results: readonly ResponseDeliverTx[]): readonly Uint8Array[] {
-  let bytes = encoded.get(results);
-  if (bytes === undefined) {
-    bytes = runToEnd(resultsRecord(results, NO_TAIL, Number.POSITIVE_INFINITY)).parts;
-    encoded.set(results, bytes);
+/** Where each result's protobuf bytes are, encoded on the first call for this array. */
+export function deliverTxSpans(results: readonly ResponseDeliverTx[]): ResultSpans {
+  let spans = encoded.get(results);
+  if (spans === undefined) {
+    spans = runToEnd(resultsRecord(results, NO_TAIL, Number.POSITIVE_INFINITY));
+    encoded.set(results, spans);
   }
-  return bytes;
+  return spans;
+}
+
+/** Each result's protobuf bytes (views of deliverTxSpans' array), encoded on the first call. */
+export function deliverTxBytes(results: readonly ResponseDeliverTx[]): readonly Uint8Array[] {
+  let views = viewed.get(results);
+  if (views === undefined) {
+    views = viewsOf(deliverTxSpans(results));
+    viewed.set(results, views);
+  }
+  return views;
+}
+
+function viewsOf({ bytes, begins, ends }: ResultSpans): Uint8Array[] {
+  const views: Uint8Array[] = new Array(begins.length);
+  for (let i = 0; i < begins.length; i++) views[i] = bytes.subarray(begins[i]!, ends[i]!);
+  return views;
 }
 
 /** ABCIResponses bytes: deliver_txs (field 1) from the shared bytes, then end/begin block. */
@@ -50,15 +79,14 @@ export function encodeAbciResponses(responses: ABCIResponses): Uint8Array {
       return ahead.bytes;
   }
   const results = responses.deliverTxs;
-  const parts = encoded.get(results);
-  if (parts === undefined) {
+  if (!encoded.has(results)) {
     const rest = ABCIResponses.encode({ ...responses, deliverTxs: [] }).finish();
     const record = runToEnd(resultsRecord(results, rest, Number.POSITIVE_INFINITY));
-    encoded.set(results, record.parts);
+    encoded.set(results, record);
     return record.bytes;
   }
   const writer = _m0.Writer.create();
-  for (const bytes of parts) writer.uint32(FIELD_1_LENGTH_DELIMITED).bytes(bytes);
+  for (const bytes of deliverTxBytes(results)) writer.uint32(FIELD_1_LENGTH_DELIMITED).bytes(bytes);
   return ABCIResponses.encode({ ...responses, deliverTxs: [] }, writer).finish();
 }
 
@@ -91,9 +119,8 @@ export async function encodeAbciResponsesInPieces(
 ): Promise<Uint8Array> {
   const results = responses.deliverTxs;
   const rest = ABCIResponses.encode({ ...responses, deliverTxs: [] }).finish();
-  const parts = encoded.get(results);
   let bytes: Uint8Array;
-  if (parts === undefined) {
+  if (!encoded.has(results)) {
     const writing = resultsRecord(results, rest, piece);
     let step = writing.next();
     while (step.done !== true) {
@@ -101,9 +128,9 @@ export async function encodeAbciResponsesInPieces(
       step = writing.next();
     }
     bytes = step.value.bytes;
-    encoded.set(results, step.value.parts);
+    encoded.set(results, step.value);
   } else {
-    bytes = await field1ItemsInPieces(parts, pause, piece, rest);
+    bytes = await field1ItemsInPieces(deliverTxBytes(results), pause, piece, rest);
   }
   encodedAhead.set(responses, {
     bytes,
@@ -114,12 +141,8 @@ export async function encodeAbciResponsesInPieces(
   return bytes;
 }
 
-interface ResultsRecord {
-  /** Field 1 (tag, length, bytes) of each result in order, then the tail. */
-  readonly bytes: Uint8Array;
-  /** Each result's bytes: views of `bytes`. */
-  readonly parts: readonly Uint8Array[];
-}
+/** Field 1 (tag, length, bytes) of each result in order, then the tail; where each result is. */
+type ResultsRecord = ResultSpans;
 
 /**
  * The results written once into the record's array, yielding after every `piece` results of each
@@ -148,7 +171,8 @@ function* resultsRecord(
     size += 1 + varintLength(length) + length;
   }
   const bytes = new Uint8Array(size);
-  const parts: Uint8Array[] = new Array(n);
+  const begins = new Uint32Array(n);
+  const ends = new Uint32Array(n);
   let at = 0;
   for (let i = 0; i < n; i++) {
     if (i > 0 && i % piece === 0) yield;
@@ -158,11 +182,12 @@ function* resultsRecord(
     const made = generated?.[i];
     if (made !== undefined) bytes.set(made, at);
     else writeDeliverTx(results[i]!, bytes, at);
-    parts[i] = bytes.subarray(at, at + length);
+    begins[i] = at;
     at += length;
+    ends[i] = at;
   }
   bytes.set(tail, at);
-  return { bytes, parts };
+  return { bytes, begins, ends };
 }
 
 /** A generator that never needs a pause, run to its value. */
@@ -186,17 +211,22 @@ export function encodeTxResult(
   result: Uint8Array,
   /** Where to write (a reused buffer's view, for a batch that copies at once); a new array by default. */
   alloc: (size: number) => Uint8Array = (size) => new Uint8Array(size),
+  /** The result's bytes are `result[from, to)` (a span of the responses record, ResultSpans). */
+  from = 0,
+  to = result.length,
 ): Uint8Array {
   // Beyond 2^53 (never a real height) the Writer's int64 does the two-word arithmetic.
-  if (height < 0n || height > 9007199254740991n) return encodeTxResultWithWriter(height, index, tx, result);
+  if (height < 0n || height > 9007199254740991n)
+    return encodeTxResultWithWriter(height, index, tx, result.subarray(from, to));
   const h = Number(height);
+  const resultLength = to - from;
   const size =
     (h !== 0 ? 1 + varintLength(h) : 0) +
     (index !== 0 ? 1 + varintLength(index >>> 0) : 0) +
     (tx.length !== 0 ? 1 + varintLength(tx.length) + tx.length : 0) +
     1 +
-    varintLength(result.length) +
-    result.length;
+    varintLength(resultLength) +
+    resultLength;
   const out = alloc(size);
   let at = 0;
   if (h !== 0) {
@@ -214,8 +244,9 @@ export function encodeTxResult(
     at += tx.length;
   }
   out[at++] = 34;
-  at = writeVarint(out, at, result.length);
-  out.set(result, at);
+  at = writeVarint(out, at, resultLength);
+  // A result's bytes are a few dozen to a few hundred: copied in place rather than through a view.
+  for (let i = from; i < to; i++) out[at++] = result[i]!;
   return out;
 }
 

@@ -3,8 +3,11 @@
 // block store, the event bus, GC. A sample counts for the stage of the innermost frame of ours
 // that a rule names (a frame of node's or of a library, e.g. sha256 or LevelDB's put, is counted
 // for the code that called it), so each stage's figure includes what it asked of libraries.
-// With --txs N (the run's committed txs) prints µs per committed tx beside the shares.
-//   node test/bench/cpu-profile-stages.mjs PROFILE [--txs N] [--top 12]
+// With --txs N (the run's committed txs) prints µs per committed tx beside the shares. --from/--to
+// (seconds after the profile's start) keep only the load's window: the whole profile also holds the
+// start, the broadcast_tx_sync and /health phases, whose answers (e.g. uWS's writes of promised
+// answers) are not the async load's, so a per-tx figure over the whole profile mixes them in.
+//   node test/bench/cpu-profile-stages.mjs PROFILE [--txs N] [--top 12] [--from S --to S]
 import { parseArgs } from "node:util";
 import { readCpuProfile } from "./cpu-profile-read.mjs";
 import { stageOf } from "./profile-stage-rules.mjs";
@@ -12,21 +15,31 @@ import { where } from "./profile-where.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { txs: { type: "string" }, top: { type: "string", default: "12" } },
+  options: {
+    txs: { type: "string" },
+    top: { type: "string", default: "12" },
+    from: { type: "string" },
+    to: { type: "string" },
+  },
 });
 if (positionals.length !== 1) {
-  console.error("usage: cpu-profile-stages.mjs PROFILE [--txs N] [--top N]");
+  console.error("usage: cpu-profile-stages.mjs PROFILE [--txs N] [--top N] [--from S --to S]");
   process.exit(2);
 }
 const txs = values.txs === undefined ? undefined : Number(values.txs);
 const top = Number(values.top);
+const fromUs = values.from === undefined ? 0 : Number(values.from) * 1e6;
+const toUs = values.to === undefined ? Number.POSITIVE_INFINITY : Number(values.to) * 1e6;
 const { profile, byId, parentOf } = readCpuProfile(positionals[0]);
 
 const stages = new Map();
 const selfInStage = new Map();
 let busy = 0;
+let t = 0;
 for (let i = 0; i < profile.samples.length; i++) {
   const us = profile.timeDeltas[i] ?? 0;
+  t += us;
+  if (t < fromUs || t >= toUs) continue;
   const stack = [];
   for (let at = profile.samples[i]; at !== undefined; at = parentOf.get(at))
     stack.push(byId.get(at).callFrame);

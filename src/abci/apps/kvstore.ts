@@ -5,7 +5,7 @@
 // touches memory; the block's writes and the app state go to disk in one batch at Commit.
 import { ClassicLevel } from "classic-level";
 import { addressOf as validatorAddress } from "../../crypto/hash.js";
-import { nativeBatchOf, writeOperations } from "../../level/native-batch.js";
+import { type FillingBatch, nativeBatchOf, writeOperations } from "../../level/native-batch.js";
 import { nextTurn } from "../../next-turn.js";
 import type {
   RequestBeginBlock,
@@ -89,6 +89,33 @@ function startsWith(data: Uint8Array, prefix: Uint8Array): boolean {
   return true;
 }
 
+/**
+ * `prefix ‖ bytes[0, end)` built in one reused buffer: each result is a view valid until the next
+ * call, for a batch that copies its keys at once (the native batch's put).
+ */
+class PrefixedKeys {
+  private readonly buffer = new Uint8Array(256);
+  private readonly views: Uint8Array[] = [];
+
+  constructor(private readonly prefix: Uint8Array) {
+    this.buffer.set(prefix, 0);
+  }
+
+  of(bytes: Uint8Array, end: number): Uint8Array {
+    const length = this.prefix.length + end;
+    // A rare long key: its own array, so the buffer does not keep its size.
+    if (length > this.buffer.length) return concat(this.prefix, bytes.subarray(0, end));
+    let out = this.views[length];
+    if (out === undefined) {
+      out = this.buffer.subarray(0, length);
+      this.views[length] = out;
+    }
+    const at = this.prefix.length;
+    for (let i = 0; i < end; i++) out[at + i] = bytes[i]!;
+    return out;
+  }
+}
+
 /** Map key for bytes: latin1 keeps one char per byte, so distinct bytes give distinct strings. */
 const mapKey = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("latin1");
 
@@ -114,12 +141,24 @@ export function kvValueOf(tx: Uint8Array, key: Uint8Array): Uint8Array {
 export class KvstoreApplication extends NoopApplication {
   private state: KvstoreState = { size: 0n, height: 0n, appHash: EMPTY };
   /**
-   * This block's writes in tx order (undefined value = delete), written as one batch at Commit
-   * where a later write to the same key wins. Arrays, not a Map keyed by bytes: building a map
-   * key per tx cost more than the rest of DeliverTx together.
+   * This block's key=value txs in order, each with where its key ends (at its "=", or its length
+   * when the tx is its own key and value): their writes are made from these at Commit, one batch
+   * where a later write to the same key wins. The tx is kept rather than its prefixed key's copy
+   * and a view of its value: those were two objects per tx held from DeliverTx to Commit, alive
+   * through the young generation's collections of that second and copied by each. Arrays, not a
+   * Map keyed by bytes: building a map key per tx cost more than the rest of DeliverTx together.
+   */
+  private pendingTxs: Uint8Array[] = [];
+  private pendingKeyEnds: number[] = [];
+  /**
+   * This block's other writes (persistent_kvstore's validators) in order, undefined value =
+   * delete. Their keys ("val:…") never meet the txs' ("kvPairKey:…") or the state's, so they are
+   * written after the txs' in the same batch.
    */
   private pendingKeys: Uint8Array[] = [];
   private pendingValues: (Uint8Array | undefined)[] = [];
+  /** The key of each tx's write, built here at Commit (the native batch copies it at once). */
+  private readonly keyScratch = new PrefixedKeys(KV_PREFIX);
   private validatorUpdates: ValidatorUpdate[] = [];
   /** Height of the block being executed (from BeginBlock's header), committed at Commit. */
   private blockHeight: bigint | undefined;
@@ -211,9 +250,8 @@ export class KvstoreApplication extends NoopApplication {
     const tx = req.tx;
     if (this.options.validatorTxs && isValidatorTx(tx)) return this.deliverValidatorTx(tx);
     const key = kvKeyOf(tx);
-    const value = kvValueOf(tx, key);
-    this.pendingKeys.push(concat(KV_PREFIX, key));
-    this.pendingValues.push(value);
+    this.pendingTxs.push(tx);
+    this.pendingKeyEnds.push(key.length);
     this.state.size++;
     // A literal rather than responseDeliverTx({...}): this is the hottest path of the node.
     return {
@@ -250,6 +288,8 @@ export class KvstoreApplication extends NoopApplication {
     }
     // Only now: a Commit retried after a failed write must commit the same height again.
     this.blockHeight = undefined;
+    this.pendingTxs = [];
+    this.pendingKeyEnds = [];
     this.pendingKeys = [];
     this.pendingValues = [];
     this.state = next;
@@ -266,12 +306,55 @@ export class KvstoreApplication extends NoopApplication {
    * copy into the batch in one piece, while every RPC request waited. Still one atomic write.
    */
   private async writePending(): Promise<void> {
-    const keys = this.pendingKeys;
-    const values = this.pendingValues;
     const native = nativeBatchOf(this.db);
-    if (keys.length <= COMMIT_PIECE || native === undefined || !native.available)
-      return writeOperations(this.db, { keys, values }, false);
-    return native.writeInPieces({ keys, values }, false, COMMIT_PIECE, nextTurn);
+    if (native === undefined || !native.available)
+      return writeOperations(this.db, this.pendingWrites(), false);
+    const filling = native.begin();
+    const txs = this.pendingTxs.length;
+    try {
+      for (let from = 0; from < txs; from += COMMIT_PIECE) {
+        if (from > 0) await nextTurn();
+        this.putTxWrites(filling, from, Math.min(txs, from + COMMIT_PIECE));
+      }
+      const keys = this.pendingKeys;
+      const values = this.pendingValues;
+      for (let i = 0; i < keys.length; i++) {
+        const value = values[i];
+        if (value === undefined) filling.del(keys[i]!);
+        else filling.put(keys[i]!, value);
+      }
+    } catch (error) {
+      filling.abandon();
+      throw error;
+    }
+    return filling.write(false);
+  }
+
+  /** The writes of the pending txs [from, to) into a native batch that copies them at once. */
+  private putTxWrites(filling: FillingBatch, from: number, to: number): void {
+    const txs = this.pendingTxs;
+    const keyEnds = this.pendingKeyEnds;
+    for (let i = from; i < to; i++) {
+      const tx = txs[i]!;
+      const keyEnd = keyEnds[i]!;
+      filling.put(this.keyScratch.of(tx, keyEnd), keyEnd === tx.length ? tx : tx.subarray(keyEnd + 1));
+    }
+  }
+
+  /** Every pending write as the array form takes them (where the native batch is not to be had). */
+  private pendingWrites(): { keys: Uint8Array[]; values: (Uint8Array | undefined)[] } {
+    const keys: Uint8Array[] = [];
+    const values: (Uint8Array | undefined)[] = [];
+    const txs = this.pendingTxs;
+    for (let i = 0; i < txs.length; i++) {
+      const tx = txs[i]!;
+      const keyEnd = this.pendingKeyEnds[i]!;
+      keys.push(concat(KV_PREFIX, tx.subarray(0, keyEnd)));
+      values.push(keyEnd === tx.length ? tx : tx.subarray(keyEnd + 1));
+    }
+    keys.push(...this.pendingKeys);
+    values.push(...this.pendingValues);
+    return { keys, values };
   }
 
   override query(req: RequestQuery) {

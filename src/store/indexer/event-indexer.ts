@@ -485,6 +485,10 @@ export class EventIndexer implements HeightIndexer {
     const valueOfSize = (size: number) => values.take(size);
     const heightBytes = encodeHeight(height);
     const txs = input.txs;
+    const spans =
+      input.resultSpans !== undefined && input.resultSpans.begins.length === txs.length
+        ? input.resultSpans
+        : undefined;
     // Built a slice at a time, the event loop turning between slices (the writes stay one
     // batch per database): a height of thousands of txs took the main thread for hundreds of
     // milliseconds in one go, and every admission waited behind it.
@@ -543,11 +547,25 @@ export class EventIndexer implements HeightIndexer {
           lists.drop(earlierHere);
         }
         group.push(index);
-        const resultBytes = indexed.resultBytes ?? ResponseDeliverTx.encode(indexed.result).finish();
-        batches.bodies.put(
-          scratch.positionKey(PREFIX_TX_BODY, heightBytes, index),
-          encodeTxResult(height, index, indexed.tx, resultBytes, valueOfSize),
-        );
+        const body =
+          indexed.resultBytes === undefined && spans !== undefined
+            ? encodeTxResult(
+                height,
+                index,
+                indexed.tx,
+                spans.bytes,
+                valueOfSize,
+                spans.begins[index],
+                spans.ends[index],
+              )
+            : encodeTxResult(
+                height,
+                index,
+                indexed.tx,
+                indexed.resultBytes ?? ResponseDeliverTx.encode(indexed.result).finish(),
+                valueOfSize,
+              );
+        batches.bodies.put(scratch.positionKey(PREFIX_TX_BODY, heightBytes, index), body);
         putEventEntries(
           batch,
           keys,

@@ -4,7 +4,7 @@ import type { Event, ResponseDeliverTx } from "../../wire/generated/tendermint/a
 import type { ABCIResponses } from "../../wire/generated/tendermint/state/types.js";
 import type { Block } from "../../wire/generated/tendermint/types/block.js";
 import { rememberedTxHashes } from "../../wire/hashes.js";
-import { deliverTxBytes } from "../deliver-tx-bytes.js";
+import { deliverTxSpans, type ResultSpans } from "../deliver-tx-bytes.js";
 import { StoreError } from "../errors.js";
 
 export interface IndexedTx {
@@ -12,7 +12,7 @@ export interface IndexedTx {
   /** sha256(tx); computed when absent. */
   hash?: Uint8Array;
   result: ResponseDeliverTx;
-  /** ResponseDeliverTx.encode(result); encoded when absent. */
+  /** ResponseDeliverTx.encode(result); taken from the input's resultSpans, or encoded, when absent. */
   resultBytes?: Uint8Array;
 }
 
@@ -22,6 +22,8 @@ export interface HeightIndexInput {
   txs: readonly IndexedTx[];
   beginBlockEvents: readonly Event[];
   endBlockEvents: readonly Event[];
+  /** Where each tx's ResponseDeliverTx bytes are (by index in `txs`), for txs without resultBytes. */
+  resultSpans?: ResultSpans;
 }
 
 export function heightIndexInputFrom(block: Block, responses: ABCIResponses): HeightIndexInput {
@@ -34,7 +36,7 @@ export function heightIndexInputFrom(block: Block, responses: ABCIResponses): He
     );
   }
   // The results' bytes as the ABCI responses record was saved from (encoded once per height).
-  const resultBytes = deliverTxBytes(responses.deliverTxs);
+  const resultSpans = deliverTxSpans(responses.deliverTxs);
   // The hashes the block's data hash was computed from, when this block object was made or
   // checked here; otherwise (start-up repair) none: the indexer computes them a slice at a time,
   // off one long synchronous run.
@@ -45,9 +47,9 @@ export function heightIndexInputFrom(block: Block, responses: ABCIResponses): He
       tx,
       hash: hashes?.[i],
       result: responses.deliverTxs[i]!,
-      resultBytes: resultBytes[i]!,
     })),
     beginBlockEvents: responses.beginBlock?.events ?? [],
     endBlockEvents: responses.endBlock?.events ?? [],
+    resultSpans,
   };
 }
