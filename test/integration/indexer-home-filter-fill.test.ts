@@ -114,6 +114,7 @@ it("an index whose home filter gets crowded says so once, and the node warns wit
     assert.equal(told.length, 1, "said once");
     assert.equal(told[0]!.added, 82);
     assert.equal(told[0]!.bytes, 64);
+    assert.equal(told[0]!.capBytes, 64);
     assert.ok(told[0]!.falsePositiveRate >= 0.05);
 
     const lines: string[] = [];
@@ -124,15 +125,16 @@ it("an index whose home filter gets crowded says so once, and the node warns wit
     });
     logHomeFilterCrowded(log, {
       bytes: 16 * 1024 * 1024,
+      capBytes: 16 * 1024 * 1024,
       complete: true,
-      added: 21_500_000,
+      added: 13_900_000,
       falsePositiveRate: 0.05,
     });
     assert.equal(lines.length, 1);
     const line = JSON.parse(lines[0]!);
     assert.equal(line.level, "warn");
     assert.match(line._msg, /home filter crowded: raise db_tx_index_home_filter_mb/);
-    assert.equal(line.keys, 21_500_000);
+    assert.equal(line.keys, 13_900_000);
     assert.equal(line.mb, 16);
     assert.equal(line.falsePositivePercent, 5);
   } finally {
