@@ -3,9 +3,18 @@
 // Fills a filter with FILTER_BENCH_KEYS counts of random home keys, then times `mayHold` over as
 // many keys never added and `add`, in ns per key, and counts the "maybe"s (its false positives).
 // FILTER_BENCH_OTHER=<path of another home-filter.ts> (e.g. the base build's clone) runs the same
-// on that one in the same process, alternated, so the figures print side by side. In-process and
-// bounded (a few seconds per count); never fails on time.
+// on that one in the same process, alternated, so the figures print side by side.
+// FILTER_BENCH_FILL_KEYS=3000000 also writes that many home keys into a LevelDB in a temporary
+// folder and times what a restart does with them: the index's background fill of the filter
+// (event-indexer.ts fillHomeFilter, without the node's reopen gate). In-process and bounded (a
+// few seconds per count, ~10 s per million keys filled); never fails on time.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { EventIndexer } from "../../src/store/indexer/event-indexer.js";
+import { PREFIX_TX_HOMES } from "../../src/store/indexer/index-keys.js";
+import { openBinaryLevel } from "../../src/store/level-database.js";
 
 type FilterClass = new (
   bytes: number,
@@ -70,5 +79,38 @@ for (const count of COUNTS) {
     console.log(
       `${count} keys, ${name}: lookup of a key never added ${f(runs.map((r) => r.lookupNs))} ns, add ${f(runs.map((r) => r.addNs))} ns, false positives ${runs[0]!.falsePositivePercent.toFixed(3)} %, ${runs[0]!.mb.toFixed(2)} MB`,
     );
+  }
+}
+
+const FILL_KEYS = Number(process.env.FILTER_BENCH_FILL_KEYS ?? 0);
+if (FILL_KEYS > 0) {
+  const dir = mkdtempSync(join(tmpdir(), "home-filter-bench-"));
+  try {
+    const db = await openBinaryLevel(join(dir, "tx_index.db"));
+    const bodies = await openBinaryLevel(join(dir, "tx_index_bodies.db"));
+    const position = new Uint8Array(12);
+    const hashes = keys(FILL_KEYS, 0x2545f491);
+    for (let from = 0; from < FILL_KEYS; from += 10_000) {
+      const ops = hashes.slice(from, from + 10_000).map((hash) => {
+        const key = new Uint8Array(9);
+        key[0] = PREFIX_TX_HOMES;
+        key.set(hash, 1);
+        return { type: "put" as const, key, value: position };
+      });
+      await db.batch(ops);
+    }
+    await db.compactRange(Uint8Array.of(0), Uint8Array.of(0xff));
+    const indexer = await EventIndexer.open(db, { bodies, homeFilterBytes: CAP });
+    const started = performance.now();
+    const fill = await indexer.fillHomeFilter();
+    const ms = performance.now() - started;
+    const state = indexer.homeFilterState()!;
+    console.log(
+      `fill at a restart: ${fill.keys} home keys in ${Math.round(ms)} ms (${Math.round(fill.keys / (ms / 1000))} keys/s), ${(state.bytes / MB).toFixed(2)} MB of ${(state.capBytes / MB).toFixed(0)}, false positives ${(state.falsePositiveRate * 100).toFixed(3)} %`,
+    );
+    await db.close();
+    await bodies.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
