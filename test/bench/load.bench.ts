@@ -103,6 +103,12 @@ interface RssSample {
   anonMb: number;
   fileMb: number;
   heapMb: number;
+  /**
+   * The largest isolate's heap (the main thread's), MB: heapMb sums every isolate, the crypto
+   * workers' ~5 MB each included, so it reads ~10 MB above the main heap the idle collection
+   * (streams/idle-heap.ts) logs.
+   */
+  mainHeapMb?: number;
 }
 
 /** RSS, RssAnon and RssFile of a process in MB, from /proc/PID/status (zeros once it has exited). */
@@ -243,6 +249,10 @@ class BenchNode {
   readonly #heapOf = new Map<string, number>();
   /** V8's heap size, all isolates, after their latest GCs, MB: RSS minus this is native memory. */
   heapTotalMb = 0;
+  /** The largest isolate's heap size after its latest GC (the main thread's), MB. */
+  get mainHeapMb(): number {
+    return Math.round(Math.max(0, ...this.#heapOf.values()));
+  }
   tail = "";
   /** Set before start() to have the node's GC lines and the probe gathered (LOAD_TIMELINE). */
   timeline: LoadTimeline | undefined;
@@ -615,6 +625,7 @@ try {
   const startedRss = node.rssMb();
   await sleep(IDLE_BEFORE_SECONDS * 1000);
   const idleBefore = node.rssMb();
+  const idleBeforeHeap = `heap ${node.heapTotalMb}, main thread's ${node.mainHeapMb}`;
   // The idle node's own copies, so what a load leaves behind is read against them part by part.
   if (SMAPS_DIR) copySmaps(node.pid, join(SMAPS_DIR, "smaps-idle-before.txt"));
   if (HEAP_SNAPSHOT_DIR) await heapSnapshot(node.pid, HEAP_SNAPSHOT_DIR);
@@ -669,7 +680,7 @@ try {
   const after: RssSample[] = [];
   const afterSampling = setInterval(() => {
     const s = Math.round((performance.now() - t1) / 1000);
-    after.push({ s, ...memoryOf(node.pid), heapMb: node.heapTotalMb });
+    after.push({ s, ...memoryOf(node.pid), heapMb: node.heapTotalMb, mainHeapMb: node.mainHeapMb });
     if (SMAPS_DIR && AFTER_MARKS.includes(s)) copySmaps(node.pid, join(SMAPS_DIR, `smaps-after-${s}s.txt`));
   }, 1000);
   const drainDeadline = performance.now() + 60_000;
@@ -808,9 +819,12 @@ try {
       )} | peak ${summary.peakMb} MB | slope from ${summary.trendFromS} s: RSS ${summary.slopeMbPerMin.rss} MB/min (anon ${summary.slopeMbPerMin.anon}, file ${summary.slopeMbPerMin.file}, heap ${summary.slopeMbPerMin.heap}) | idle before ${idleBefore}, after ${idleAfter} MB`,
   );
   console.log(
-    `RSS after the load: ${
+    `RSS after the load (idle before: ${idleBeforeHeap}): ${
       Object.entries(afterMarks)
-        .map(([at, r]) => `${at} ${r.mb} MB (anon ${r.anonMb}, file ${r.fileMb}, heap ${r.heapMb})`)
+        .map(
+          ([at, r]) =>
+            `${at} ${r.mb} MB (anon ${r.anonMb}, file ${r.fileMb}, heap ${r.heapMb}, main thread's ${r.mainHeapMb})`,
+        )
         .join(" | ") || `none reached (LOAD_IDLE_SECONDS=${IDLE_SECONDS})`
     }`,
   );
