@@ -63,24 +63,24 @@ export const DB_TX_INDEX_WRITE_BUFFER_SIZE_MB_DEFAULT = 16;
  * (its index and filter blocks and the pages the kernel maps around them, ~70 KB of a 1-MB table),
  * so the open tables' share of RSS grows with the index until this − 10 of them are open. What
  * reads tx_index.db under load is a height's lookup of its txs' earlier homes, and with the home
- * filter (db_tx_index_home_filter_mb) only its false positives are read: 0.55 % of new txs at 6M
- * txs indexed with 16 MB, so a lookup that opens a table is rare and the table cache no longer decides
+ * filter (db_tx_index_home_filter_mb) only its false positives are read: 0.1 % of new txs at 6M txs
+ * indexed with 16 MB, so a lookup that opens a table is rare and the table cache no longer decides
  * a height's index time. With 100 the mapped tables stop growing at ~6 MB, near 2M txs indexed
  * (three to four minutes at 10,000 tx/s); with 400 they grew to 18 MB over ten minutes and on
- * (docs/storage.md, "Twenty-third pass"). Without the filter, or once it saturates (5 % false
- * positives at 13.9M txs with 16 MB, more after), every home is read again and a lookup past the open tables
+ * (docs/storage.md, "Twenty-third pass"). Without the filter, or once it saturates (8 % false
+ * positives at 25M txs with 16 MB), every home is read again and a lookup past the open tables
  * opens one: 400 then kept a 46k-tx height's index at ~2 s where 100 took ~7.5 s ("Nineteenth pass").
  */
 export const DB_TX_INDEX_MAX_OPEN_FILES_DEFAULT = 100;
 
 /**
- * db_tx_index_home_filter_mb's default: the most the in-memory filter of tx_index.db's home keys
- * (src/store/indexer/home-filter.ts) grows to. It answers "never indexed" for a new tx without a
- * LevelDB lookup; those lookups, one per committed tx, touched the index and filter blocks of the
+ * db_tx_index_home_filter_mb's default: the in-memory filter of tx_index.db's home keys
+ * (src/store/indexer/home-filter.ts), which answers "never indexed" for a new tx without a LevelDB
+ * lookup. Those lookups, one per committed tx, touched the index and filter blocks of the
  * database's mmapped tables, and the pages stayed resident: the file-backed growth of RSS under a
- * steady load (docs/storage.md "Memory"). It grows with its keys, ~2.5–5 bytes a key (3.75 MB at
- * 1M txs indexed), to 16 MB near 4M; with 4 probes a key a new tx is looked up anyway 0.3 % of
- * the time at 1M txs, 0.55 % at 6M (ten minutes at 10,000 tx/s), 1.6 % at 10M, 5 % at 13.9M.
+ * steady load (docs/storage.md "Memory"). 16 MB is 128M bits: with 4 probes a key, a new tx is
+ * looked up anyway 0.1 % of the time at 6M txs indexed (ten minutes at 10,000 tx/s), 1 % at 13M,
+ * 8 % at 25M. Its pages are taken as bits are set, all of them within the first few thousand txs.
  */
 export const DB_TX_INDEX_HOME_FILTER_MB_DEFAULT = 16;
 
@@ -195,7 +195,7 @@ export const BASE_KEYS = {
     "int",
     integer(0, 256),
     DB_TX_INDEX_HOME_FILTER_MB_DEFAULT,
-    "The most the in-memory filter of tx_index.db's home keys grows to, in MB (0: none): a height's index asks LevelDB for a tx's earlier home only when the filter says it may exist, so a new tx costs no read of the database's mapped tables; it grows with the index (3.75 MB at 1M txs) up to this, and past it its false positives rise (0.55 % at 6M txs with 16 MB, 5 % at 13.9M)",
+    "In-memory filter of tx_index.db's home keys, in MB (0: none): a height's index asks LevelDB for a tx's earlier home only when the filter says it may exist, so a new tx costs no read of the database's mapped tables; fixed size, its false positives rise as the index grows (0.1 % at 6M txs with 16 MB)",
     { rxbft: true },
   ),
   heap_growing_percent: key(

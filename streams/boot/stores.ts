@@ -56,10 +56,10 @@ export function logHomeFilterFill(log: Logger, fill: HomeFilterFill & { ms: numb
  */
 export function logHomeFilterCrowded(log: Logger, state: HomeFilterState): void {
   log.warn(
-    "tx index home filter crowded: raise db_tx_index_home_filter_mb (about 1 MB per 0.85M txs indexed keeps lookups under 5 % false positives)",
+    "tx index home filter crowded: raise db_tx_index_home_filter_mb (about 1 MB per 1.3M txs indexed keeps lookups under 5 % false positives)",
     {
       keys: state.added,
-      mb: Math.round((state.capBytes / 1024 / 1024) * 10) / 10,
+      mb: Math.round((state.bytes / 1024 / 1024) * 10) / 10,
       falsePositivePercent: Math.round(state.falsePositiveRate * 1000) / 10,
     },
   );

@@ -112,9 +112,9 @@ export interface EventIndexerOptions {
    */
   eventListThreshold?: number;
   /**
-   * Bytes the in-memory filter of tx_index.db's home keys grows to at most (home-filter.ts;
-   * config.toml's db_tx_index_home_filter_mb), which spares a height's index the LevelDB lookup of
-   * every new tx's home. 0 or absent: no filter. Over an index that already holds homes the filter answers
+   * Bytes of the in-memory filter of tx_index.db's home keys (home-filter.ts; config.toml's
+   * db_tx_index_home_filter_mb), which spares a height's index the LevelDB lookup of every new
+   * tx's home. 0 or absent: no filter. Over an index that already holds homes the filter answers
    * only once fillHomeFilter has read them all; until then every home is looked up.
    */
   homeFilterBytes?: number;
@@ -127,9 +127,7 @@ export interface EventIndexerOptions {
 
 /** The home filter's state (homeFilterState). */
 export interface HomeFilterState {
-  /** Allocated so far: it grows with its keys (home-filter.ts) up to capBytes. */
   bytes: number;
-  capBytes: number;
   complete: boolean;
   added: number;
   falsePositiveRate: number;
@@ -389,7 +387,6 @@ export class EventIndexer implements HeightIndexer {
     if (filter === undefined) return undefined;
     return {
       bytes: filter.bytes,
-      capBytes: filter.capBytes,
       complete: filter.complete,
       added: filter.added,
       falsePositiveRate: filter.falsePositiveRate(),
