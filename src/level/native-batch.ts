@@ -162,38 +162,8 @@ export class NativeBatch {
     }
     return filling.write(sync);
   }
-
-  /**
-   * write's one atomic LevelDB write, the batch filled `piece` operations at a time with `pause()`
-   * awaited between pieces: for a caller on the node's thread with tens of thousands of writes.
-   * The batch is in use from the call until the returned promise settles.
-   */
-  async writeInPieces(
-    operations: BatchOperations,
-    sync: boolean,
-    piece: number,
-    pause: () => Promise<void>,
-  ): Promise<void> {
-    const filling = this.begin();
-    const n = operations.keys.length;
-    try {
-      for (let from = 0; from < n; from += piece) {
-        if (from > 0) await pause();
-        fillRange(filling, operations, from, Math.min(n, from + piece));
-      }
-    } catch (error) {
-      filling.abandon();
-      throw error;
-    }
-    return filling.write(sync);
-  }
 }
 
-/**
- * A native batch being filled as the caller goes (NativeBatch.begin): each put and del copies its
- * bytes into LevelDB's WriteBatch at once, so the caller may build every key in one reused buffer.
- * Ends with `write` or `abandon`; the database's batch is busy until then.
- */
 /** Operations [from, to) put (or deleted, for an undefined value) into `filling`. */
 function fillRange(filling: FillingBatch, operations: BatchOperations, from: number, to: number): void {
   const { keys, values } = operations;
@@ -204,6 +174,11 @@ function fillRange(filling: FillingBatch, operations: BatchOperations, from: num
   }
 }
 
+/**
+ * A native batch being filled as the caller goes (NativeBatch.begin): each put and del copies its
+ * bytes into LevelDB's WriteBatch at once, so the caller may build every key in one reused buffer.
+ * Ends with `write` or `abandon`; the database's batch is busy until then.
+ */
 export class FillingBatch {
   bytes = 0;
   #open = true;
