@@ -1,6 +1,7 @@
 // A consensus state to drive the gossip reducer with: four validators of power 1 at a height, with
 // the votes, proposal and parts a test gives (unsigned: the gossip never verifies, consensus does).
 import { DEFAULT_CONSENSUS_CONFIG } from "../../src/consensus/config.js";
+import { bitsToWire } from "../../src/consensus/gossip/bit-array.js";
 import type {
   ConsensusMessage,
   GossipEffect,
@@ -91,6 +92,18 @@ export const T = START_MS + 5000;
 export const PEER = "aa".repeat(20);
 
 /** A peer's NewRoundStep announcement (its start time unused by the gossip). */
+/** A NewValidBlock of height 5, round 0 for SPLIT's part set: the part bits a peer says it holds. */
+export const newValidBlock = (bits: number[], isCommit = false): ConsensusMessage => ({
+  $case: "newValidBlock",
+  newValidBlock: {
+    height: 5n,
+    round: 0,
+    blockPartSetHeader: SPLIT.header,
+    blockParts: bitsToWire(Uint8Array.from(bits)),
+    isCommit,
+  },
+});
+
 export const nrs = (height: bigint, round: number, step: number, lastCommitRound = 0): ConsensusMessage => ({
   $case: "newRoundStep",
   newRoundStep: { height, round, step, secondsSinceStartTime: 0n, lastCommitRound },

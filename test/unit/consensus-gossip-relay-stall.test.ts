@@ -4,7 +4,7 @@
 // hold for them outside the commit. Our own proposal's parts go at once.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { bitsFromWire, bitsToWire } from "../../src/consensus/gossip/bit-array.js";
+import { bitsFromWire } from "../../src/consensus/gossip/bit-array.js";
 import { type ConsensusMessage, DEFAULT_GOSSIP_CONFIG } from "../../src/consensus/gossip/index.js";
 import { RoundStep } from "../../src/consensus/round-step.js";
 import type { ConsensusState } from "../../src/consensus/state.js";
@@ -12,13 +12,13 @@ import {
   broadcasts,
   Driver,
   from,
+  newValidBlock,
   nrs,
   OUR_TURN,
   ourState,
   PEER,
   partsWith,
   proposalAt,
-  SPLIT,
   sends,
   T,
   THEIR_TURN,
@@ -26,16 +26,7 @@ import {
 
 const STALL = DEFAULT_GOSSIP_CONFIG.relayAfterStallMs;
 
-const hint = (bits: number[], isCommit = false): ConsensusMessage => ({
-  $case: "newValidBlock",
-  newValidBlock: {
-    height: 5n,
-    round: 0,
-    blockPartSetHeader: SPLIT.header,
-    blockParts: bitsToWire(Uint8Array.from(bits)),
-    isCommit,
-  },
-});
+const hint = newValidBlock;
 
 const partIndices = (messages: readonly ConsensusMessage[]) =>
   messages.flatMap((m) => (m.$case === "blockPart" ? [m.blockPart.part.index] : []));

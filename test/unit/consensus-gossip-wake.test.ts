@@ -12,13 +12,13 @@ import {
   BLOCK_ID,
   Driver,
   from,
+  newValidBlock,
   nrs,
   ourState,
   PEER,
   partsWith,
   prevote,
   proposalAt,
-  SPLIT,
   T,
   votesOf,
 } from "./consensus-gossip-fixture.js";
@@ -86,20 +86,7 @@ test("a peer's proposal wakes the data routine; a proposal with a POL round, the
 test("NewValidBlock: the parts we knew of, again, wake nothing; at the commit, a part we thought it held and it lacks wakes the data routine", () => {
   const d = settled();
   const nvb = (bits: number[], nowMs: number, isCommit = false) =>
-    from(
-      d,
-      {
-        $case: "newValidBlock",
-        newValidBlock: {
-          height: 5n,
-          round: 0,
-          blockPartSetHeader: SPLIT.header,
-          blockParts: bitsToWire(Uint8Array.from(bits)),
-          isCommit,
-        },
-      },
-      nowMs,
-    );
+    from(d, newValidBlock(bits, isCommit), nowMs);
   nvb([1, 1, 0], T + 10);
   assert.deepEqual(ran(d, T + 10), { data: true, votes: false }, "a part set newly known");
   nvb([1, 1, 1], T + 20);
