@@ -165,7 +165,12 @@ export class NativeBatch {
 }
 
 /** Operations [from, to) put (or deleted, for an undefined value) into `filling`. */
-function fillRange(filling: FillingBatch, operations: BatchOperations, from: number, to: number): void {
+export function fillRange(
+  filling: FillingBatch,
+  operations: BatchOperations,
+  from: number,
+  to: number,
+): void {
   const { keys, values } = operations;
   for (let i = from; i < to; i++) {
     const value = values[i];

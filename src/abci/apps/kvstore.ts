@@ -5,7 +5,7 @@
 // touches memory; the block's writes and the app state go to disk in one batch at Commit.
 import { ClassicLevel } from "classic-level";
 import { addressOf as validatorAddress } from "../../crypto/hash.js";
-import { type FillingBatch, nativeBatchOf, writeOperations } from "../../level/native-batch.js";
+import { type FillingBatch, fillRange, nativeBatchOf, writeOperations } from "../../level/native-batch.js";
 import { nextTurn } from "../../next-turn.js";
 import type {
   RequestBeginBlock,
@@ -116,6 +116,10 @@ class PrefixedKeys {
   }
 }
 
+/** A pending tx's value: after its "=" at `keyEnd`, or the whole tx when it is its own key. */
+const valueAfterKey = (tx: Uint8Array, keyEnd: number): Uint8Array =>
+  keyEnd === tx.length ? tx : tx.subarray(keyEnd + 1);
+
 /** Map key for bytes: latin1 keeps one char per byte, so distinct bytes give distinct strings. */
 const mapKey = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("latin1");
 
@@ -135,7 +139,7 @@ export function kvKeyOf(tx: Uint8Array): Uint8Array {
 
 /** The value a kvstore tx writes, given its key from kvKeyOf. */
 export function kvValueOf(tx: Uint8Array, key: Uint8Array): Uint8Array {
-  return key === tx ? tx : tx.subarray(key.length + 1);
+  return valueAfterKey(tx, key.length);
 }
 
 export class KvstoreApplication extends NoopApplication {
@@ -316,13 +320,8 @@ export class KvstoreApplication extends NoopApplication {
         if (from > 0) await nextTurn();
         this.putTxWrites(filling, from, Math.min(txs, from + COMMIT_PIECE));
       }
-      const keys = this.pendingKeys;
-      const values = this.pendingValues;
-      for (let i = 0; i < keys.length; i++) {
-        const value = values[i];
-        if (value === undefined) filling.del(keys[i]!);
-        else filling.put(keys[i]!, value);
-      }
+      const others = { keys: this.pendingKeys, values: this.pendingValues };
+      fillRange(filling, others, 0, others.keys.length);
     } catch (error) {
       filling.abandon();
       throw error;
@@ -337,7 +336,7 @@ export class KvstoreApplication extends NoopApplication {
     for (let i = from; i < to; i++) {
       const tx = txs[i]!;
       const keyEnd = keyEnds[i]!;
-      filling.put(this.keyScratch.of(tx, keyEnd), keyEnd === tx.length ? tx : tx.subarray(keyEnd + 1));
+      filling.put(this.keyScratch.of(tx, keyEnd), valueAfterKey(tx, keyEnd));
     }
   }
 
@@ -350,7 +349,7 @@ export class KvstoreApplication extends NoopApplication {
       const tx = txs[i]!;
       const keyEnd = this.pendingKeyEnds[i]!;
       keys.push(concat(KV_PREFIX, tx.subarray(0, keyEnd)));
-      values.push(keyEnd === tx.length ? tx : tx.subarray(keyEnd + 1));
+      values.push(valueAfterKey(tx, keyEnd));
     }
     keys.push(...this.pendingKeys);
     values.push(...this.pendingValues);

@@ -547,24 +547,25 @@ export class EventIndexer implements HeightIndexer {
           lists.drop(earlierHere);
         }
         group.push(index);
-        const body =
-          indexed.resultBytes === undefined && spans !== undefined
-            ? encodeTxResult(
-                height,
-                index,
-                indexed.tx,
-                spans.bytes,
-                valueOfSize,
-                spans.begins[index],
-                spans.ends[index],
-              )
-            : encodeTxResult(
-                height,
-                index,
-                indexed.tx,
-                indexed.resultBytes ?? ResponseDeliverTx.encode(indexed.result).finish(),
-                valueOfSize,
-              );
+        // The result's bytes: given with the tx, else its span of the responses record, else encoded.
+        let result = indexed.resultBytes;
+        let from = 0;
+        let to: number | undefined;
+        if (result === undefined && spans !== undefined) {
+          result = spans.bytes;
+          from = spans.begins[index]!;
+          to = spans.ends[index]!;
+        }
+        result ??= ResponseDeliverTx.encode(indexed.result).finish();
+        const body = encodeTxResult(
+          height,
+          index,
+          indexed.tx,
+          result,
+          valueOfSize,
+          from,
+          to ?? result.length,
+        );
         batches.bodies.put(scratch.positionKey(PREFIX_TX_BODY, heightBytes, index), body);
         putEventEntries(
           batch,
