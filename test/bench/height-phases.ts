@@ -5,23 +5,9 @@
 // signing path or the gossip can be read hop by hop (docs/network.md "Where a height goes").
 //
 //   node --import tsx test/bench/height-phases.ts <home>... [--from H] [--to H]
-import { SignedMsgType } from "../../src/wire/generated/tendermint/types/types.js";
-import { heightRangeArgs, quantile, walkLoggedSteps } from "./consensus-log-walk.js";
+import { firstMarksByHeight, heightRangeArgs, quantile, type SigningMark } from "./consensus-log-walk.js";
 
-type Mark =
-  | "newHeight"
-  | "proposalReceived"
-  | "blockComplete"
-  | "validateAsked"
-  | "blockValidated"
-  | "proposalSignAsked"
-  | "proposalSigned"
-  | "prevoteAsked"
-  | "prevoteSigned"
-  | "precommitAsked"
-  | "precommitSigned"
-  | "commit"
-  | "executed";
+type Mark = SigningMark | "proposalReceived" | "validateAsked" | "commit" | "executed";
 
 /** Consecutive marks: a phase is the time from the first to the second. */
 const PHASES: [Mark, Mark, string][] = [
@@ -63,21 +49,10 @@ function mean(xs: number[]): number {
 }
 
 async function marksOf(home: string, hops: Hops): Promise<Map<number, Partial<Record<Mark, number>>>> {
-  const byHeight = new Map<number, Partial<Record<Mark, number>>>();
-  await walkLoggedSteps(home, (step, at) => {
+  return firstMarksByHeight<Exclude<Mark, SigningMark>>(home, (step, at, first) => {
     const input = step.input;
-    const height = Number(step.before.height);
-    const marks = byHeight.get(height) ?? {};
-    byHeight.set(height, marks);
-    const first = (m: Mark) => {
-      if (marks[m] === undefined) marks[m] = at;
-    };
-    if (input.type === "TimeoutElapsed" && step.before.step !== step.after.step && step.after.round === 0)
-      first("newHeight");
-    if (input.type === "ProposalSigned") {
-      first("proposalSigned");
+    if (input.type === "ProposalSigned")
       hops.signed.set(`${input.proposal.height}/${input.proposal.round}/proposal`, at);
-    }
     if (input.type === "ProposalReceived" && input.proposal.round === 0) {
       first("proposalReceived");
       const k = `${input.proposal.height}/${input.proposal.round}/proposal`;
@@ -86,25 +61,12 @@ async function marksOf(home: string, hops: Hops): Promise<Map<number, Partial<Re
     if (input.type === "VoteSigned") hops.signed.set(voteKey(input.vote), at);
     if (input.type === "VoteReceived" && !hops.received.has(voteKey(input.vote)))
       hops.received.set(voteKey(input.vote), at);
-    if (
-      step.before.proposalBlock === undefined &&
-      step.after.proposalBlock !== undefined &&
-      step.after.round === 0
-    )
-      first("blockComplete");
-    if (input.type === "BlockValidated") first("blockValidated");
-    if (input.type === "VoteSigned")
-      first(input.vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? "prevoteSigned" : "precommitSigned");
     if (input.type === "BlockExecuted") first("executed");
     for (const e of step.effects) {
-      if (e.type === "SignProposal") first("proposalSignAsked");
-      if (e.type === "SignVote")
-        first(e.vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? "prevoteAsked" : "precommitAsked");
       if (e.type === "CommitBlock") first("commit");
       if (e.type === "ValidateBlock") first("validateAsked");
     }
   });
-  return byHeight;
 }
 
 async function main(): Promise<void> {

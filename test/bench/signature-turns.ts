@@ -15,8 +15,7 @@
 // them (the sampler's 1 ms resolution): what an answer that became ready inside the window could
 // have waited behind at most. SIGNATURE_TURNS_WINDOWS=<file> writes the windows as JSON too.
 import { writeFileSync } from "node:fs";
-import { SignedMsgType } from "../../src/wire/generated/tendermint/types/types.js";
-import { heightRangeArgs, quantile, walkLoggedSteps } from "./consensus-log-walk.js";
+import { firstMarksByHeight, heightRangeArgs, quantile, type SigningMark } from "./consensus-log-walk.js";
 
 // The shared readers are plain .mjs with no declarations: imported by a computed name and typed here.
 const reader: string = "./cpu-profile-read.mjs";
@@ -71,42 +70,21 @@ interface Window {
 }
 
 async function windowsOf(home: string, from: number, to: number): Promise<Window[]> {
-  const marks = new Map<number, Record<string, number>>();
-  await walkLoggedSteps(home, (step, at) => {
-    const input = step.input;
-    const height = Number(step.before.height);
-    const m = marks.get(height) ?? {};
-    marks.set(height, m);
-    const first = (name: string) => {
-      if (m[name] === undefined) m[name] = at;
-    };
-    if (input.type === "TimeoutElapsed" && step.before.step !== step.after.step && step.after.round === 0)
-      first("newHeight");
-    if (step.before.proposalBlock === undefined && step.after.proposalBlock !== undefined) first("complete");
-    if (input.type === "BlockValidated") first("validated");
-    if (input.type === "ProposalSigned") first("proposalSigned");
-    if (input.type === "VoteSigned")
-      first(input.vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? "prevoteSigned" : "precommitSigned");
-    for (const e of step.effects) {
-      if (e.type === "SignProposal") first("proposalAsked");
-      if (e.type === "SignVote")
-        first(e.vote.type === SignedMsgType.SIGNED_MSG_TYPE_PREVOTE ? "prevoteAsked" : "precommitAsked");
-    }
-  });
+  const marks = await firstMarksByHeight(home);
   const out: Window[] = [];
   for (const [height, m] of marks) {
     if (height < from || height > to) continue;
-    const proposer = m.proposalAsked !== undefined;
-    const pairs: [Kind, string, string][] = [
+    const proposer = m.proposalSignAsked !== undefined;
+    const pairs: [Kind, SigningMark, SigningMark][] = [
       ["prevote asked → signed", "prevoteAsked", "prevoteSigned"],
       ["precommit asked → signed", "precommitAsked", "precommitSigned"],
-      ["proposal asked → signed", "proposalAsked", "proposalSigned"],
+      ["proposal asked → signed", "proposalSignAsked", "proposalSigned"],
     ];
     if (!proposer)
       pairs.push(
-        ["NewHeight → block complete (non-proposer)", "newHeight", "complete"],
-        ["block complete → validated (non-proposer)", "complete", "validated"],
-        ["validated → prevote asked (non-proposer)", "validated", "prevoteAsked"],
+        ["NewHeight → block complete (non-proposer)", "newHeight", "blockComplete"],
+        ["block complete → validated (non-proposer)", "blockComplete", "blockValidated"],
+        ["validated → prevote asked (non-proposer)", "blockValidated", "prevoteAsked"],
       );
     for (const [kind, a, b] of pairs)
       if (m[a] !== undefined && m[b] !== undefined && m[b]! >= m[a]!)
