@@ -49,8 +49,42 @@ export class NodeLifecycle {
     void this.shutdown({ exitCode, reason });
   };
 
-  /** Closes what was opened so far (a start that failed); errors are logged, never thrown. */
-  async cleanUp(): Promise<void> {
+  /**
+   * Unwinds a start that failed or was called off (a signal), as a stop does but without its log
+   * lines: by then consensus may be running and writing, so closing the stores under it (the
+   * order a bare close would take) could free them mid-write. A stop or halt already under way is
+   * awaited instead.
+   */
+  async unwindStart(): Promise<void> {
+    await this.end({ exitCode: 0, reason: "the start was unwound" }, false);
+  }
+
+  shutdown(exit: NodeExit): Promise<NodeExit> {
+    return this.end(exit, true);
+  }
+
+  private end(exit: NodeExit, logged: boolean): Promise<NodeExit> {
+    if (this.stopping) return this.stopping;
+    this.stopping = (async () => {
+      this.running?.unsubscribe();
+      if (logged && exit.exitCode !== 0)
+        this.log.error("node halted", { reason: exit.reason, exitCode: exit.exitCode });
+      else if (logged) this.log.info("stopping node");
+      // The step under way finishes (a half-written height is repaired at start anyway), and so
+      // does what it registers while it ends: a commit under way registers its state save behind
+      // it only as it returns, after this wait began. Nothing new starts once the loops are
+      // unsubscribed (block sync refuses new blocks while stopping), so the set drains.
+      while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+      await this.closeAll();
+      if (logged) this.log.info("node stopped", { exitCode: exit.exitCode });
+      this.resolveStopped(exit);
+      return exit;
+    })();
+    return this.stopping;
+  }
+
+  /** Closes what was opened, latest first; errors are logged, never thrown. */
+  private async closeAll(): Promise<void> {
     for (const close of this.cleanups.reverse()) {
       try {
         await close();
@@ -59,25 +93,5 @@ export class NodeLifecycle {
       }
     }
     this.cleanups.length = 0;
-  }
-
-  shutdown(exit: NodeExit): Promise<NodeExit> {
-    if (this.stopping) return this.stopping;
-    this.stopping = (async () => {
-      this.running?.unsubscribe();
-      if (exit.exitCode !== 0)
-        this.log.error("node halted", { reason: exit.reason, exitCode: exit.exitCode });
-      else this.log.info("stopping node");
-      // The step under way finishes (a half-written height is repaired at start anyway), and so
-      // does what it registers while it ends: a commit under way registers its state save behind
-      // it only as it returns, after this wait began. Nothing new starts once the loops are
-      // unsubscribed (block sync refuses new blocks while stopping), so the set drains.
-      while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
-      await this.cleanUp();
-      this.log.info("node stopped", { exitCode: exit.exitCode });
-      this.resolveStopped(exit);
-      return exit;
-    })();
-    return this.stopping;
   }
 }

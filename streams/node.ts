@@ -42,7 +42,7 @@ export async function startNode(prepared: PreparedNode, options: StartNodeOption
   try {
     return await assemble(prepared, options, life);
   } catch (error) {
-    await life.cleanUp();
+    await life.unwindStart();
     throw error;
   }
 }
@@ -57,6 +57,9 @@ async function assemble(
   const clock = options.clock ?? monotonicClock();
   const scheduler = options.scheduler ?? asyncScheduler;
   const { halt } = life;
+  // A stop asked for while starting (a signal) unwinds the start at the next stage: startNode's
+  // catch closes what was opened, and the caller sees the abort.
+  const stillWanted = () => options.signal?.throwIfAborted();
 
   const { stores, report } = await openNodeStores(
     paths.dataDir,
@@ -64,6 +67,7 @@ async function assemble(
     log.store,
   );
   life.onCleanup(() => stores.close());
+  stillWanted();
   const app = await connectApp({
     proxyApp: config.proxy_app,
     dataDir: paths.dataDir,
@@ -75,9 +79,11 @@ async function assemble(
   });
   life.onCleanup(() => app.close());
   const shaken = await handshakeApp(app, genesis, stores, report, log);
+  stillWanted();
   const height = shaken.state.lastBlockHeight;
   const { wal, earlier } = await openConsensusLog(dirname(paths.walFile), height, log.wal);
   life.onCleanup(() => wal.close());
+  stillWanted();
   const signer = await openSigner({
     key: prepared.privValidatorKey,
     stateFile: paths.privValidatorStateFile,
@@ -100,6 +106,7 @@ async function assemble(
     { ...(peerMetrics ? { metrics: peerMetrics.sink } : {}), onFault: halt, holdDeliveries: true },
   );
   life.onCleanup(() => peers.stop());
+  stillWanted();
 
   // The evidence pool, durable in data/evidence.db (boot/evidence-pool.ts), in the projections.
   const recent = new RecentBlocks(RECENT_BLOCKS_KEPT);
@@ -110,6 +117,7 @@ async function assemble(
     level: levelMemoryOf(config),
   });
   life.onCleanup(() => evidencePool.close());
+  stillWanted();
   const projections = createNodeProjections(shaken.state, log.consensus, {
     recent,
     evidence: evidencePool.holder,
@@ -171,6 +179,7 @@ async function assemble(
     metrics: metrics?.metrics,
   });
   blocksyncNow = blocksync;
+  stillWanted();
   // Every reactor and the consensus hand-off are subscribed: peers' joins and messages flow.
   peers.startDelivery();
   wal.flushEvery(scheduler);
@@ -190,5 +199,6 @@ async function assemble(
     catchingUp: () => blocksync.syncing,
   });
   if (options.rpc ?? true) await serveRpc(handle, prepared.home, life, log.rpc, options.rpcBackend, metrics);
+  stillWanted();
   return handle;
 }

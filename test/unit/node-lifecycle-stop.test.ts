@@ -4,6 +4,7 @@
 // save, the stores would hold block = state + 1 after a clean stop.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { Subscription } from "rxjs";
 import { createLogger } from "../../src/logger/index.js";
 import { StateSaveTail } from "../../streams/effects/state-save-tail.js";
 import { NodeLifecycle } from "../../streams/node-lifecycle.js";
@@ -52,5 +53,26 @@ describe("node lifecycle: a stop waits for work registered while it waits", () =
     void life.track(link(1));
     await life.shutdown({ exitCode: 0, reason: "stop requested" });
     assert.deepEqual(order, ["link 1", "link 2", "link 3", "closed"]);
+  });
+
+  it("unwinds a start the way it stops: loops unsubscribed and work ended before anything closes", async () => {
+    const life = new NodeLifecycle(silent);
+    const order: string[] = [];
+    life.onCleanup(() => {
+      order.push("stores closed");
+    });
+    life.onCleanup(() => {
+      order.push("peers closed");
+    });
+    life.run(new Subscription(() => order.push("loops unsubscribed")));
+    const write = deferred();
+    void life.track(write.promise.then(() => order.push("write ended")));
+    const unwound = life.unwindStart();
+    await settle();
+    assert.deepEqual(order, ["loops unsubscribed"], "nothing closed while a write is under way");
+    write.resolve();
+    await unwound;
+    assert.deepEqual(order, ["loops unsubscribed", "write ended", "peers closed", "stores closed"]);
+    assert.equal(life.isStopping, true, "a halt after the unwind does not close things twice");
   });
 });
