@@ -148,9 +148,13 @@ export function applyNewValidBlock(
   const known = ps.proposalParts;
   // Outside the commit, a NewValidBlock for the part set we already track adds to what we believe
   // it holds: rxbft peers send one as their parts arrive (announce.ts), while parts we sent are
-  // still on their way, and replacing our bits with theirs would send those parts again.
+  // still on their way, and replacing our bits with theirs would send those parts again. One with
+  // no part is a fresh part set, never such a hint: CometBFT v0.34 sends it (IsCommit false, its
+  // step not yet Commit) when it starts collecting a block it lacks, having dropped every part
+  // that came before, so it replaces ours and those parts go again.
   if (
     !isCommit &&
+    hasAnyBit(parts) &&
     known !== undefined &&
     ps.proposalHeader !== undefined &&
     sameHeader(ps.proposalHeader, header)
@@ -165,6 +169,11 @@ export function applyNewValidBlock(
   next.proposalHeader = header;
   next.proposalParts = parts;
   return next;
+}
+
+function hasAnyBit(bits: Bits): boolean {
+  for (let i = 0; i < bits.length; i++) if (bits[i] === 1) return true;
+  return false;
 }
 
 /** `a` with every bit of `b` set too (the same array when `b` adds none; `b` may be shorter). */
