@@ -2,13 +2,11 @@
 // bytes) ‖ padding to 1028 bytes, sealed with ChaCha20-Poly1305 under a 12-byte nonce whose
 // bytes 4..11 are a little-endian 64-bit counter (bytes 0..3 stay zero). One counter per
 // direction, incremented after each frame, fatal at 2^64 − 1.
-// node:crypto cannot reuse a cipher object: after final() it refuses more input and it takes no
-// new nonce, so each frame still needs its own. What is per direction is the key, imported once
-// as a KeyObject (a raw key is imported again by every createCipheriv; ~16 % of a frame's seal in
-// a micro-benchmark, docs/network.md).
+// The cipher is libsodium's (chacha20-poly1305.ts says why not node:crypto's): one per direction,
+// its key set once.
 
-import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from "node:crypto";
 import { P2pError } from "../errors.js";
+import { ChaCha20Poly1305 } from "./chacha20-poly1305.js";
 
 export const DATA_MAX_SIZE = 1024;
 export const DATA_LEN_SIZE = 4;
@@ -45,12 +43,12 @@ class NonceCounter {
 }
 
 export class FrameSealer {
-  private readonly key: KeyObject;
+  private readonly cipher: ChaCha20Poly1305;
   readonly counter = new NonceCounter();
   private readonly plain = Buffer.alloc(TOTAL_FRAME_SIZE);
 
   constructor(key: Uint8Array) {
-    this.key = createSecretKey(key);
+    this.cipher = new ChaCha20Poly1305(key, TOTAL_FRAME_SIZE);
   }
 
   /** Seals `data` into ⌈n/1024⌉ frames (nothing for n = 0), returned as one buffer. */
@@ -63,14 +61,7 @@ export class FrameSealer {
       this.plain.set(chunk, DATA_LEN_SIZE);
       // Zero padding: Go may send stale bytes there, we send zeros and never check them.
       if (chunk.length < DATA_MAX_SIZE) this.plain.fill(0, DATA_LEN_SIZE + chunk.length);
-      const cipher = createCipheriv("chacha20-poly1305", this.key, this.counter.nonce, {
-        authTagLength: AEAD_TAG_SIZE,
-      });
-      const at = i * SEALED_FRAME_SIZE;
-      const body = cipher.update(this.plain);
-      body.copy(out, at);
-      cipher.final();
-      cipher.getAuthTag().copy(out, at + TOTAL_FRAME_SIZE);
+      this.cipher.seal(this.plain, this.counter.nonce, out, i * SEALED_FRAME_SIZE);
       this.counter.increment();
     }
     return out;
@@ -78,11 +69,11 @@ export class FrameSealer {
 }
 
 export class FrameOpener {
-  private readonly key: KeyObject;
+  private readonly cipher: ChaCha20Poly1305;
   readonly counter = new NonceCounter();
 
   constructor(key: Uint8Array) {
-    this.key = createSecretKey(key);
+    this.cipher = new ChaCha20Poly1305(key, TOTAL_FRAME_SIZE);
   }
 
   /** Opens one 1044-byte sealed frame and returns its chunk: a plain Uint8Array view of a fresh buffer. */
@@ -93,14 +84,8 @@ export class FrameOpener {
         `sealed frame is ${sealed.length} bytes, expected ${SEALED_FRAME_SIZE}`,
       );
     }
-    const decipher = createDecipheriv("chacha20-poly1305", this.key, this.counter.nonce, {
-      authTagLength: AEAD_TAG_SIZE,
-    });
-    decipher.setAuthTag(sealed.subarray(TOTAL_FRAME_SIZE));
-    const plain = decipher.update(sealed.subarray(0, TOTAL_FRAME_SIZE));
-    try {
-      decipher.final();
-    } catch {
+    const plain = this.cipher.open(sealed, this.counter.nonce);
+    if (plain === undefined) {
       // Wrong key, tampered bytes, or a replayed/reordered frame (its nonce no longer matches).
       throw new P2pError(
         "P2P_BAD_MAC",
@@ -108,11 +93,11 @@ export class FrameOpener {
       );
     }
     this.counter.increment();
-    const length = plain.readUInt32LE(0);
+    const length = (plain[0]! | (plain[1]! << 8) | (plain[2]! << 16) | (plain[3]! << 24)) >>> 0;
     if (length > DATA_MAX_SIZE) {
       throw new P2pError("P2P_BAD_FRAME", `frame chunk length ${length} is greater than ${DATA_MAX_SIZE}`);
     }
-    // Not plain.subarray: that is a Buffer, and the messages cut from this chunk are views of it.
+    // A plain Uint8Array view: the messages cut from this chunk are views of it.
     return new Uint8Array(plain.buffer, plain.byteOffset + DATA_LEN_SIZE, length);
   }
 }
