@@ -16,6 +16,7 @@ import _m0 from "protobufjs/minimal.js";
 import { type Event, ResponseDeliverTx } from "../wire/generated/tendermint/abci/types.js";
 import { ABCIResponses } from "../wire/generated/tendermint/state/types.js";
 import { field1ItemsInPieces } from "../wire/repeated-bytes-in-pieces.js";
+import { isSelfEncodedDeliverTx } from "../wire/self-encoded-deliver-tx.js";
 import { varintLength, writeVarint } from "../wire/varint-bytes.js";
 
 /**
@@ -284,8 +285,12 @@ export function encodeDeliverTx(result: ResponseDeliverTx): Uint8Array {
   return out;
 }
 
-/** The result's size as writeDeliverTx writes it; -1 for a result left to the generated encoder. */
+/**
+ * The result's size as writeDeliverTx writes it; -1 for a result left to the generated encoder.
+ * A result that writes itself (src/wire/self-encoded-deliver-tx.ts) is asked, not walked.
+ */
 function handSize(result: ResponseDeliverTx): number {
+  if (isSelfEncodedDeliverTx(result)) return result.encodedLength();
   const { code, data, log, info, gasWanted, gasUsed, events, codespace } = result;
   if (
     !asciiOnly(log) ||
@@ -313,6 +318,7 @@ function handSize(result: ResponseDeliverTx): number {
 
 /** Writes a result handSize took at `at` of `out`; returns the next position. */
 function writeDeliverTx(result: ResponseDeliverTx, out: Uint8Array, at: number): number {
+  if (isSelfEncodedDeliverTx(result)) return result.encodeInto(out, at);
   const { code, data, log, info, gasWanted, gasUsed, events, codespace } = result;
   const wanted = Number(gasWanted);
   const used = Number(gasUsed);

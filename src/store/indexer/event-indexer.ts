@@ -14,7 +14,7 @@ import { type BinaryLevel, LevelBatch } from "../level-database.js";
 import { decodeStored, encodeMessage } from "../proto-codec.js";
 import { type Composite, EventListRemovals, HeightEventLists } from "./event-lists.js";
 import { BLOCK_DOCUMENT, type IndexedDocument, TX_DOCUMENT } from "./event-match.js";
-import type { HeightIndexInput } from "./height-index-input.js";
+import type { HeightIndexInput, IndexedTx, IndexedTxColumns } from "./height-index-input.js";
 import { HomeFilter } from "./home-filter.js";
 import { HomeGroups } from "./home-groups.js";
 import {
@@ -484,7 +484,12 @@ export class EventIndexer implements HeightIndexer {
     const values = this.#valueScratch;
     const valueOfSize = (size: number) => values.take(size);
     const heightBytes = encodeHeight(height);
-    const txs = input.txs;
+    const columns: IndexedTxColumns & { readonly resultBytes?: readonly (Uint8Array | undefined)[] } =
+      input.columns ?? columnsOf(input.txs);
+    const txs = columns.txs;
+    const results = columns.results;
+    const knownHashes = columns.hashes;
+    const givenBytes = columns.resultBytes;
     const spans =
       input.resultSpans !== undefined && input.resultSpans.begins.length === txs.length
         ? input.resultSpans
@@ -496,7 +501,7 @@ export class EventIndexer implements HeightIndexer {
     for (let start = 0; start < txs.length; start += INDEX_SLICE_TXS) {
       if (start > 0) await nextTurn();
       const end = Math.min(txs.length, start + INDEX_SLICE_TXS);
-      for (let i = start; i < end; i++) hashes[i] = txs[i]!.hash ?? sha256(txs[i]!.tx);
+      for (let i = start; i < end; i++) hashes[i] = knownHashes?.[i] ?? sha256(txs[i]!);
     }
     // Earlier homes of these txs are looked up while this height's entries are built, and so are
     // bodies at this height past its last tx (left by an interrupted `removeHeight` of a block
@@ -534,7 +539,6 @@ export class EventIndexer implements HeightIndexer {
       if (txs.length > INDEX_SLICE_TXS) await nextTurn();
       const end = Math.min(txs.length, start + INDEX_SLICE_TXS);
       for (let index = start; index < end; index++) {
-        const indexed = txs[index]!;
         const hash = hashes[index]!;
         const group = homeGroups.groupOf(index);
         const at = group.findIndex((other) => equalBytes(hashes[other]!, hash));
@@ -543,12 +547,13 @@ export class EventIndexer implements HeightIndexer {
           const earlierHere = group[at]!;
           group.splice(at, 1);
           batches.bodies.del(txBodyKey(height, earlierHere));
-          this.#deleteTxEntries(batch, keys, height, earlierHere, txs[earlierHere]!.result.events);
+          this.#deleteTxEntries(batch, keys, height, earlierHere, results[earlierHere]!.events);
           lists.drop(earlierHere);
         }
         group.push(index);
         // The result's bytes: given with the tx, else its span of the responses record, else encoded.
-        let result = indexed.resultBytes;
+        const txResult = results[index]!;
+        let result = givenBytes?.[index];
         let from = 0;
         let to: number | undefined;
         if (result === undefined && spans !== undefined) {
@@ -556,11 +561,11 @@ export class EventIndexer implements HeightIndexer {
           from = spans.begins[index]!;
           to = spans.ends[index]!;
         }
-        result ??= ResponseDeliverTx.encode(indexed.result).finish();
+        result ??= ResponseDeliverTx.encode(txResult).finish();
         const body = encodeTxResult(
           height,
           index,
-          indexed.tx,
+          txs[index]!,
           result,
           valueOfSize,
           from,
@@ -572,7 +577,7 @@ export class EventIndexer implements HeightIndexer {
           keys,
           scratch,
           PREFIX_TX_EVENT,
-          indexed.result.events,
+          txResult.events,
           heightBytes,
           index,
           0,
@@ -897,6 +902,18 @@ export class EventIndexer implements HeightIndexer {
     }
     return result;
   }
+}
+
+/** An input's IndexedTx list as columns (a few arrays a height), with the results' bytes given. */
+function columnsOf(
+  txs: readonly IndexedTx[],
+): IndexedTxColumns & { readonly resultBytes: readonly (Uint8Array | undefined)[] } {
+  return {
+    txs: txs.map((t) => t.tx),
+    results: txs.map((t) => t.result),
+    hashes: txs.map((t) => t.hash),
+    resultBytes: txs.map((t) => t.resultBytes),
+  };
 }
 
 interface Batches {

@@ -24,6 +24,20 @@ export interface HeightIndexInput {
   endBlockEvents: readonly Event[];
   /** Where each tx's ResponseDeliverTx bytes are (by index in `txs`), for txs without resultBytes. */
   resultSpans?: ResultSpans;
+  /**
+   * The same txs by column, read by the kv indexer instead of `txs` when given (heightIndexInputFrom
+   * gives them, and makes `txs` only if another reader asks): an IndexedTx per tx lived from Commit
+   * until the height was indexed, through the young generation's collections of that second.
+   */
+  columns?: IndexedTxColumns;
+}
+
+/** A height's txs by column, by index in the block: each tx, its DeliverTx result, its hash if known. */
+export interface IndexedTxColumns {
+  readonly txs: readonly Uint8Array[];
+  readonly results: readonly ResponseDeliverTx[];
+  /** sha256 of each tx, when known (the block's remembered hashes); computed when absent. */
+  readonly hashes?: readonly (Uint8Array | undefined)[];
 }
 
 export function heightIndexInputFrom(block: Block, responses: ABCIResponses): HeightIndexInput {
@@ -41,15 +55,17 @@ export function heightIndexInputFrom(block: Block, responses: ABCIResponses): He
   // checked here; otherwise (start-up repair) none: the indexer computes them a slice at a time,
   // off one long synchronous run.
   const hashes = rememberedTxHashes(txs);
+  const columns: IndexedTxColumns = { txs, results: responses.deliverTxs, hashes };
+  let indexed: IndexedTx[] | undefined;
   return {
     height,
-    txs: txs.map((tx, i) => ({
-      tx,
-      hash: hashes?.[i],
-      result: responses.deliverTxs[i]!,
-    })),
+    get txs() {
+      indexed ??= txs.map((tx, i) => ({ tx, hash: hashes?.[i], result: responses.deliverTxs[i]! }));
+      return indexed;
+    },
     beginBlockEvents: responses.beginBlock?.events ?? [],
     endBlockEvents: responses.endBlock?.events ?? [],
     resultSpans,
+    columns,
   };
 }
