@@ -29,7 +29,11 @@
 // LD_PRELOAD of another malloc, or MALLOC_ARENA_MAX=1), not of the bench or wrk. LOAD_IDLE_BEFORE_SECONDS (default
 // 10) is how long the started node idles before the load: "idle" RSS is read then, "started" right after the start.
 // LOAD_KEEP_LOGS=<dir> keeps each LevelDB database's LOG (its compactions and write stalls, timestamped) there
-// when the node's home is removed. Writes bench-results/load.json; never fails on time.
+// when the node's home is removed. The async phase's CPU is also printed thread by thread with each
+// thread's role (thread-roles.ts: read from the thread's stack by gdb once the window's figures are
+// taken; "roles unknown" without gdb), and LevelDB's background work in the window per database
+// (flushes, compactions, the seconds each took) from the databases' LOGs.
+// Writes bench-results/load.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
@@ -47,6 +51,7 @@ import { loadavg, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LoadTimeline } from "./load-timeline.js";
+import { levelDbWork, sharesByRole, threadRoles, threadShares, threadTimes } from "./thread-roles.js";
 import { scheduledDelayLua } from "./wrk-pacing.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -639,6 +644,8 @@ try {
   const startHeight = node.commits.at(-1)!.height;
   const cpu0 = node.cpuMs();
   const threads0 = node.threadCpuMs();
+  const tids0 = threadTimes(node.pid);
+  const wall0 = Date.now();
   const load0 = load1();
   const t0 = performance.now();
   const rss: RssSample[] = [];
@@ -664,6 +671,8 @@ try {
   const endHeight = during.at(-1)?.height ?? startHeight;
   const stored = await storedTxs(node, startHeight, endHeight);
   const nodeCpu = node.cpuMs() - cpu0;
+  const tids1 = threadTimes(node.pid);
+  const wall1 = Date.now();
   // CPU-ms per 1k committed txs by thread group, largest first (threads that ended are missed).
   const threadShare: Record<string, number> = {};
   for (const [name, ms] of [...node.threadCpuMs()].sort((a, b) => b[1] - a[1])) {
@@ -674,6 +683,12 @@ try {
   const commitsPerHeight = during.map((c) => c.txs);
   const asyncLoad = load1();
   const compaction = compactionOf(node.home);
+  // Each thread's role from its stack (gdb stops the node a second or two: after the window's
+  // figures are read), and what LevelDB's background thread did for each database in the window.
+  const roles = threadRoles(node.pid);
+  const perThread = threadShares(tids0, tids1, roles, node.pid, committedDuring);
+  const byRole = sharesByRole(perThread);
+  const levelWork = levelDbWork(join(node.home, "data"), wall0, wall1);
 
   // Let the mempool drain, then idle RSS, sampled each second from the load's end: whether the
   // node gives back what the load took is read at 30, 60 and 120 s after it.
@@ -763,6 +778,9 @@ try {
       },
       nodeCpuMsPerKTx: round((nodeCpu * 1000) / Math.max(1, committedDuring)),
       nodeCpuMsPerKTxByThread: threadShare,
+      nodeCpuMsPerKTxByRole: byRole,
+      nodeCpuMsPerKTxPerThread: perThread,
+      levelDbWork: levelWork,
       rssMb: rss,
       rssSummary: rssSummary(rss),
       levelDbMb: compaction,
@@ -800,6 +818,30 @@ try {
   console.log(
     `node CPU-ms per 1k committed txs by thread: ${Object.entries(threadShare)
       .map(([name, ms]) => `${name} ${ms}`)
+      .join(" | ")}`,
+  );
+  console.log(
+    `node CPU-ms per 1k committed txs by role${roles ? "" : " (gdb absent or failed: roles unknown)"}: ${Object.entries(
+      byRole,
+    )
+      .map(([role, ms]) => `${role} ${ms}`)
+      .join(" | ")}`,
+  );
+  console.log(
+    `  per thread: ${perThread
+      .filter((r) => r.perKTx >= 0.1)
+      .map((r) => `${r.tid} ${r.role} ${r.perKTx}`)
+      .join(" | ")}`,
+  );
+  console.log(
+    `LevelDB's background thread in the async window, per database: flushes (MB), compactions (MB written), busy s, writes that waited: ${Object.entries(
+      levelWork,
+    )
+      .filter(([, w]) => w.flushes + w.compactions + w.stalls > 0)
+      .map(
+        ([db, w]) =>
+          `${db} ${w.flushes} (${w.flushedMb}), ${w.compactions} (${w.compactedMb}), ${w.busySeconds} s, ${w.stalls}`,
+      )
       .join(" | ")}`,
   );
   console.log(
