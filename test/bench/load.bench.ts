@@ -28,6 +28,8 @@
 // LOAD_NODE_ENV="NAME=value NAME=value" sets environment variables of the node process only (e.g.
 // LD_PRELOAD of another malloc, or MALLOC_ARENA_MAX=1), not of the bench or wrk. LOAD_IDLE_BEFORE_SECONDS (default
 // 10) is how long the started node idles before the load: "idle" RSS is read then, "started" right after the start.
+// LOAD_RESTART_IDLE_SECONDS=<s> stops the node after its broadcast_tx_sync phase, starts it again on the same
+// home and reads its RSS that long after (the idle RSS of a node holding the chain the load made).
 // LOAD_KEEP_LOGS=<dir> keeps each LevelDB database's LOG (its compactions and write stalls, timestamped) there
 // when the node's home is removed. The async phase's CPU is also printed thread by thread with each
 // thread's role (thread-roles.ts: read from the thread's stack by gdb once the window's figures are
@@ -80,6 +82,7 @@ const IDLE_SECONDS = Number(process.env.LOAD_IDLE_SECONDS ?? 3);
 const IDLE_BEFORE_SECONDS = Number(process.env.LOAD_IDLE_BEFORE_SECONDS ?? 10);
 const LUA = join(root, "test", "bench", "wrk", "broadcast-tx.lua");
 const KEEP_LOGS = process.env.LOAD_KEEP_LOGS;
+const RESTART_IDLE_SECONDS = Number(process.env.LOAD_RESTART_IDLE_SECONDS ?? 0);
 
 const wrkFound = spawnSync("wrk", ["--version"], { encoding: "utf8" });
 if (wrkFound.error) {
@@ -259,6 +262,8 @@ class BenchNode {
     return Math.round(Math.max(0, ...this.#heapOf.values()));
   }
   tail = "";
+  /** The node's log line saying its home filter was filled from tx_index.db (after a restart). */
+  homeFilterFilled = "";
   /** Set before start() to have the node's GC lines and the probe gathered (LOAD_TIMELINE). */
   timeline: LoadTimeline | undefined;
   #pending = "";
@@ -268,6 +273,18 @@ class BenchNode {
   constructor(readonly settings: [section: string, key: string, value: string][]) {}
 
   async start(prof?: string) {
+    this.#init();
+    await this.#spawn(prof);
+  }
+
+  /** Starts the node again on the home it had (a stop with `keepHome`), its heights kept. */
+  async restart() {
+    this.commits.length = 0;
+    this.address = "";
+    await this.#spawn();
+  }
+
+  #init() {
     const init = spawnSync(process.execPath, [BIN, "init", "--home", this.home, "--chain-id", "load"], {
       encoding: "utf8",
     });
@@ -282,6 +299,9 @@ class BenchNode {
       config = `${config.slice(0, at)}${key} = ${value}${config.slice(at + m[0].length)}`;
     }
     writeFileSync(file, config);
+  }
+
+  async #spawn(prof?: string) {
     const args = [
       "--trace-gc",
       ...(process.env.LOAD_NODE_FLAGS ?? "").split(" ").filter((f) => f !== ""),
@@ -336,6 +356,7 @@ class BenchNode {
           this.#heapOf.set(gc[1]!, Number(gc[2]));
           this.heapTotalMb = Math.round([...this.#heapOf.values()].reduce((a, b) => a + b, 0));
         }
+        if (line.includes("tx index home filter filled")) this.homeFilterFilled = line;
         const r = RPC_LISTENING.exec(line);
         if (r) this.address = r[1]!;
       }
@@ -411,7 +432,7 @@ class BenchNode {
     return (await res.json()) as { result?: Record<string, unknown>; error?: unknown };
   }
 
-  async stop() {
+  async stop(options: { keepHome?: boolean } = {}) {
     const child = this.#child;
     if (child && child.exitCode === null && child.signalCode === null) {
       child.kill("SIGINT");
@@ -419,6 +440,7 @@ class BenchNode {
       if (!done) child.kill("SIGKILL");
       await this.#exited;
     }
+    if (options.keepHome) return;
     if (KEEP_LOGS) keepLevelDbLogs(this.home, KEEP_LOGS);
     rmSync(this.home, { recursive: true, force: true });
   }
@@ -630,6 +652,7 @@ try {
   const startedRss = node.rssMb();
   await sleep(IDLE_BEFORE_SECONDS * 1000);
   const idleBefore = node.rssMb();
+  const idleBeforeMemory = memoryOf(node.pid);
   const idleBeforeHeap = `heap ${node.heapTotalMb}, main thread's ${node.mainHeapMb}`;
   // The idle node's own copies, so what a load leaves behind is read against them part by part.
   if (SMAPS_DIR) copySmaps(node.pid, join(SMAPS_DIR, "smaps-idle-before.txt"));
@@ -717,6 +740,19 @@ try {
   // 3. broadcast_tx_sync admissions.
   const syncRun = await wrk(url, SYNC_SECONDS, CONNECTIONS, ["broadcast_tx_sync", "s", "0"]);
   const syncLoad = load1();
+  // LOAD_RESTART_IDLE_SECONDS: the node stopped and started again on the same home, its RSS read
+  // that long after the start: what a node idles at over the chain it holds (the home filter is
+  // filled again from tx_index.db's homes, so its pages are the chain's, not the load's).
+  let restarted:
+    | { idleSeconds: number; mb: number; anonMb: number; fileMb: number; filled: string }
+    | undefined;
+  if (RESTART_IDLE_SECONDS > 0) {
+    await node.stop({ keepHome: true });
+    await node.restart();
+    await sleep(RESTART_IDLE_SECONDS * 1000);
+    const filled = node.homeFilterFilled || "home filter not filled (yet)";
+    restarted = { idleSeconds: RESTART_IDLE_SECONDS, ...memoryOf(node.pid), filled };
+  }
   await node.stop();
 
   // 4. broadcast_tx_commit latency, one client, timeout_commit = 0, beside broadcast_tx_sync.
@@ -781,6 +817,7 @@ try {
       nodeCpuMsPerKTxByRole: byRole,
       nodeCpuMsPerKTxPerThread: perThread,
       levelDbWork: levelWork,
+      restarted,
       rssMb: rss,
       rssSummary: rssSummary(rss),
       levelDbMb: compaction,
@@ -870,6 +907,10 @@ try {
         .join(" | ") || `none reached (LOAD_IDLE_SECONDS=${IDLE_SECONDS})`
     }`,
   );
+  if (restarted)
+    console.log(
+      `restarted on the same home, ${restarted.idleSeconds} s later: RSS ${restarted.mb} MB (anon ${restarted.anonMb}, file ${restarted.fileMb}) | idle before the load ${idleBefore} MB (anon ${idleBeforeMemory.anonMb}, file ${idleBeforeMemory.fileMb}), after it ${idleAfter} MB | ${restarted.filled}`,
+    );
   console.log(
     `GET /health same node: ${health.perSecond} req/s (load ${healthLoad}) | committed/health ratio ${result.ratioToHealth}`,
   );
