@@ -28,8 +28,14 @@
 // LOAD_NODE_ENV="NAME=value NAME=value" sets environment variables of the node process only (e.g.
 // LD_PRELOAD of another malloc, or MALLOC_ARENA_MAX=1), not of the bench or wrk. LOAD_IDLE_BEFORE_SECONDS (default
 // 10) is how long the started node idles before the load: "idle" RSS is read then, "started" right after the start.
+// LOAD_RESTART_IDLE_SECONDS=<s> stops the node after its broadcast_tx_sync phase, starts it again on the same
+// home and reads its RSS that long after (the idle RSS of a node holding the chain the load made).
 // LOAD_KEEP_LOGS=<dir> keeps each LevelDB database's LOG (its compactions and write stalls, timestamped) there
-// when the node's home is removed. Writes bench-results/load.json; never fails on time.
+// when the node's home is removed. The async phase's CPU is also printed thread by thread with each
+// thread's role (thread-roles.ts: read from the thread's stack by gdb once the window's figures are
+// taken; "roles unknown" without gdb), and LevelDB's background work in the window per database
+// (flushes, compactions, the seconds each took) from the databases' LOGs.
+// Writes bench-results/load.json; never fails on time.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
@@ -47,6 +53,7 @@ import { loadavg, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LoadTimeline } from "./load-timeline.js";
+import { levelDbWork, sharesByRole, threadRoles, threadShares, threadTimes } from "./thread-roles.js";
 import { scheduledDelayLua } from "./wrk-pacing.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -75,6 +82,7 @@ const IDLE_SECONDS = Number(process.env.LOAD_IDLE_SECONDS ?? 3);
 const IDLE_BEFORE_SECONDS = Number(process.env.LOAD_IDLE_BEFORE_SECONDS ?? 10);
 const LUA = join(root, "test", "bench", "wrk", "broadcast-tx.lua");
 const KEEP_LOGS = process.env.LOAD_KEEP_LOGS;
+const RESTART_IDLE_SECONDS = Number(process.env.LOAD_RESTART_IDLE_SECONDS ?? 0);
 
 const wrkFound = spawnSync("wrk", ["--version"], { encoding: "utf8" });
 if (wrkFound.error) {
@@ -254,6 +262,8 @@ class BenchNode {
     return Math.round(Math.max(0, ...this.#heapOf.values()));
   }
   tail = "";
+  /** The node's log line saying its home filter was filled from tx_index.db (after a restart). */
+  homeFilterFilled = "";
   /** Set before start() to have the node's GC lines and the probe gathered (LOAD_TIMELINE). */
   timeline: LoadTimeline | undefined;
   #pending = "";
@@ -263,6 +273,18 @@ class BenchNode {
   constructor(readonly settings: [section: string, key: string, value: string][]) {}
 
   async start(prof?: string) {
+    this.#init();
+    await this.#spawn(prof);
+  }
+
+  /** Starts the node again on the home it had (a stop with `keepHome`), its heights kept. */
+  async restart() {
+    this.commits.length = 0;
+    this.address = "";
+    await this.#spawn();
+  }
+
+  #init() {
     const init = spawnSync(process.execPath, [BIN, "init", "--home", this.home, "--chain-id", "load"], {
       encoding: "utf8",
     });
@@ -277,6 +299,9 @@ class BenchNode {
       config = `${config.slice(0, at)}${key} = ${value}${config.slice(at + m[0].length)}`;
     }
     writeFileSync(file, config);
+  }
+
+  async #spawn(prof?: string) {
     const args = [
       "--trace-gc",
       ...(process.env.LOAD_NODE_FLAGS ?? "").split(" ").filter((f) => f !== ""),
@@ -331,6 +356,7 @@ class BenchNode {
           this.#heapOf.set(gc[1]!, Number(gc[2]));
           this.heapTotalMb = Math.round([...this.#heapOf.values()].reduce((a, b) => a + b, 0));
         }
+        if (line.includes("tx index home filter filled")) this.homeFilterFilled = line;
         const r = RPC_LISTENING.exec(line);
         if (r) this.address = r[1]!;
       }
@@ -406,7 +432,7 @@ class BenchNode {
     return (await res.json()) as { result?: Record<string, unknown>; error?: unknown };
   }
 
-  async stop() {
+  async stop(options: { keepHome?: boolean } = {}) {
     const child = this.#child;
     if (child && child.exitCode === null && child.signalCode === null) {
       child.kill("SIGINT");
@@ -414,6 +440,7 @@ class BenchNode {
       if (!done) child.kill("SIGKILL");
       await this.#exited;
     }
+    if (options.keepHome) return;
     if (KEEP_LOGS) keepLevelDbLogs(this.home, KEEP_LOGS);
     rmSync(this.home, { recursive: true, force: true });
   }
@@ -625,6 +652,7 @@ try {
   const startedRss = node.rssMb();
   await sleep(IDLE_BEFORE_SECONDS * 1000);
   const idleBefore = node.rssMb();
+  const idleBeforeMemory = memoryOf(node.pid);
   const idleBeforeHeap = `heap ${node.heapTotalMb}, main thread's ${node.mainHeapMb}`;
   // The idle node's own copies, so what a load leaves behind is read against them part by part.
   if (SMAPS_DIR) copySmaps(node.pid, join(SMAPS_DIR, "smaps-idle-before.txt"));
@@ -639,6 +667,8 @@ try {
   const startHeight = node.commits.at(-1)!.height;
   const cpu0 = node.cpuMs();
   const threads0 = node.threadCpuMs();
+  const tids0 = threadTimes(node.pid);
+  const wall0 = Date.now();
   const load0 = load1();
   const t0 = performance.now();
   const rss: RssSample[] = [];
@@ -664,6 +694,8 @@ try {
   const endHeight = during.at(-1)?.height ?? startHeight;
   const stored = await storedTxs(node, startHeight, endHeight);
   const nodeCpu = node.cpuMs() - cpu0;
+  const tids1 = threadTimes(node.pid);
+  const wall1 = Date.now();
   // CPU-ms per 1k committed txs by thread group, largest first (threads that ended are missed).
   const threadShare: Record<string, number> = {};
   for (const [name, ms] of [...node.threadCpuMs()].sort((a, b) => b[1] - a[1])) {
@@ -674,6 +706,12 @@ try {
   const commitsPerHeight = during.map((c) => c.txs);
   const asyncLoad = load1();
   const compaction = compactionOf(node.home);
+  // Each thread's role from its stack (gdb stops the node a second or two: after the window's
+  // figures are read), and what LevelDB's background thread did for each database in the window.
+  const roles = threadRoles(node.pid);
+  const perThread = threadShares(tids0, tids1, roles, node.pid, committedDuring);
+  const byRole = sharesByRole(perThread);
+  const levelWork = levelDbWork(join(node.home, "data"), wall0, wall1);
 
   // Let the mempool drain, then idle RSS, sampled each second from the load's end: whether the
   // node gives back what the load took is read at 30, 60 and 120 s after it.
@@ -702,6 +740,19 @@ try {
   // 3. broadcast_tx_sync admissions.
   const syncRun = await wrk(url, SYNC_SECONDS, CONNECTIONS, ["broadcast_tx_sync", "s", "0"]);
   const syncLoad = load1();
+  // LOAD_RESTART_IDLE_SECONDS: the node stopped and started again on the same home, its RSS read
+  // that long after the start: what a node idles at over the chain it holds (the home filter is
+  // filled again from tx_index.db's homes, so its pages are the chain's, not the load's).
+  let restarted:
+    | { idleSeconds: number; mb: number; anonMb: number; fileMb: number; filled: string }
+    | undefined;
+  if (RESTART_IDLE_SECONDS > 0) {
+    await node.stop({ keepHome: true });
+    await node.restart();
+    await sleep(RESTART_IDLE_SECONDS * 1000);
+    const filled = node.homeFilterFilled || "home filter not filled (yet)";
+    restarted = { idleSeconds: RESTART_IDLE_SECONDS, ...memoryOf(node.pid), filled };
+  }
   await node.stop();
 
   // 4. broadcast_tx_commit latency, one client, timeout_commit = 0, beside broadcast_tx_sync.
@@ -763,6 +814,10 @@ try {
       },
       nodeCpuMsPerKTx: round((nodeCpu * 1000) / Math.max(1, committedDuring)),
       nodeCpuMsPerKTxByThread: threadShare,
+      nodeCpuMsPerKTxByRole: byRole,
+      nodeCpuMsPerKTxPerThread: perThread,
+      levelDbWork: levelWork,
+      restarted,
       rssMb: rss,
       rssSummary: rssSummary(rss),
       levelDbMb: compaction,
@@ -803,6 +858,30 @@ try {
       .join(" | ")}`,
   );
   console.log(
+    `node CPU-ms per 1k committed txs by role${roles ? "" : " (gdb absent or failed: roles unknown)"}: ${Object.entries(
+      byRole,
+    )
+      .map(([role, ms]) => `${role} ${ms}`)
+      .join(" | ")}`,
+  );
+  console.log(
+    `  per thread: ${perThread
+      .filter((r) => r.perKTx >= 0.1)
+      .map((r) => `${r.tid} ${r.role} ${r.perKTx}`)
+      .join(" | ")}`,
+  );
+  console.log(
+    `LevelDB's background thread in the async window, per database: flushes (MB), compactions (MB written), busy s, writes that waited: ${Object.entries(
+      levelWork,
+    )
+      .filter(([, w]) => w.flushes + w.compactions + w.stalls > 0)
+      .map(
+        ([db, w]) =>
+          `${db} ${w.flushes} (${w.flushedMb}), ${w.compactions} (${w.compactedMb}), ${w.busySeconds} s, ${w.stalls}`,
+      )
+      .join(" | ")}`,
+  );
+  console.log(
     `LevelDB over the async phase, MB flushed/compacted (writes that waited): ${Object.entries(compaction)
       .map(([db, c]) => `${db} ${c.flushedMb}/${c.compactedMb} (${c.stalls})`)
       .join(" | ")}`,
@@ -828,6 +907,10 @@ try {
         .join(" | ") || `none reached (LOAD_IDLE_SECONDS=${IDLE_SECONDS})`
     }`,
   );
+  if (restarted)
+    console.log(
+      `restarted on the same home, ${restarted.idleSeconds} s later: RSS ${restarted.mb} MB (anon ${restarted.anonMb}, file ${restarted.fileMb}) | idle before the load ${idleBefore} MB (anon ${idleBeforeMemory.anonMb}, file ${idleBeforeMemory.fileMb}), after it ${idleAfter} MB | ${restarted.filled}`,
+    );
   console.log(
     `GET /health same node: ${health.perSecond} req/s (load ${healthLoad}) | committed/health ratio ${result.ratioToHealth}`,
   );
