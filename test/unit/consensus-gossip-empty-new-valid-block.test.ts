@@ -11,7 +11,6 @@ import { bitsToWire } from "../../src/consensus/gossip/bit-array.js";
 import type { ConsensusMessage } from "../../src/consensus/gossip/index.js";
 import { RoundStep } from "../../src/consensus/round-step.js";
 import {
-  BLOCK_ID,
   Driver,
   from,
   newValidBlock,
@@ -23,6 +22,7 @@ import {
   proposalAt,
   SPLIT,
   sends,
+  storedSplitBlockLoaded,
   T,
 } from "./consensus-gossip-fixture.js";
 
@@ -36,25 +36,7 @@ test("a peer catching up from our store whose NewValidBlock has no part gets the
   d.feed({ type: "GossipPeerAdded", nowMs: T, peerId: PEER });
   d.feed({ type: "OurStateChanged", nowMs: T, state: ourState({ height: 9n }) });
   from(d, nrs(4n, 0, RoundStep.NewHeight));
-  const commit = {
-    height: 4n,
-    round: 0,
-    blockId: BLOCK_ID,
-    signatures: [0, 1, 2].map((i) => ({
-      blockIdFlag: 2,
-      validatorAddress: new Uint8Array(20).fill(i + 1),
-      timestamp: { seconds: 1n, nanos: 0 },
-      signature: new Uint8Array(64).fill(i),
-    })),
-  };
-  const loaded = d.feed({
-    type: "StoredBlockLoaded",
-    nowMs: T + 50,
-    height: 4n,
-    header: SPLIT.header,
-    parts: SPLIT.parts,
-    commit,
-  });
+  const loaded = d.feed(storedSplitBlockLoaded(4n, T + 50));
   assert.deepEqual(
     partsSent(sends(loaded, PEER)),
     ["4/0/0", "4/0/1", "4/0/2"],

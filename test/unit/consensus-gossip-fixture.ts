@@ -151,6 +151,29 @@ export class Driver {
   }
 }
 
+/**
+ * Our store's answer for SPLIT's block at `height` (round 0, a commit of three signatures), as the
+ * catch-up path feeds it back to the reducer.
+ */
+export const storedSplitBlockLoaded = (height: bigint, nowMs: number): GossipInput => ({
+  type: "StoredBlockLoaded",
+  nowMs,
+  height,
+  header: SPLIT.header,
+  parts: SPLIT.parts,
+  commit: {
+    height,
+    round: 0,
+    blockId: BLOCK_ID,
+    signatures: [0, 1, 2].map((i) => ({
+      blockIdFlag: 2,
+      validatorAddress: new Uint8Array(20).fill(i + 1),
+      timestamp: { seconds: 1n, nanos: 0 },
+      signature: new Uint8Array(64).fill(i),
+    })),
+  },
+});
+
 /** `message` received from PEER at `nowMs`; the effects of its fold. */
 export const from = (d: Driver, message: ConsensusMessage, nowMs = T) =>
   d.feed({ type: "GossipMessageReceived", nowMs, peerId: PEER, message });

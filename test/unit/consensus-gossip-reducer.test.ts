@@ -27,6 +27,7 @@ import {
   proposalAt,
   SPLIT,
   sends,
+  storedSplitBlockLoaded,
   T,
   votesOf,
 } from "./consensus-gossip-fixture.js";
@@ -225,25 +226,7 @@ test("catch-up, further behind: the stored block is loaded, then its parts and c
   assert.deepEqual(sends(asked), []);
   const again = d.feed({ type: "GossipTicked", nowMs: T + 100 });
   assert.equal(again.filter((e) => e.type === "LoadStoredBlock").length, 0, "one load in flight per height");
-  const commit = {
-    height: 4n,
-    round: 0,
-    blockId: BLOCK_ID,
-    signatures: [0, 1, 2].map((i) => ({
-      blockIdFlag: 2,
-      validatorAddress: new Uint8Array(20).fill(i + 1),
-      timestamp: { seconds: 1n, nanos: 0 },
-      signature: new Uint8Array(64).fill(i),
-    })),
-  };
-  const loaded = d.feed({
-    type: "StoredBlockLoaded",
-    nowMs: T + 150,
-    height: 4n,
-    header: SPLIT.header,
-    parts: SPLIT.parts,
-    commit,
-  });
+  const loaded = d.feed(storedSplitBlockLoaded(4n, T + 150));
   // The lagging peer is woken, and its routines run in the same fold.
   const sent = sends(loaded);
   assert.deepEqual(
