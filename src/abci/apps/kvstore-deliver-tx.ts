@@ -57,6 +57,10 @@ const BEFORE_KEY = concat(Uint8Array.of(TAG_TYPE, 3), utf8.encode("app"), attrib
 const AFTER_KEY = concat(attributeField(INDEX_KEY), attributeField(NOINDEX_KEY));
 const KEY_FIELD = concat(Uint8Array.of(TAG_KEY, KEY.length), KEY);
 
+/** A kvstore tx's key, `tx[0, keyEnd)`: the tx itself when it is its own key, else a view of it. */
+export const keyOfTx = (tx: Uint8Array, keyEnd: number): Uint8Array =>
+  keyEnd === tx.length ? tx : tx.subarray(0, keyEnd);
+
 export class KvstoreDeliverTx implements ResponseDeliverTx, SelfEncodedDeliverTx {
   readonly code = CODE_OK;
   readonly data = EMPTY;
@@ -76,8 +80,7 @@ export class KvstoreDeliverTx implements ResponseDeliverTx, SelfEncodedDeliverTx
 
   /** A fresh list on every read: a reader that keeps it keeps its own copy. */
   get events(): Event[] {
-    const tx = this.#tx;
-    const key = this.#keyEnd === tx.length ? tx : tx.subarray(0, this.#keyEnd);
+    const key = keyOfTx(this.#tx, this.#keyEnd);
     return [
       { type: "app", attributes: [CREATOR, { key: KEY, value: key, index: true }, INDEX_KEY, NOINDEX_KEY] },
     ];

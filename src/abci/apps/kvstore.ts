@@ -28,7 +28,7 @@ import { AbciError } from "../errors.js";
 import { frameMessage } from "../framing.js";
 import { CODE_ENCODING_ERROR, CODE_OK, CODE_UNAUTHORIZED } from "./codes.js";
 import { kvstoreAppHash } from "./kvstore-app-hash.js";
-import { KvstoreDeliverTx } from "./kvstore-deliver-tx.js";
+import { KvstoreDeliverTx, keyOfTx } from "./kvstore-deliver-tx.js";
 import { NoopApplication } from "./noop.js";
 import {
   responseCheckTx,
@@ -128,8 +128,7 @@ export function isValidatorTx(tx: Uint8Array): boolean {
  * than one) is its own key and value.
  */
 export function kvKeyOf(tx: Uint8Array): Uint8Array {
-  const end = kvKeyEndOf(tx);
-  return end === tx.length ? tx : tx.subarray(0, end);
+  return keyOfTx(tx, kvKeyEndOf(tx));
 }
 
 /** Where kvKeyOf's key ends in the tx (its length when the tx is its own key), with no view made. */
