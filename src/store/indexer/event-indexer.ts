@@ -484,8 +484,7 @@ export class EventIndexer implements HeightIndexer {
     const values = this.#valueScratch;
     const valueOfSize = (size: number) => values.take(size);
     const heightBytes = encodeHeight(height);
-    const columns: IndexedTxColumns & { readonly resultBytes?: readonly (Uint8Array | undefined)[] } =
-      input.columns ?? columnsOf(input.txs);
+    const columns = input.columns ?? columnsOf(input.txs);
     const txs = columns.txs;
     const results = columns.results;
     const knownHashes = columns.hashes;
@@ -905,9 +904,7 @@ export class EventIndexer implements HeightIndexer {
 }
 
 /** An input's IndexedTx list as columns (a few arrays a height), with the results' bytes given. */
-function columnsOf(
-  txs: readonly IndexedTx[],
-): IndexedTxColumns & { readonly resultBytes: readonly (Uint8Array | undefined)[] } {
+function columnsOf(txs: readonly IndexedTx[]): IndexedTxColumns {
   return {
     txs: txs.map((t) => t.tx),
     results: txs.map((t) => t.result),

@@ -38,6 +38,8 @@ export interface IndexedTxColumns {
   readonly results: readonly ResponseDeliverTx[];
   /** sha256 of each tx, when known (the block's remembered hashes); computed when absent. */
   readonly hashes?: readonly (Uint8Array | undefined)[];
+  /** Each result's bytes, when given with the tx (IndexedTx.resultBytes). */
+  readonly resultBytes?: readonly (Uint8Array | undefined)[];
 }
 
 export function heightIndexInputFrom(block: Block, responses: ABCIResponses): HeightIndexInput {
